@@ -1,0 +1,35 @@
+# pgbenchx: PGXS build.  libpq is linked through MODULE_big and
+# SHLIB_LINK_INTERNAL (with MODULES the build succeeds and loading fails on an
+# undefined PQ* symbol).
+
+EXTENSION   = pgbenchx
+MODULE_big  = pgbenchx
+EXTVERSION  = 0.1
+
+OBJS = \
+	src/pgbenchx.o \
+	src/datagen.o
+
+DATA = pgbenchx--0.1.sql
+PGFILEDESC = "pgbenchx - pgbench inside the server"
+
+REGRESS = setup init_errors init_content results_schema
+
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
+
+PG_CPPFLAGS = -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL = $(libpq)
+
+# CI sets PGBENCHX_WERROR=1: -Wall -Wextra -Werror on our code.  The server
+# headers are read as system headers so that their own -Wextra findings
+# (unused parameters of inline functions) do not count as ours.
+ifdef PGBENCHX_WERROR
+PG_CFLAGS += -Wall -Wextra -Werror -isystem $(shell $(PG_CONFIG) --includedir-server)
+endif
+
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

@@ -1,0 +1,90 @@
+# scripts/lib.sh: shared by demo.sh, test.sh and bench/: install what is
+# missing, build and install pgbenchx, start and stop throwaway clusters.
+# Meant to be sourced by bash scripts running as root on Debian 12.
+
+PGX_PGVERSION=15
+PGX_BINDIR=/usr/lib/postgresql/$PGX_PGVERSION/bin
+PGX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+pgx_log() { printf '== %s\n' "$*" >&2; }
+pgx_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Install the Debian packages the build, the server and the tests need.
+pgx_ensure_packages() {
+	local pkgs=(postgresql-$PGX_PGVERSION postgresql-server-dev-$PGX_PGVERSION
+		postgresql-client-$PGX_PGVERSION libpq-dev libipc-run-perl make gcc)
+	local missing=()
+	for p in "${pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		[ "$(id -u)" = 0 ] || pgx_die "missing packages ${missing[*]}: run as root or install them"
+		pgx_log "installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >/dev/null
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+			pgx_die "apt-get install ${missing[*]} failed"
+	fi
+	# Debian's postgresql package may start its own main cluster; we never use it.
+}
+
+# Build with every warning an error, and install into the server's directories.
+pgx_build_install() {
+	pgx_log "building and installing pgbenchx"
+	make -C "$PGX_ROOT" -s PGBENCHX_WERROR=1 >/dev/null || pgx_die "build failed"
+	make -C "$PGX_ROOT" -s install >/dev/null || pgx_die "make install failed"
+}
+
+# A directory owned by postgres, for clusters and test copies.
+pgx_workdir() {
+	local d
+	d=$(mktemp -d /tmp/pgbenchx.XXXXXX) || pgx_die "mktemp failed"
+	chmod 755 "$d"
+	chown postgres:postgres "$d"
+	echo "$d"
+}
+
+# A TCP port nobody listens on and no socket file claims.
+pgx_free_port() {
+	local port
+	for port in $(shuf -i 20000-60000 -n 200); do
+		if ! (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null &&
+			[ ! -e "/tmp/.s.PGSQL.$port" ] && [ ! -e "/var/run/postgresql/.s.PGSQL.$port" ]; then
+			echo "$port"
+			return 0
+		fi
+	done
+	pgx_die "no free port found"
+}
+
+pgx_as_postgres() { runuser -u postgres -- "$@"; }
+
+# pgx_start_cluster DIR PORT [setting=value ...]
+# initdb DIR/data as postgres, its socket in DIR/sock, then start it.
+pgx_start_cluster() {
+	local dir=$1 port=$2
+	shift 2
+	install -d -o postgres -g postgres "$dir/sock"
+	pgx_as_postgres "$PGX_BINDIR/initdb" -D "$dir/data" -A trust -U postgres \
+		--no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log"; pgx_die "initdb failed"; }
+	{
+		echo "port = $port"
+		echo "unix_socket_directories = '$dir/sock'"
+		echo "listen_addresses = ''"
+		echo "fsync = on"
+		echo "log_line_prefix = '%m [%p] %b %a '"
+		for s in "$@"; do echo "$s"; done
+	} | pgx_as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
+	pgx_as_postgres "$PGX_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null ||
+		{ tail -n 30 "$dir/server.log"; pgx_die "server did not start"; }
+	export PGHOST=$dir/sock PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+}
+
+# pgx_stop_cluster DIR: fast shutdown of the cluster in DIR/data, by its pid file.
+pgx_stop_cluster() {
+	local dir=$1
+	[ -f "$dir/data/postmaster.pid" ] || return 0
+	pgx_as_postgres "$PGX_BINDIR/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+		pgx_as_postgres "$PGX_BINDIR/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1
+}

@@ -1,0 +1,103 @@
+-- pgbench_init: the tables and rows are those of "pgbench -i" (see
+-- pgbench.md section 2): DDL, row counts, key ranges, bid mapping, filler,
+-- partition bounds, fillfactor, unlogged, keys.
+SET client_min_messages = warning;
+
+CREATE FUNCTION pgbx_columns(rel regclass) RETURNS text LANGUAGE sql AS $$
+    SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod)
+                      || CASE WHEN attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY attnum)
+    FROM pg_attribute WHERE attrelid = rel AND attnum > 0 AND NOT attisdropped
+$$;
+
+CREATE FUNCTION pgbx_tables() RETURNS TABLE (rel text, persistence "char", kind "char", options text[], columns text)
+LANGUAGE sql AS $$
+    SELECT c.relname::text, c.relpersistence, c.relkind, c.reloptions, pgbx_columns(c.oid)
+    FROM pg_class c
+    WHERE c.relname LIKE 'pgbench\_%' AND c.relkind IN ('r', 'p')
+      AND c.relnamespace = 'public'::regnamespace
+    ORDER BY c.relname
+$$;
+
+CREATE FUNCTION pgbx_constraints() RETURNS TABLE (rel text, def text) LANGUAGE sql AS $$
+    SELECT conrelid::regclass::text, conname || ' ' || pg_get_constraintdef(oid)
+    FROM pg_constraint
+    WHERE conrelid::regclass::text LIKE 'pgbench\_%'
+    ORDER BY 1, 2
+$$;
+
+-- scale 2, defaults
+SELECT pgbench_init(2) IS NOT NULL AS done;
+SELECT * FROM pgbx_tables();
+SELECT * FROM pgbx_constraints();
+SELECT count(*), min(bid), max(bid), sum(bbalance), count(filler) AS filler_not_null FROM pgbench_branches;
+SELECT count(*), min(tid), max(tid), sum(tbalance), count(filler) AS filler_not_null,
+       bool_and(bid = (tid - 1) / 10 + 1) AS bid_mapping
+FROM pgbench_tellers;
+SELECT count(*), min(aid), max(aid), sum(abalance),
+       bool_and(bid = (aid - 1) / 100000 + 1) AS bid_mapping,
+       bool_and(filler = '' AND octet_length(filler::text) = 0 AND octet_length(filler) = 84) AS filler_blank84
+FROM pgbench_accounts;
+SELECT count(*) FROM pgbench_history;
+SELECT count(DISTINCT aid) = count(*) AS aid_unique FROM pgbench_accounts;
+-- rows are frozen at insert and every page is all-visible, as after VACUUM
+SELECT relname, relpages > 0 AS has_pages, relallvisible = relpages AS all_visible,
+       reltuples::bigint
+FROM pg_class WHERE relname IN ('pgbench_accounts', 'pgbench_branches', 'pgbench_tellers')
+ORDER BY relname;
+CREATE EXTENSION pg_visibility;
+SELECT all_visible = (SELECT relpages FROM pg_class WHERE relname = 'pgbench_accounts') AS all_visible,
+       all_frozen = all_visible AS all_frozen
+FROM pg_visibility_map_summary('pgbench_accounts');
+DROP EXTENSION pg_visibility;
+
+-- range partitions: pgbench's bounds
+SELECT pgbench_init(2, partitions => 3) IS NOT NULL AS done;
+SELECT * FROM pgbx_tables();
+SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound,
+       (SELECT count(*) FROM pgbench_accounts a WHERE a.tableoid = c.oid) AS rows
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = 'pgbench_accounts'::regclass ORDER BY c.relname;
+SELECT count(*), min(aid), max(aid) FROM pgbench_accounts;
+SELECT * FROM pgbx_constraints();
+
+-- hash partitions: rows where the executor routes them
+SELECT pgbench_init(2, partitions => 3, partition_method => 'hash') IS NOT NULL AS done;
+SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound,
+       (SELECT count(*) FROM pgbench_accounts a WHERE a.tableoid = c.oid) AS rows,
+       (SELECT bool_and(satisfies_hash_partition('pgbench_accounts'::regclass, 3, i, aid))
+        FROM pgbench_accounts a WHERE a.tableoid = c.oid) AS routed_right
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,
+     LATERAL (SELECT (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'remainder (\d+)'))[1]::int AS i) r
+WHERE i.inhparent = 'pgbench_accounts'::regclass ORDER BY c.relname;
+SELECT count(*), count(DISTINCT aid), min(aid), max(aid) FROM pgbench_accounts;
+
+-- many hash partitions (each buffers one page)
+SELECT pgbench_init(1, partitions => 20, partition_method => 'hash') IS NOT NULL AS done;
+SELECT count(*) AS partitions, sum(n) AS rows, min(n) > 0 AS none_empty
+FROM (SELECT tableoid, count(*) AS n FROM pgbench_accounts GROUP BY 1) s;
+
+-- fillfactor, unlogged, foreign keys
+SELECT pgbench_init(1, fillfactor => 50, unlogged => true, foreign_keys => true)
+       ~ 'foreign keys [0-9.]+ s, analyze' AS done_with_fk;
+SELECT * FROM pgbx_tables();
+SELECT * FROM pgbx_constraints();
+SELECT relpages AS accounts_pages_ff50 FROM pg_class WHERE relname = 'pgbench_accounts';
+SELECT relallvisible = relpages AS all_visible FROM pg_class WHERE relname = 'pgbench_accounts';
+
+-- the default again, for the tests that follow
+SELECT pgbench_init(1) IS NOT NULL AS done;
+SELECT relpages AS accounts_pages_ff100 FROM pg_class WHERE relname = 'pgbench_accounts';
+
+-- in another schema: the first schema of search_path, as pgbench does
+CREATE SCHEMA pgbx_other;
+SET search_path = pgbx_other, public;
+SELECT pgbench_init(1) IS NOT NULL AS done;
+SELECT relnamespace::regnamespace, relname FROM pg_class
+WHERE relname = 'pgbench_accounts' ORDER BY 1::text;
+RESET search_path;
+DROP SCHEMA pgbx_other CASCADE;
+
+DROP FUNCTION pgbx_constraints();
+DROP FUNCTION pgbx_tables();
+DROP FUNCTION pgbx_columns(regclass);
+RESET client_min_messages;

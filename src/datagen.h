@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * datagen.h
+ *	  pgbench_init: the pgbench tables, created and filled server-side.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_DATAGEN_H
+#define PGBENCHX_DATAGEN_H
+
+/* pgbench_tellers.tid is an int holding up to 10 * scale */
+#define DATAGEN_MAX_SCALE	(PG_INT32_MAX / 10)
+
+typedef enum DatagenPartitionMethod
+{
+	DATAGEN_PART_RANGE,
+	DATAGEN_PART_HASH
+} DatagenPartitionMethod;
+
+/* pgbench -i options, already validated by the caller */
+typedef struct DatagenOptions
+{
+	int			scale;			/* -s */
+	int			fillfactor;		/* -F */
+	int			partitions;		/* --partitions, 0 = not partitioned */
+	DatagenPartitionMethod method;	/* --partition-method */
+	bool		unlogged;		/* --unlogged-tables */
+	bool		foreign_keys;	/* --foreign-keys */
+} DatagenOptions;
+
+/*
+ * Drop, create, fill, index and analyze the pgbench tables in the caller's
+ * transaction.  Returns pgbench's "done in ..." summary line, palloc'd.
+ */
+extern char *datagen_run(const DatagenOptions *opts);
+
+#endif							/* PGBENCHX_DATAGEN_H */
