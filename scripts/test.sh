@@ -13,10 +13,10 @@ pgx_build_install
 
 status=0
 
-if [ -f "$PGX_ROOT/test/unit/Makefile" ]; then
-	pgx_log "unit tests (test/unit)"
-	make -C "$PGX_ROOT/test/unit" -s check || status=1
-fi
+pgx_log "unit tests (test/unit)"
+for mk in "$PGX_ROOT"/test/unit/Makefile*; do
+	make -C "$PGX_ROOT/test/unit" -f "$(basename "$mk")" -s check || status=1
+done
 
 work=$(pgx_workdir)
 port=$(pgx_free_port)
