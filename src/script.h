@@ -1,0 +1,293 @@
+/*
+ * script.h -- pgbench scripts: parsing, per-client variables, the step machine.
+ *
+ * Owns:
+ *   - splitting a pgbench script into commands exactly as pgbench does with
+ *     psql's lexer (SQL ends at an unquoted ";" outside parentheses, quotes,
+ *     dollar quotes and comments are respected, "\;" joins statements,
+ *     backslash meta-commands run to end of line with "\"+newline
+ *     continuation), the meta-commands' static checks and pgbench's
+ *     parse-error format;
+ *   - both SQL forms: the text with ":var" for the simple protocol
+ *     (substituted at run time) and the "$1, $2, ..." text plus parameter
+ *     list for the extended/prepared protocols;
+ *   - the per-client state (variables with pgbench's lazy string typing, the
+ *     command position, the random state, reusable buffers) and the step
+ *     function a driver calls until it must do I/O or wait;
+ *   - the built-in scripts and pgbench's seeding order;
+ *   - the allocation hooks used by script.c and expr.c.
+ *
+ * Must not: do any I/O (no libpq, no files, no printing), include PostgreSQL
+ * headers, run shell commands (\shell and \setshell are refused at parse
+ * time), or allocate per transaction once a client's buffers have grown.
+ */
+#ifndef PGBENCHX_SCRIPT_H
+#define PGBENCHX_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "expr.h"
+#include "prng.h"
+
+/* ---------------------------------------------------------------------
+ * Memory hooks
+ * --------------------------------------------------------------------- */
+
+typedef struct ScriptAllocHooks
+{
+	void	   *(*malloc_fn) (size_t size);
+	void	   *(*realloc_fn) (void *ptr, size_t size);
+	void		(*free_fn) (void *ptr);
+} ScriptAllocHooks;
+
+/* Install hooks (NULL restores libc).  Call before parsing anything. */
+extern void script_set_alloc_hooks(const ScriptAllocHooks *hooks);
+extern void *script_mem_alloc(size_t size);
+extern void *script_mem_realloc(void *ptr, size_t size);
+extern void script_mem_free(void *ptr);
+
+/* ---------------------------------------------------------------------
+ * Errors
+ * --------------------------------------------------------------------- */
+
+typedef enum ScriptErrorKind
+{
+	SCRIPT_ERR_NONE = 0,
+	SCRIPT_ERR_SYNTAX,			/* parse error: NAME:LINE: MSG in command "CMD" */
+	SCRIPT_ERR_CONDITION,		/* \if structure error */
+	SCRIPT_ERR_SCRIPT,			/* whole-script problem (empty script, ...) */
+	SCRIPT_ERR_RUNTIME,			/* evaluation failure: the client must abort */
+	SCRIPT_ERR_NOMEM
+} ScriptErrorKind;
+
+typedef struct ScriptError
+{
+	ScriptErrorKind kind;
+	char		source[128];	/* script name */
+	int			lineno;			/* 1-based; 0 if unknown */
+	int			column;			/* 0-based column in line; -1 if unknown */
+	int			command_index;	/* 0-based command; -1 if none */
+	char		command[64];	/* pgbench's command name ("set", "sleep") */
+	char		message[256];	/* pgbench's message, e.g. "division by zero" */
+	char		more[256];		/* detail shown as " (MORE)"; "" if none */
+	char		line[1024];		/* the command's source text; "" if none */
+} ScriptError;
+
+/*
+ * Render an error as pgbench prints it (for syntax errors: the message line,
+ * then the source line and a caret line when known).  Returns the length
+ * that would have been written, like snprintf.
+ */
+extern int	script_error_format(const ScriptError *err, char *buf, size_t size);
+
+/* ---------------------------------------------------------------------
+ * Parsed scripts
+ * --------------------------------------------------------------------- */
+
+typedef enum ScriptQueryMode
+{
+	SCRIPT_QUERY_SIMPLE = 0,
+	SCRIPT_QUERY_EXTENDED,
+	SCRIPT_QUERY_PREPARED
+} ScriptQueryMode;
+
+typedef enum ScriptCommandKind
+{
+	SCRIPT_CMD_SQL = 0,
+	SCRIPT_CMD_SET,
+	SCRIPT_CMD_SLEEP,
+	SCRIPT_CMD_IF,
+	SCRIPT_CMD_ELIF,
+	SCRIPT_CMD_ELSE,
+	SCRIPT_CMD_ENDIF,
+	SCRIPT_CMD_STARTPIPELINE,
+	SCRIPT_CMD_SYNCPIPELINE,
+	SCRIPT_CMD_ENDPIPELINE
+} ScriptCommandKind;
+
+/* what to do with the result of an SQL command */
+typedef enum ScriptResultStore
+{
+	SCRIPT_STORE_NONE = 0,
+	SCRIPT_STORE_GSET,			/* last query must return one row */
+	SCRIPT_STORE_ASET			/* every query, last row wins */
+} ScriptResultStore;
+
+/* pgbench limits */
+#define SCRIPT_MAX_ARGS 256		/* words per meta-command */
+#define SCRIPT_MAX_PARAMS 255	/* :vars per statement in extended mode */
+
+typedef struct Script Script;
+
+/*
+ * Parse a script.  name is used in error messages (pgbench uses the file name
+ * or "<builtin: ...>").  Returns NULL and fills *err on error.
+ * The result is immutable and may be shared by any number of clients.
+ */
+extern Script *script_parse(const char *name, const char *text, ScriptError *err);
+extern void script_free(Script *script);
+
+extern const char *script_name(const Script *script);
+extern int	script_command_count(const Script *script);
+extern int	script_sql_count(const Script *script);	/* SQL commands */
+extern ScriptCommandKind script_command_kind(const Script *script, int i);
+/* "sql", "set", "sleep", "if", "elif", "else", "endif", "startpipeline", ... */
+extern const char *script_command_name(const Script *script, int i);
+/* SQL: text as sent by the simple protocol; meta: its source text */
+extern const char *script_command_text(const Script *script, int i);
+/* the command's first line as pgbench's -r report shows it */
+extern const char *script_command_first_line(const Script *script, int i);
+extern int	script_command_lineno(const Script *script, int i);
+
+/* SQL commands only */
+extern const char *script_sql_param_text(const Script *script, int i);	/* "$n" form */
+extern int	script_sql_nparams(const Script *script, int i);
+extern int	script_sql_index(const Script *script, int i);	/* 0.. among SQL */
+extern ScriptResultStore script_sql_store(const Script *script, int i,
+										  const char **prefix);
+
+/* ---------------------------------------------------------------------
+ * Built-in scripts
+ * --------------------------------------------------------------------- */
+
+typedef struct ScriptBuiltin
+{
+	const char *name;			/* "tpcb-like" */
+	const char *desc;			/* "<builtin: TPC-B (sort of)>" */
+	const char *text;
+} ScriptBuiltin;
+
+extern const ScriptBuiltin *script_builtins(int *count);
+
+/*
+ * Find a built-in by unambiguous prefix, as pgbench -b does.  On failure
+ * returns NULL with pgbench's message ("no builtin script found for name
+ * \"x\"" or "ambiguous builtin name: N builtin scripts found for prefix
+ * \"x\"") in err->message.
+ */
+extern const ScriptBuiltin *script_builtin_find(const char *name, ScriptError *err);
+
+/* ---------------------------------------------------------------------
+ * Seeding, in pgbench's order (base sequence seeded from the seed; then one
+ * draw per client for its state, in client order; then :default_seed unless
+ * the user defined it; then, per thread, the choose/throttle/sample states).
+ * --------------------------------------------------------------------- */
+
+extern void script_seed_client(uint64_t seed, int client_index, prng_state *state);
+extern int64_t script_seed_default_seed(uint64_t seed, int nclients);
+extern void script_seed_thread(uint64_t seed, int nclients, bool default_seed_drawn,
+							   int thread_index, prng_state *choose,
+							   prng_state *throttle, prng_state *sample);
+
+/* ---------------------------------------------------------------------
+ * Clients
+ * --------------------------------------------------------------------- */
+
+typedef struct ScriptDefine
+{
+	const char *name;
+	const char *value;
+} ScriptDefine;
+
+typedef struct ScriptClientOptions
+{
+	ScriptQueryMode query_mode;
+	int			client_id;		/* :client_id */
+	int64_t		scale;			/* :scale */
+	uint64_t	random_seed;	/* :random_seed */
+	int64_t		default_seed;	/* :default_seed */
+	prng_state	prng;			/* initial state of the client's random() */
+	const ScriptDefine *defines;	/* -D NAME=VALUE, override the above */
+	int			ndefines;
+	/* receives the value of every debug() call; NULL ignores them */
+	void		(*debug) (void *arg, int command_index, const ExprValue *value);
+	void	   *debug_arg;
+} ScriptClientOptions;
+
+typedef struct ScriptClient ScriptClient;
+
+/*
+ * Create a client's state for one script.  Fails (NULL, *err set) for an
+ * invalid -D name or, in extended/prepared mode, a statement with more than
+ * 255 parameters.
+ */
+extern ScriptClient *script_client_create(const Script *script,
+										  const ScriptClientOptions *opts,
+										  ScriptError *err);
+extern void script_client_free(ScriptClient *client);
+
+typedef enum ScriptStepKind
+{
+	SCRIPT_STEP_SQL = 0,		/* send it, then call script_sql_done() */
+	SCRIPT_STEP_SLEEP,			/* wait sleep_usec, then step again */
+	SCRIPT_STEP_PIPELINE_START, /* enter pipeline mode (prepare first in
+								 * prepared mode) */
+	SCRIPT_STEP_PIPELINE_SYNC,	/* PQsendPipelineSync */
+	SCRIPT_STEP_PIPELINE_END,	/* sync and collect all results */
+	SCRIPT_STEP_END_OF_TRANSACTION, /* script done; next step restarts at 0 */
+	SCRIPT_STEP_ERROR			/* *err set; abort the client */
+} ScriptStepKind;
+
+typedef struct ScriptStep
+{
+	ScriptStepKind kind;
+	int			command;		/* 0-based index of the command */
+
+	/* SCRIPT_STEP_SQL */
+	const char *sql;			/* simple: substituted text; else "$n" text */
+	size_t		sql_len;
+	int			sql_index;		/* statement number, for prepared names */
+	int			nparams;		/* extended/prepared only */
+	const char *const *params;	/* NULL entry = undefined variable */
+	ScriptResultStore store;
+	const char *store_prefix;
+
+	/* SCRIPT_STEP_SLEEP */
+	int64_t		sleep_usec;		/* >= 0 */
+} ScriptStep;
+
+/*
+ * Execute meta-commands from the current position until the driver has
+ * something to do.  Pointers in *out stay valid until the next call that
+ * changes the client.  A pending SQL command not yet acknowledged with
+ * script_sql_done() is considered done.
+ */
+extern ScriptStepKind script_step(const Script *script, ScriptClient *client,
+								  ScriptStep *out, ScriptError *err);
+
+/* The SQL command returned by the last step completed: advance past it. */
+extern void script_sql_done(ScriptClient *client);
+
+/*
+ * Store one result column as a string variable named prefix || column, as
+ * \gset / \aset do.  Fails with "error storing into variable NAME".
+ */
+extern bool script_store_result(ScriptClient *client, const char *prefix,
+								const char *column, const char *value,
+								ScriptError *err);
+
+/*
+ * Restart the current transaction from command 0 with the random state it
+ * had when it started (pgbench's retry after a serialization failure or
+ * deadlock).
+ */
+extern void script_client_restart_transaction(ScriptClient *client);
+
+/* Forget the position (after an abort); variables are kept. */
+extern void script_client_reset(ScriptClient *client);
+
+extern int	script_client_position(const ScriptClient *client);
+extern bool script_client_in_pipeline(const ScriptClient *client);
+
+/* Variables, by name (tests, \gset, reporting).  Not for the hot path. */
+extern bool script_client_get_value(ScriptClient *client, const char *name,
+									ExprValue *out, ScriptError *err);
+/* String form (pgbench's getVariable); NULL if undefined */
+extern const char *script_client_get_string(ScriptClient *client, const char *name);
+extern bool script_client_set_string(ScriptClient *client, const char *name,
+									 const char *value, ScriptError *err);
+extern prng_state *script_client_prng(ScriptClient *client);
+
+#endif							/* PGBENCHX_SCRIPT_H */
