@@ -8,12 +8,22 @@ EXTVERSION  = 0.1
 
 OBJS = \
 	src/pgbenchx.o \
-	src/datagen.o
+	src/datagen.o \
+	src/launch.o \
+	src/coordinator.o \
+	src/driver.o \
+	src/results.o \
+	src/loopback.o \
+	src/wait.o \
+	src/script.o \
+	src/expr.o \
+	src/prng.o \
+	src/stats.o
 
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema
+REGRESS = setup init_errors init_content results_schema engine_refusals
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

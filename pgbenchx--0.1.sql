@@ -22,13 +22,14 @@ COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
  * so that pg_dump keeps the results a user has gathered.
  */
 
-CREATE SEQUENCE pgbenchx.sweeps_sweep_id_seq;
-CREATE SEQUENCE pgbenchx.runs_run_id_seq;
+-- One sequence numbers both sweeps and runs, so that an id names exactly one
+-- of them (pgbenchx.wait(id) and pgbenchx.cancel(id) take either).
+CREATE SEQUENCE pgbenchx.id_seq;
 
 -- One row per run_sweep() call: the ladder of client counts it runs.
 CREATE TABLE pgbenchx.sweeps (
     sweep_id     bigint PRIMARY KEY
-                 DEFAULT nextval('pgbenchx.sweeps_sweep_id_seq'),
+                 DEFAULT nextval('pgbenchx.id_seq'),
     status       text NOT NULL DEFAULT 'running'
                  CHECK (status IN ('running', 'completed', 'cancelled',
                                    'failed', 'aborted')),
@@ -37,15 +38,20 @@ CREATE TABLE pgbenchx.sweeps (
     duration     int,
     label        text,
     started_at   timestamptz NOT NULL DEFAULT now(),
-    finished_at  timestamptz
+    finished_at  timestamptz,
+    protocol     text,
+    jobs         int,            -- NULL: chosen per run
+    transactions bigint,         -- per client, instead of a duration
+    conninfo     text,           -- extra libpq parameters of the clients
+    coordinator_pid int,         -- while running
+    error        text
 );
-ALTER SEQUENCE pgbenchx.sweeps_sweep_id_seq OWNED BY pgbenchx.sweeps.sweep_id;
 COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
 -- One row per benchmark run (one client count for one duration).
 CREATE TABLE pgbenchx.runs (
     run_id             bigint PRIMARY KEY
-                       DEFAULT nextval('pgbenchx.runs_run_id_seq'),
+                       DEFAULT nextval('pgbenchx.id_seq'),
     sweep_id           bigint REFERENCES pgbenchx.sweeps ON DELETE CASCADE,
     status             text NOT NULL DEFAULT 'running'
                        CHECK (status IN ('running', 'completed', 'cancelled',
@@ -71,9 +77,17 @@ CREATE TABLE pgbenchx.runs (
     latency_p99_ms     float8,
     latency_max_ms     float8,
     conn_time_ms       float8,
-    error              text
+    error              text,
+    -- added beyond DESIGN.md's list
+    label              text,
+    transactions_per_client bigint,  -- -t; NULL when bounded by duration
+    aborted_clients    int,
+    driver_cpu_s       float8,   -- CPU seconds of the driver workers
+    bench_duration_s   float8,   -- measured interval tps is computed over
+    random_seed        numeric,
+    conninfo           text,     -- the caller's extra conninfo
+    coordinator_pid    int       -- while running
 );
-ALTER SEQUENCE pgbenchx.runs_run_id_seq OWNED BY pgbenchx.runs.run_id;
 CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
 COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 
@@ -91,9 +105,8 @@ CREATE TABLE pgbenchx.samples (
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps_sweep_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs_run_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.samples', '');
 
 /*
@@ -118,3 +131,117 @@ AS 'MODULE_PATHNAME', 'pgbench_init'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM PUBLIC;
+
+/*
+ * The benchmark engine.
+ *
+ * run_bench and run_sweep validate everything they can (arguments, the
+ * pgbench tables, free connections and worker slots, a test login of the
+ * clients), start a coordinator background worker, and return its id once
+ * the run has really started.  They refuse to run inside a transaction
+ * block.  The run continues after the calling session ends; wait for it
+ * with CALL pgbenchx.wait(id), stop it with pgbenchx.cancel(id).
+ * Callers: roles granted EXECUTE; clients log in as the calling role.
+ */
+
+-- One run of clients for duration seconds (or transactions per client).
+-- Returns its run_id.
+CREATE FUNCTION run_bench(
+    clients      int,
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- One run per client count of pgbenchx.sweep_ladder(min_clients,
+-- max_clients), one after the other.  Returns its sweep_id.
+CREATE FUNCTION run_sweep(
+    min_clients  int,
+    max_clients  int,
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- The same, for an explicit list of client counts, in the order given.
+CREATE FUNCTION run_sweep(
+    clients      int[],
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
+-- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
+-- min and ending at max.
+CREATE FUNCTION pgbenchx.sweep_ladder(min_clients int, max_clients int)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'pgbenchx_sweep_ladder'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Waits for a run or a sweep to end, printing a NOTICE about every 5 s and
+-- one per finished run.  A procedure, so that it holds no snapshot while it
+-- sleeps: call it with CALL, outside a transaction block.  Cancelling it
+-- stops only the wait.
+CREATE PROCEDURE pgbenchx.wait(id bigint)
+AS 'MODULE_PATHNAME', 'pgbenchx_wait'
+LANGUAGE C;
+
+-- Stops a running run or sweep (a run of a sweep stops its sweep) within
+-- about a second, keeping what was measured.  Returns true if a running
+-- run or sweep was signalled.
+CREATE FUNCTION pgbenchx.cancel(id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'pgbenchx_cancel'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+-- The live state of the run in progress, from any session.
+CREATE VIEW pgbenchx.progress AS
+SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
+       round(extract(epoch FROM clock_timestamp() - r.started_at)::numeric, 1) AS elapsed_s,
+       coalesce(s.transactions, 0) AS transactions,
+       s.tps AS current_tps,
+       s.latency_p99_ms AS current_p99_ms,
+       s.seconds AS seconds_sampled
+FROM pgbenchx.runs r
+LEFT JOIN LATERAL (
+    SELECT sum(x.transactions)::bigint AS transactions,
+           (array_agg(x.tps ORDER BY x.second DESC))[1] AS tps,
+           (array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
+           max(x.second) AS seconds
+    FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
+WHERE r.status = 'running';
+
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;

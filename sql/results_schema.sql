@@ -9,12 +9,15 @@ ORDER BY table_name, ordinal_position;
 SELECT unnest(extconfig)::regclass AS dumped FROM pg_extension WHERE extname = 'pgbenchx' ORDER BY 1::text;
 
 -- status values are checked
-INSERT INTO pgbenchx.sweeps (script, clients, duration) VALUES ('tpcb-like', '{1,2}', 10) RETURNING sweep_id, status;
+-- one sequence numbers sweeps and runs, so an id names one of them
+INSERT INTO pgbenchx.sweeps (script, clients, duration) VALUES ('tpcb-like', '{1,2}', 10) RETURNING sweep_id, status \gset
+SELECT :sweep_id AS sweep_id, :'status' AS status;
 SELECT pgbx_try($$INSERT INTO pgbenchx.sweeps (status, script, clients, started_at) VALUES ('done', 'x', '{1}', '2026-01-01 00:00 UTC')$$);
-INSERT INTO pgbenchx.runs (sweep_id, script, clients, jobs, duration) VALUES (1, 'tpcb-like', 1, 1, 10) RETURNING run_id, status, protocol;
+INSERT INTO pgbenchx.runs (sweep_id, script, clients, jobs, duration) VALUES (:sweep_id, 'tpcb-like', 1, 1, 10) RETURNING run_id, status, protocol \gset
+SELECT :run_id AS run_id, :'status' AS status, :'protocol' AS protocol;
 SELECT pgbx_try($$INSERT INTO pgbenchx.runs (script, clients, jobs, protocol, started_at) VALUES ('x', 1, 1, 'binary', '2026-01-01 00:00 UTC')$$);
-INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (1, 1, 100);
-SELECT pgbx_try($$INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (1, 0, 1)$$);
+INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (:run_id, 1, 100);
+SELECT pgbx_try(format($$INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (%s, 0, 1)$$, :run_id));
 DELETE FROM pgbenchx.sweeps;
 SELECT (SELECT count(*) FROM pgbenchx.runs) AS runs, (SELECT count(*) FROM pgbenchx.samples) AS samples;
 

@@ -5,23 +5,31 @@
  *	  SQL-callable entry points.
  *
  * This file validates arguments and hands off to the file that owns each
- * job (datagen.c for pgbench_init).  It must not grow the jobs themselves.
+ * job (datagen.c for pgbench_init, launch.c for run_bench and run_sweep;
+ * wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs themselves.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
 #include "datagen.h"
+#include "launch.h"
 
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
 PG_FUNCTION_INFO_V1(pgbench_init);
+PG_FUNCTION_INFO_V1(pgbenchx_run_bench);
+PG_FUNCTION_INFO_V1(pgbenchx_run_sweep);
+PG_FUNCTION_INFO_V1(pgbenchx_run_sweep_list);
+PG_FUNCTION_INFO_V1(pgbenchx_sweep_ladder);
 
 void
 _PG_init(void)
@@ -113,4 +121,152 @@ pgbench_init(PG_FUNCTION_ARGS)
 				 errhint("Pass partitions => N as well, with N of 1 or more.")));
 
 	PG_RETURN_TEXT_P(cstring_to_text(datagen_run(&opts)));
+}
+
+/* ---------------------------------------------------------------------
+ * The benchmark engine's entry points
+ * --------------------------------------------------------------------- */
+
+/*
+ * The options common to run_bench and both run_sweep forms, from argument
+ * first onwards: duration, script, jobs, protocol, transactions, vacuum,
+ * checkpoint, label, conninfo, random_seed.
+ */
+static void
+pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
+{
+	static const char *const names[] = {
+		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
+		"checkpoint", "label", "conninfo", "random_seed"
+	};
+
+	/* NULL means "not given" for these; the others must not be NULL */
+	for (int i = 0; i < (int) lengthof(names); i++)
+	{
+		bool		may_be_null = (i == 0 || i == 2 || i == 4 || i == 7 || i == 8 || i == 9);
+
+		if (!may_be_null && PG_ARGISNULL(first + i))
+			pgbenchx_null_argument(names[i]);
+	}
+	o->duration_given = !PG_ARGISNULL(first);
+	o->duration = o->duration_given ? PG_GETARG_INT32(first) : 0;
+	o->script = text_to_cstring(PG_GETARG_TEXT_PP(first + 1));
+	o->jobs_given = !PG_ARGISNULL(first + 2);
+	o->jobs = o->jobs_given ? PG_GETARG_INT32(first + 2) : 0;
+	o->protocol = text_to_cstring(PG_GETARG_TEXT_PP(first + 3));
+	o->transactions_given = !PG_ARGISNULL(first + 4);
+	o->transactions = o->transactions_given ? PG_GETARG_INT64(first + 4) : 0;
+	o->vacuum = PG_GETARG_BOOL(first + 5);
+	o->checkpoint = PG_GETARG_BOOL(first + 6);
+	o->label = PG_ARGISNULL(first + 7) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(first + 7));
+	o->conninfo = PG_ARGISNULL(first + 8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(first + 8));
+	o->random_seed_given = !PG_ARGISNULL(first + 9);
+	o->random_seed = o->random_seed_given ? PG_GETARG_INT64(first + 9) : 0;
+}
+
+/* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */
+Datum
+pgbenchx_run_bench(PG_FUNCTION_ARGS)
+{
+	LaunchOptions o;
+	int			clients;
+
+	memset(&o, 0, sizeof(o));
+	if (PG_ARGISNULL(0))
+		pgbenchx_null_argument("clients");
+	clients = PG_GETARG_INT32(0);
+	o.nsteps = 1;
+	o.clients = &clients;
+	pgbenchx_launch_options(fcinfo, 1, &o);
+	PG_RETURN_INT64(launch_start(&o, false));
+}
+
+/* run_sweep(min_clients, max_clients, duration, ...) */
+Datum
+pgbenchx_run_sweep(PG_FUNCTION_ARGS)
+{
+	LaunchOptions o;
+	int			min_clients;
+	int			max_clients;
+	int			ladder[LAUNCH_MAX_STEPS];
+
+	memset(&o, 0, sizeof(o));
+	if (PG_ARGISNULL(0))
+		pgbenchx_null_argument("min_clients");
+	if (PG_ARGISNULL(1))
+		pgbenchx_null_argument("max_clients");
+	min_clients = PG_GETARG_INT32(0);
+	max_clients = PG_GETARG_INT32(1);
+	if (min_clients < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_clients must be at least 1, not %d", min_clients),
+				 errhint("Pass 1 or more clients.")));
+	if (min_clients > max_clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_clients (%d) is greater than max_clients (%d)",
+						min_clients, max_clients),
+				 errhint("Pass min_clients <= max_clients.")));
+	o.nsteps = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
+	o.clients = ladder;
+	pgbenchx_launch_options(fcinfo, 2, &o);
+	PG_RETURN_INT64(launch_start(&o, true));
+}
+
+/* run_sweep(clients int[], duration, ...) */
+Datum
+pgbenchx_run_sweep_list(PG_FUNCTION_ARGS)
+{
+	LaunchOptions o;
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	memset(&o, 0, sizeof(o));
+	if (PG_ARGISNULL(0))
+		pgbenchx_null_argument("clients");
+	arr = PG_GETARG_ARRAYTYPE_P(0);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("clients must be a one-dimensional array"),
+				 errhint("Pass an array such as '{1,2,4}'.")));
+	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	o.nsteps = n;
+	o.clients = palloc(sizeof(int) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("clients must not contain NULL"),
+					 errhint("Pass an array of client counts such as '{1,2,4}'.")));
+		o.clients[i] = DatumGetInt32(elems[i]);
+	}
+	pgbenchx_launch_options(fcinfo, 1, &o);
+	PG_RETURN_INT64(launch_start(&o, true));
+}
+
+/* pgbenchx.sweep_ladder(min_clients, max_clients) */
+Datum
+pgbenchx_sweep_ladder(PG_FUNCTION_ARGS)
+{
+	int			min_clients = PG_GETARG_INT32(0);
+	int			max_clients = PG_GETARG_INT32(1);
+	int			ladder[LAUNCH_MAX_STEPS];
+	Datum		elems[LAUNCH_MAX_STEPS];
+	int			n;
+
+	if (min_clients < 1 || min_clients > max_clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid client range %d..%d", min_clients, max_clients),
+				 errhint("Pass 1 <= min_clients <= max_clients.")));
+	n = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
+	for (int i = 0; i < n; i++)
+		elems[i] = Int32GetDatum(ladder[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
 }

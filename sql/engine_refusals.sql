@@ -1,0 +1,76 @@
+-- run_bench / run_sweep: every refusal is an ERROR raised by the call itself,
+-- with the numbers involved and a hint, before anything starts; and the
+-- sweep ladder.
+SET client_min_messages = warning;
+SELECT pgbench_init(1) IS NOT NULL AS tables_ready;
+RESET client_min_messages;
+
+-- the ladder of the seed sweep, kept within [min, max]
+SELECT pgbenchx.sweep_ladder(1, 80);
+SELECT pgbenchx.sweep_ladder(1, 1);
+SELECT pgbenchx.sweep_ladder(80, 80);
+SELECT pgbenchx.sweep_ladder(2, 8);
+SELECT pgbenchx.sweep_ladder(3, 30);
+SELECT pgbenchx.sweep_ladder(5, 100);
+SELECT pgbenchx.sweep_ladder(1, 1000);
+SELECT pgbenchx.sweep_ladder(100, 700);
+SELECT array_length(pgbenchx.sweep_ladder(1, 80), 1) AS seed_steps;
+SELECT pgbx_try('SELECT pgbenchx.sweep_ladder(0, 8)');
+SELECT pgbx_try('SELECT pgbenchx.sweep_ladder(9, 8)');
+
+-- arguments
+SELECT pgbx_try('SELECT run_bench(0, 1)');
+SELECT pgbx_try('SELECT run_bench(-3, 1)');
+SELECT pgbx_try('SELECT run_bench(1000000, 1)');
+SELECT pgbx_try('SELECT run_bench(NULL, 1)');
+SELECT pgbx_try('SELECT run_bench(1, 0)');
+SELECT pgbx_try('SELECT run_bench(1)');
+SELECT pgbx_try('SELECT run_bench(1, 1, transactions => 10)');
+SELECT pgbx_try('SELECT run_bench(1, transactions => 0)');
+SELECT pgbx_try($$SELECT run_bench(1, 1, 'tpcc')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, 's')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, NULL)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, protocol => 'binary')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, protocol => 'SIMPLE')$$);
+SELECT pgbx_try('SELECT run_bench(1, 1, jobs => 0)');
+SELECT pgbx_try('SELECT run_bench(1, 1, vacuum => NULL)');
+SELECT pgbx_try('SELECT run_sweep(0, 8, 1)');
+SELECT pgbx_try('SELECT run_sweep(8, 4, 1)');
+SELECT pgbx_try('SELECT run_sweep(1, 8)');
+SELECT pgbx_try($$SELECT run_sweep('{}'::int[], 1)$$);
+SELECT pgbx_try($$SELECT run_sweep('{1,NULL}'::int[], 1)$$);
+SELECT pgbx_try($$SELECT run_sweep('{1,0}'::int[], 1)$$);
+SELECT pgbx_try($$SELECT run_sweep('{{1,2},{3,4}}'::int[], 1)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'nonsense')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, label => repeat('x', 300))$$);
+
+-- the environment: connections, worker slots
+SELECT pgbx_try('SELECT run_bench(5000, 1)') ~ '^53300: 5000 clients need 5000 connections, but only \d+ are free' AS too_many_clients;
+SELECT pgbx_try('SELECT run_bench(200, 1, jobs => 100)') ~ '^53400: 100 jobs need 101 background worker slots, but only \d+ are free' AS too_many_jobs;
+
+-- a transaction block
+BEGIN;
+SELECT pgbx_try('SELECT run_bench(1, 1)');
+ROLLBACK;
+BEGIN;
+SELECT run_bench(1, 1);
+ROLLBACK;
+
+-- the pgbench tables, as the clients see them
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'options=-csearch_path=pg_catalog')$$);
+
+-- a loopback login that fails (the socket path varies: hidden)
+SELECT regexp_replace(pgbx_try($$SELECT run_bench(1, 1, conninfo => 'user=regress_no_such_role')$$),
+                      'connection to server [^:]*:', 'connection to server ...:');
+
+-- waiting and cancelling need an id that exists
+CALL pgbenchx.wait(123456789);
+SELECT pgbx_try('CALL pgbenchx.wait(1)');
+SELECT pgbx_try('SELECT pgbenchx.cancel(123456789)');
+BEGIN;
+CALL pgbenchx.wait(1);
+ROLLBACK;
+
+-- nothing was started or recorded
+SELECT count(*) AS runs, (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps FROM pgbenchx.runs;
+SELECT count(*) AS coordinators FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%';

@@ -1,0 +1,630 @@
+/*-------------------------------------------------------------------------
+ *
+ * coordinator.c
+ *	  The coordinator background worker: owns a run or a sweep from the
+ *	  moment the caller hands it over until its last row is written.
+ *
+ * For each step it does pgbench's pre-run maintenance over a loopback
+ * connection, creates the run's DSM segment, starts the drivers, waits for
+ * them to connect, starts the measured interval, collects the per-second
+ * statistics they publish (one pgbenchx.samples row per second, each in its
+ * own short transaction), stops them on cancel or failure, and writes the
+ * final pgbenchx.runs row.  A result is committed the moment it exists: a
+ * sweep that dies at step 10 keeps steps 1 to 9.
+ *
+ * SIGUSR2 (pgbenchx.cancel) stops the run or sweep and records it as
+ * cancelled; SIGTERM (pg_terminate_backend, shutdown) stops it and records
+ * it as aborted.  Either way the drivers are stopped.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "libpq-fe.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "coordinator.h"
+#include "launch.h"
+#include "loopback.h"
+#include "results.h"
+#include "run_shmem.h"
+#include "stats.h"
+
+/* the cluster-wide advisory lock held while a run or sweep is in progress */
+#define COORDINATOR_LOCK_KEY1	0x70626e63	/* "pbnc" */
+#define COORDINATOR_LOCK_KEY2	1
+
+/* how long drivers may take to connect all their clients */
+#define COORDINATOR_CONNECT_TIMEOUT_USEC (120 * USECS_PER_SEC)
+/* how long drivers may take to stop after the end or a stop request */
+#define COORDINATOR_STOP_TIMEOUT_USEC (10 * USECS_PER_SEC)
+
+static volatile sig_atomic_t coordinator_cancel_requested = false;
+
+/* The state of the step in progress, for the cleanup after an error. */
+typedef struct CoordinatorStep
+{
+	dsm_segment *seg;
+	RunShared  *run;
+	BackgroundWorkerHandle **handles;
+	int			njobs;
+	int64		run_id;
+} CoordinatorStep;
+
+static CoordinatorStep coordinator_step;
+static LaunchRequest *coordinator_req;
+
+static void
+coordinator_sigusr2(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	coordinator_cancel_requested = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+/* Take the cluster-wide lock; false if another run holds it. */
+static bool
+coordinator_lock(void)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, InvalidOid, COORDINATOR_LOCK_KEY1, COORDINATOR_LOCK_KEY2, 2);
+	return LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL;
+}
+
+/* Ask the drivers to stop, and wake them. */
+static void
+coordinator_stop_drivers(CoordinatorStep *step)
+{
+	if (step->run == NULL)
+		return;
+	pg_atomic_write_u32(&step->run->stop, 1);
+	for (int i = 0; i < step->njobs; i++)
+	{
+		int			procno = step->run->drivers[i].procno;
+
+		if (procno >= 0)
+			SetLatch(&ProcGlobal->allProcs[procno].procLatch);
+	}
+}
+
+static void
+coordinator_terminate_drivers(CoordinatorStep *step)
+{
+	for (int i = 0; i < step->njobs; i++)
+		if (step->handles && step->handles[i])
+			TerminateBackgroundWorker(step->handles[i]);
+}
+
+static bool
+coordinator_driver_alive(CoordinatorStep *step, int i)
+{
+	pid_t		pid;
+
+	return step->handles[i] &&
+		GetBackgroundWorkerPid(step->handles[i], &pid) != BGWH_STOPPED;
+}
+
+static void
+coordinator_wait_latch(long timeout_ms)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 timeout_ms, PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+/* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
+static void
+coordinator_maintenance(const LaunchRequest *req, int64 run_id)
+{
+	char	   *connerr;
+	PGconn	   *conn;
+	static const char *const vacuum_sql[] = {
+		"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"
+	};
+
+	if (!req->vacuum && !req->checkpoint)
+		return;
+	conn = loopback_connect(req->conninfo, &connerr);
+	if (conn == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("run " INT64_FORMAT ": could not connect for the pre-run maintenance: %s",
+						run_id, connerr)));
+	PG_TRY();
+	{
+		if (req->vacuum)
+		{
+			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": vacuum", run_id));
+			for (int i = 0; i < (int) lengthof(vacuum_sql); i++)
+			{
+				char	   *error = loopback_exec(conn, vacuum_sql[i], NULL, NULL);
+
+				if (error)
+					ereport(WARNING,
+							(errmsg("pgbenchx run " INT64_FORMAT ": %s failed: %s",
+									run_id, vacuum_sql[i], error),
+							 errdetail("Ignoring this error and continuing anyway, as pgbench does.")));
+			}
+		}
+		if (req->checkpoint)
+		{
+			char	   *error;
+
+			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": checkpoint", run_id));
+			error = loopback_exec(conn, "checkpoint", NULL, NULL);
+			if (error)
+				ereport(WARNING,
+						(errmsg("pgbenchx run " INT64_FORMAT ": checkpoint failed: %s", run_id, error),
+						 errhint("CHECKPOINT needs superuser or the pg_checkpoint role; pass checkpoint => false to skip it.")));
+		}
+	}
+	PG_FINALLY();
+	{
+		loopback_finish(conn);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Read every second that all drivers have published, write its sample row
+ * and add it to the run's totals.  final: the drivers are done, so the last
+ * (possibly partial) second is complete too.
+ */
+static void
+coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
+					stats_second *scratch, bool final, TimestampTz bench_end_usec)
+{
+	RunShared  *run = step->run;
+	uint64		ready = PG_UINT64_MAX;
+
+	for (int i = 0; i < step->njobs; i++)
+		ready = Min(ready, pg_atomic_read_u64(&run->drivers[i].seconds_published));
+	pg_read_barrier();
+
+	while (*next_sec < ready)
+	{
+		uint64		sec = *next_sec;
+		double		span = 1.0;
+
+		stats_second_reset(scratch);
+		for (int i = 0; i < step->njobs; i++)
+		{
+			stats_second_merge(scratch, &run->drivers[i].ring[sec % RUN_SECOND_RING]);
+			pg_atomic_write_u64(&run->drivers[i].seconds_consumed, sec + 1);
+		}
+		/* the last second of a run bounded by transactions may be partial */
+		if (final && sec + 1 == ready && run->duration == 0 && bench_end_usec > 0)
+		{
+			span = (double) (bench_end_usec - (int64) sec * USECS_PER_SEC) / USECS_PER_SEC;
+			span = Max(span, 0.001);
+			span = Min(span, 1.0);
+		}
+		stats_run_add_second(total, scratch);
+		results_write_sample(step->run_id, (int) sec + 1, scratch, span);
+		(*next_sec)++;
+	}
+}
+
+/* the jobs of a step: as asked, at most one per client, else chosen */
+static int
+coordinator_jobs(const LaunchRequest *req, int clients)
+{
+	return req->jobs > 0 ? Min(req->jobs, clients) :
+		launch_default_jobs(clients, req->ncpus, max_worker_processes);
+}
+
+/*
+ * One run, whose row exists: maintenance, drivers, measurement, results.
+ * Returns the run's final status.
+ */
+static const char *
+coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancelled)
+{
+	CoordinatorStep *step = &coordinator_step;
+	RunShared  *run;
+	int			njobs;
+	Size		size;
+	TimestampTz connect_start;
+	TimestampTz deadline;
+	stats_run  *total;
+	stats_second *scratch;
+	uint64		next_sec = 0;
+	RunResult	result;
+	int			first_client = 0;
+	bool		stop_sent = false;
+
+	memset(&result, 0, sizeof(result));
+	memset(step, 0, sizeof(*step));
+	step->run_id = run_id;
+
+	njobs = coordinator_jobs(req, clients);
+	coordinator_maintenance(req, run_id);
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
+									run_id, clients, njobs));
+
+	/* the run's shared memory */
+	size = run_shmem_size(njobs, req->script_len);
+	step->seg = dsm_create(size, 0);
+	run = step->run = (RunShared *) dsm_segment_address(step->seg);
+	memset(run, 0, size);
+	run->magic = RUN_SHMEM_MAGIC;
+	run->run_id = run_id;
+	run->coordinator_procno = MyProc->pgprocno;
+	run->nclients = clients;
+	run->njobs = njobs;
+	run->duration = req->duration;
+	run->transactions = req->transactions;
+	run->protocol = req->protocol;
+	run->scale = req->scale_detected;
+	run->random_seed = req->random_seed;
+	strlcpy(run->script_name, req->script_name, RUN_SCRIPT_NAME_LEN);
+	strlcpy(run->conninfo, req->conninfo, RUN_CONNINFO_LEN);
+	pg_atomic_init_u32(&run->go, 0);
+	pg_atomic_init_u32(&run->stop, 0);
+	run->script_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
+	memcpy((char *) run + run->script_offset, req->script_text, req->script_len + 1);
+	for (int i = 0; i < njobs; i++)
+	{
+		DriverShared *d = &run->drivers[i];
+		/* pgbench's share: (clients left + threads left - 1) / threads left */
+		int			share = (clients - first_client + (njobs - i) - 1) / (njobs - i);
+
+		pg_atomic_init_u32(&d->state, DRIVER_STARTING);
+		pg_atomic_init_u64(&d->seconds_published, 0);
+		pg_atomic_init_u64(&d->seconds_consumed, 0);
+		pg_atomic_init_u64(&d->transactions, 0);
+		d->procno = -1;
+		d->first_client = first_client;
+		d->nclients = share;
+		first_client += share;
+	}
+
+	/* the drivers */
+	step->njobs = njobs;
+	step->handles = MemoryContextAllocZero(TopMemoryContext,
+										   sizeof(BackgroundWorkerHandle *) * njobs);
+	for (int i = 0; i < njobs; i++)
+	{
+		BackgroundWorker worker;
+
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+		worker.bgw_restart_time = BGW_NEVER_RESTART;
+		strlcpy(worker.bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
+		strlcpy(worker.bgw_function_name, "driver_main", BGW_MAXLEN);
+		snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx driver %d of run " INT64_FORMAT,
+				 i, run_id);
+		strlcpy(worker.bgw_type, "pgbenchx driver", BGW_MAXLEN);
+		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(step->seg));
+		memcpy(worker.bgw_extra, &i, sizeof(int));
+		worker.bgw_notify_pid = MyProcPid;
+		if (!RegisterDynamicBackgroundWorker(&worker, &step->handles[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("could not start driver %d of %d: no free background worker slot", i + 1, njobs),
+					 errhint("Raise max_worker_processes (this needs a restart), or pass fewer jobs.")));
+	}
+
+	/* wait for every client to connect */
+	connect_start = GetCurrentTimestamp();
+	deadline = connect_start + COORDINATOR_CONNECT_TIMEOUT_USEC;
+	for (;;)
+	{
+		int			ready = 0;
+
+		for (int i = 0; i < njobs; i++)
+		{
+			uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
+
+			if (st == DRIVER_FAILED)
+			{
+				pg_read_barrier();
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("driver %d failed while connecting: %s", i, run->drivers[i].error)));
+			}
+			if (st == DRIVER_READY)
+				ready++;
+			else if (!coordinator_driver_alive(step, i))
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("driver %d exited while connecting", i),
+						 errhint("See the server log.")));
+		}
+		if (ready == njobs)
+			break;
+		if (coordinator_cancel_requested)
+		{
+			*cancelled = true;
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("run cancelled while its clients were connecting")));
+		}
+		if (GetCurrentTimestamp() > deadline)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("the clients did not all connect within %d s",
+							(int) (COORDINATOR_CONNECT_TIMEOUT_USEC / USECS_PER_SEC))));
+		coordinator_wait_latch(100);
+	}
+
+	/* go */
+	run->bench_start = GetCurrentTimestamp();
+	result.conn_time_ms = (double) (run->bench_start - connect_start) / 1000.0;
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->go, 1);
+	for (int i = 0; i < njobs; i++)
+		SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
+	results_bench_started(run_id);
+
+	total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
+	stats_run_reset(total);
+
+	deadline = 0;
+	for (;;)
+	{
+		int			done = 0;
+		char	   *failure = NULL;
+
+		coordinator_collect(step, total, &next_sec, scratch, false, 0);
+
+		for (int i = 0; i < njobs; i++)
+		{
+			uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
+
+			if (st == DRIVER_DONE)
+				done++;
+			else if (st == DRIVER_FAILED)
+			{
+				pg_read_barrier();
+				failure = psprintf("driver %d failed: %s", i, run->drivers[i].error);
+			}
+			else if (!coordinator_driver_alive(step, i))
+				failure = psprintf("driver %d exited unexpectedly (see the server log)", i);
+		}
+		if (done == njobs)
+			break;
+		if (failure && result.error == NULL)
+		{
+			result.error = failure;
+			result.status = "failed";
+			coordinator_stop_drivers(step);
+			stop_sent = true;
+		}
+		if (coordinator_cancel_requested && !stop_sent)
+		{
+			*cancelled = true;
+			coordinator_stop_drivers(step);
+			stop_sent = true;
+		}
+		if (stop_sent && deadline == 0)
+			deadline = GetCurrentTimestamp() + COORDINATOR_STOP_TIMEOUT_USEC;
+		if (deadline != 0 && GetCurrentTimestamp() > deadline)
+		{
+			/* drivers that do not stop are terminated */
+			coordinator_terminate_drivers(step);
+			if (result.error == NULL)
+				result.error = pstrdup("drivers did not stop in time and were terminated");
+			break;
+		}
+		/* whatever failed, drivers still alive must end before we count */
+		if (failure)
+		{
+			bool		any_alive = false;
+
+			for (int i = 0; i < njobs; i++)
+				if (pg_atomic_read_u32(&run->drivers[i].state) != DRIVER_DONE &&
+					pg_atomic_read_u32(&run->drivers[i].state) != DRIVER_FAILED &&
+					coordinator_driver_alive(step, i))
+					any_alive = true;
+			if (!any_alive)
+				break;
+		}
+		coordinator_wait_latch(100);
+	}
+
+	/* the totals */
+	for (int i = 0; i < njobs; i++)
+	{
+		DriverShared *d = &run->drivers[i];
+
+		pg_read_barrier();
+		result.bench_end_usec = Max(result.bench_end_usec, d->bench_end_usec);
+		result.driver_cpu_s += d->cpu_seconds;
+		result.aborted_clients += d->aborted_clients;
+		if (d->error[0] != '\0' && result.error == NULL)
+			result.error = pstrdup(d->error);
+	}
+	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec);
+
+	result.total = total;
+	if (result.status == NULL)
+	{
+		if (*cancelled)
+			result.status = "cancelled";
+		else if (result.aborted_clients > 0)
+			result.status = "failed";
+		else
+			result.status = "completed";
+	}
+	results_finish_run(run_id, &result);
+	step->run_id = 0;
+
+	dsm_detach(step->seg);
+	step->seg = NULL;
+	step->run = NULL;
+	pfree(step->handles);
+	step->handles = NULL;
+	pfree(total);
+	pfree(scratch);
+	return result.status;
+}
+
+/*
+ * Record what an error or a termination left, once: the run in progress and
+ * the sweep get their final status, and the drivers are stopped.
+ */
+static bool coordinator_finished = false;
+
+static void
+coordinator_abandon(const char *status, const char *message)
+{
+	CoordinatorStep *step = &coordinator_step;
+
+	if (coordinator_finished)
+		return;
+	coordinator_finished = true;
+	coordinator_stop_drivers(step);
+	coordinator_terminate_drivers(step);
+	AbortOutOfAnyTransaction();
+	if (step->run_id != 0)
+		results_abandon_run(step->run_id, status, message);
+	if (coordinator_req && coordinator_req->is_sweep)
+		results_finish_sweep(coordinator_req->id, status, message);
+}
+
+/* before_shmem_exit: a FATAL (pg_terminate_backend, shutdown) ends us here */
+static void
+coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	if (coordinator_finished)
+		return;
+	PG_TRY();
+	{
+		coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
+							"the coordinator was terminated (pg_terminate_backend or server shutdown)");
+	}
+	PG_CATCH();
+	{
+		/* nothing more can be done; the next run marks the rows aborted */
+		EmitErrorReport();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+}
+
+void
+coordinator_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	LaunchRequest *shared_req;
+	LaunchRequest *req;
+	Size		size;
+	bool		cancelled = false;
+
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGUSR2, coordinator_sigusr2);
+	BackgroundWorkerUnblockSignals();
+
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbenchx coordinator could not attach to its request")));
+	shared_req = (LaunchRequest *) dsm_segment_address(seg);
+	if (shared_req->magic != LAUNCH_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx coordinator found a bad request")));
+
+	/* a private copy: the caller may go away once we have started */
+	size = offsetof(LaunchRequest, script_text) + shared_req->script_len + 1;
+	req = MemoryContextAlloc(TopMemoryContext, size);
+	memcpy(req, shared_req, size);
+	coordinator_req = req;
+
+	BackgroundWorkerInitializeConnectionByOid(req->dboid, req->roleid, 0);
+	pgstat_report_appname("pgbenchx coordinator");
+
+	if (!coordinator_lock())
+	{
+		strlcpy(shared_req->error, "another pgbenchx run started first", RUN_ERROR_LEN);
+		pg_write_barrier();
+		pg_atomic_write_u32(&shared_req->status, LAUNCH_FAILED);
+		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		dsm_detach(seg);
+		proc_exit(0);
+	}
+
+	before_shmem_exit(coordinator_on_exit, (Datum) 0);
+
+	PG_TRY();
+	{
+		bool		any_failed = false;
+
+		/* we hold the only lock: any row still "running" lost its coordinator */
+		results_mark_orphans_aborted();
+		if (req->is_sweep)
+			results_start_sweep(req);
+		else
+		{
+			results_create_run(req, req->id, req->clients[0],
+							   coordinator_jobs(req, req->clients[0]));
+			coordinator_step.run_id = req->id;
+		}
+
+		pg_write_barrier();
+		pg_atomic_write_u32(&shared_req->status, LAUNCH_STARTED);
+		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		dsm_detach(seg);
+
+		for (int i = 0; i < req->nsteps && !cancelled; i++)
+		{
+			int			clients = req->clients[i];
+			int64		run_id = req->id;
+
+			if (req->is_sweep)
+				run_id = results_create_run(req, 0, clients, coordinator_jobs(req, clients));
+			coordinator_step.run_id = run_id;
+			if (strcmp(coordinator_run_step(req, run_id, clients, &cancelled), "failed") == 0)
+				any_failed = true;
+			CHECK_FOR_INTERRUPTS();
+		}
+		if (req->is_sweep)
+			results_finish_sweep(req->id,
+								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
+								 any_failed ? "one or more runs failed" : NULL);
+		coordinator_finished = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		HOLD_INTERRUPTS();
+		edata = CopyErrorData();
+		FlushErrorState();
+		coordinator_abandon(cancelled || coordinator_cancel_requested ? "cancelled" : "failed",
+							edata->message);
+		RESUME_INTERRUPTS();
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+
+	proc_exit(0);
+}

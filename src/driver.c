@@ -1,0 +1,822 @@
+/*-------------------------------------------------------------------------
+ *
+ * driver.c
+ *	  A driver background worker: pgbench's thread.  It opens its share of a
+ *	  run's client connections back to the server and drives them all
+ *	  asynchronously through the script, recording every transaction's
+ *	  latency into the per-second statistics of the run's DSM segment.
+ *
+ * Each client is an explicit state machine over a non-blocking libpq
+ * connection; one WaitEventSet holds the latch, the postmaster and every
+ * client socket.  The driver never blocks inside libpq, never allocates per
+ * transaction (the script module reuses each client's buffers), and has no
+ * database connection of its own.
+ *
+ * This file must not know the SQL of the results: it only publishes into
+ * the DSM layout of run_shmem.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/resource.h>
+
+#include "libpq-fe.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "driver.h"
+#include "loopback.h"
+#include "run_shmem.h"
+#include "script.h"
+#include "stats.h"
+
+/* how long stragglers may take to finish after a stop request */
+#define DRIVER_STOP_GRACE_USEC	(1 * USECS_PER_SEC)
+
+typedef enum ClientPhase
+{
+	CLIENT_CONNECTING,
+	CLIENT_READY,				/* at a command boundary: step the script */
+	CLIENT_SLEEPING,			/* \sleep until wake_at */
+	CLIENT_PREPARING,			/* waiting for PQsendPrepare's result */
+	CLIENT_WAITING,				/* waiting for a command's results */
+	CLIENT_ROLLING_BACK,		/* after a failure inside a transaction */
+	CLIENT_DONE,
+	CLIENT_ABORTED
+} ClientPhase;
+
+typedef struct DriverClient
+{
+	int			id;				/* global client number, :client_id */
+	PGconn	   *conn;
+	ClientPhase phase;
+	PostgresPollingStatusType poll;
+	int			wes_pos;		/* position in the wait event set */
+	bool		want_write;		/* output still to flush */
+	ScriptClient *sc;
+	ScriptStep	step;			/* the SQL being prepared or run */
+	bool	   *prepared;		/* per SQL statement, prepared mode */
+	bool		txn_failed;		/* serialization or deadlock failure */
+	bool		txn_started;
+	TimestampTz txn_start;
+	TimestampTz conn_start;
+	TimestampTz wake_at;
+	int64		ntx;			/* transactions ended (ok or failed) */
+} DriverClient;
+
+typedef struct DriverRun
+{
+	RunShared  *run;
+	DriverShared *me;
+	int			index;
+	const Script *script;
+	DriverClient *clients;
+	int			nclients;
+	WaitEventSet *wes;
+	TimestampTz end_time;		/* 0 when the run is bounded by transactions */
+	TimestampTz stop_deadline;	/* 0 until a stop request */
+	uint64		cur_sec;		/* the second being filled */
+	int			live;			/* clients neither done nor aborted */
+	char		first_error[RUN_ERROR_LEN];
+} DriverRun;
+
+static const char *const driver_prepared_names_prefix = "P_";
+
+static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
+
+/* ---------------------------------------------------------------------
+ * Per-second statistics
+ * --------------------------------------------------------------------- */
+
+static stats_second *
+driver_slot(DriverRun *dr)
+{
+	return &dr->me->ring[dr->cur_sec % RUN_SECOND_RING];
+}
+
+/* Publish every second before the one now falls in. */
+static void
+driver_advance_seconds(DriverRun *dr, TimestampTz now)
+{
+	uint64		sec;
+
+	if (now <= dr->run->bench_start)
+		return;
+	sec = (uint64) (now - dr->run->bench_start) / USECS_PER_SEC;
+	/* completions after the end count in the last second */
+	if (dr->run->duration > 0 && sec >= (uint64) dr->run->duration)
+		sec = dr->run->duration - 1;
+	while (dr->cur_sec < sec)
+	{
+		pg_write_barrier();
+		pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
+		dr->cur_sec++;
+		if (dr->cur_sec - pg_atomic_read_u64(&dr->me->seconds_consumed) >= RUN_SECOND_RING)
+			dr->me->seconds_overrun++;
+		stats_second_reset(driver_slot(dr));
+	}
+}
+
+static void
+driver_publish_final(DriverRun *dr)
+{
+	pg_write_barrier();
+	pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
+}
+
+static void
+driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	driver_advance_seconds(dr, now);
+	if (c->txn_failed)
+		stats_second_record_failed(driver_slot(dr));
+	else
+		stats_second_record_ok(driver_slot(dr), (uint64) (now - c->txn_start));
+	pg_atomic_write_u64(&dr->me->transactions,
+						pg_atomic_read_u64(&dr->me->transactions) + 1);
+	c->ntx++;
+	c->txn_failed = false;
+	c->txn_started = false;
+}
+
+/* ---------------------------------------------------------------------
+ * Client life
+ * --------------------------------------------------------------------- */
+
+static void
+driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
+{
+	if (c->wes_pos >= 0)
+		ModifyWaitEvent(dr->wes, c->wes_pos, 0, NULL);
+	c->wes_pos = -1;
+	if (c->conn)
+		PQfinish(c->conn);
+	c->conn = NULL;
+	c->phase = phase;
+	dr->live--;
+}
+
+/* pgbench's abort: the client stops, the run will end as failed */
+static void
+driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
+	pg_attribute_printf(3, 4);
+
+static void
+driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
+{
+	char		msg[RUN_ERROR_LEN];
+	va_list		ap;
+	int			len;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	len = strlen(msg);
+	while (len > 0 && msg[len - 1] == '\n')
+		msg[--len] = '\0';
+
+	if (dr->first_error[0] == '\0')
+		strlcpy(dr->first_error, msg, sizeof(dr->first_error));
+	ereport(LOG, (errmsg("pgbenchx %s", msg)));
+	dr->me->aborted_clients++;
+	driver_client_close(dr, c, CLIENT_ABORTED);
+}
+
+/* Whether the client should start no new transaction. */
+static bool
+driver_client_finished(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	if (dr->stop_deadline != 0)
+		return true;
+	if (dr->end_time != 0 && now >= dr->end_time)
+		return true;
+	if (dr->run->transactions > 0 && c->ntx >= dr->run->transactions)
+		return true;
+	return false;
+}
+
+static void
+driver_client_flush(DriverRun *dr, DriverClient *c)
+{
+	int			rc = PQflush(c->conn);
+	bool		want = (rc == 1);
+
+	if (rc < 0)
+	{
+		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return;
+	}
+	if (want != c->want_write)
+	{
+		c->want_write = want;
+		ModifyWaitEvent(dr->wes, c->wes_pos,
+						WL_SOCKET_READABLE | (want ? WL_SOCKET_WRITEABLE : 0), NULL);
+	}
+}
+
+static void
+driver_client_send(DriverRun *dr, DriverClient *c)
+{
+	const ScriptStep *s = &c->step;
+	int			ok;
+	char		name[16];
+
+	switch (dr->run->protocol)
+	{
+		case RUN_PROTOCOL_SIMPLE:
+			ok = PQsendQuery(c->conn, s->sql);
+			break;
+		case RUN_PROTOCOL_EXTENDED:
+			ok = PQsendQueryParams(c->conn, s->sql, s->nparams, NULL,
+								   (const char *const *) s->params, NULL, NULL, 0);
+			break;
+		default:
+			snprintf(name, sizeof(name), "%s%d", driver_prepared_names_prefix, s->sql_index);
+			if (!c->prepared[s->sql_index])
+			{
+				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
+				if (ok)
+				{
+					c->phase = CLIENT_PREPARING;
+					driver_client_flush(dr, c);
+					return;
+				}
+			}
+			else
+				ok = PQsendQueryPrepared(c->conn, name, s->nparams,
+										 (const char *const *) s->params, NULL, NULL, 0);
+			break;
+	}
+	if (!ok)
+	{
+		driver_client_abort(dr, c, "client %d aborted in command %d of script 0: %s",
+							c->id, s->command, PQerrorMessage(c->conn));
+		return;
+	}
+	c->phase = CLIENT_WAITING;
+	driver_client_flush(dr, c);
+}
+
+/* Step the script until the client must wait for something. */
+static void
+driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	ScriptError err;
+
+	while (c->phase == CLIENT_READY)
+	{
+		if (!c->txn_started)
+		{
+			if (driver_client_finished(dr, c, now))
+			{
+				driver_client_close(dr, c, CLIENT_DONE);
+				return;
+			}
+			c->txn_started = true;
+			c->txn_start = now;
+		}
+
+		switch (script_step(dr->script, c->sc, &c->step, &err))
+		{
+			case SCRIPT_STEP_SQL:
+				driver_client_send(dr, c);
+				return;
+			case SCRIPT_STEP_SLEEP:
+				c->wake_at = now + c->step.sleep_usec;
+				c->phase = CLIENT_SLEEPING;
+				return;
+			case SCRIPT_STEP_END_OF_TRANSACTION:
+				if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
+				{
+					driver_client_abort(dr, c, "client %d aborted: end of script reached without completing the last transaction",
+										c->id);
+					return;
+				}
+				driver_transaction_ended(dr, c, now);
+				break;
+			case SCRIPT_STEP_ERROR:
+				{
+					char		msg[RUN_ERROR_LEN];
+
+					script_error_format(&err, msg, sizeof(msg));
+					driver_client_abort(dr, c, "client %d aborted in command %d of script 0; %s",
+										c->id, err.command_index, msg);
+					return;
+				}
+			default:
+				driver_client_abort(dr, c, "client %d aborted: pipeline mode is not supported yet",
+									c->id);
+				return;
+		}
+	}
+}
+
+/*
+ * A failed command: serialization and deadlock failures end the
+ * transaction as failed (pgbench 15 without retries); anything else aborts
+ * the client.  Returns false if the client was aborted.
+ */
+static bool
+driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
+{
+	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+	if (sqlstate && (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0))
+	{
+		c->txn_failed = true;
+		return true;
+	}
+	driver_client_abort(dr, c, "client %d script 0 aborted in command %d query 0: %s",
+						c->id, c->step.command, PQresultErrorMessage(res));
+	return false;
+}
+
+/* Input arrived on a client's socket (or it may be writable again). */
+static void
+driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	PGresult   *res;
+
+	if (c->want_write)
+	{
+		driver_client_flush(dr, c);
+		if (c->phase == CLIENT_ABORTED)
+			return;
+	}
+	if (!PQconsumeInput(c->conn))
+	{
+		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return;
+	}
+
+	while (!PQisBusy(c->conn))
+	{
+		res = PQgetResult(c->conn);
+		if (res != NULL)
+		{
+			ExecStatusType st = PQresultStatus(res);
+			bool		ok = true;
+
+			if (st == PGRES_FATAL_ERROR)
+			{
+				if (c->phase == CLIENT_ROLLING_BACK)
+				{
+					driver_client_abort(dr, c, "client %d aborted: ROLLBACK failed: %s",
+										c->id, PQresultErrorMessage(res));
+					ok = false;
+				}
+				else
+					ok = driver_client_error(dr, c, res);
+			}
+			PQclear(res);
+			if (!ok)
+				return;
+			continue;
+		}
+
+		/* the command is complete */
+		switch (c->phase)
+		{
+			case CLIENT_PREPARING:
+				if (c->txn_failed)
+				{
+					driver_client_abort(dr, c, "client %d aborted: could not prepare statement %d",
+										c->id, c->step.sql_index);
+					return;
+				}
+				c->prepared[c->step.sql_index] = true;
+				driver_client_send(dr, c);
+				return;
+
+			case CLIENT_WAITING:
+				if (c->txn_failed)
+				{
+					/* roll back, then the failed transaction ends */
+					script_client_reset(c->sc);
+					if (PQtransactionStatus(c->conn) == PQTRANS_INERROR ||
+						PQtransactionStatus(c->conn) == PQTRANS_INTRANS)
+					{
+						if (!PQsendQuery(c->conn, "ROLLBACK"))
+						{
+							driver_client_abort(dr, c, "client %d aborted: %s",
+												c->id, PQerrorMessage(c->conn));
+							return;
+						}
+						c->phase = CLIENT_ROLLING_BACK;
+						driver_client_flush(dr, c);
+						return;
+					}
+					driver_transaction_ended(dr, c, now);
+				}
+				else
+					script_sql_done(c->sc);
+				c->phase = CLIENT_READY;
+				break;
+
+			case CLIENT_ROLLING_BACK:
+				driver_transaction_ended(dr, c, now);
+				c->phase = CLIENT_READY;
+				break;
+
+			default:
+				elog(ERROR, "pgbenchx client %d: result in phase %d", c->id, c->phase);
+		}
+
+		/* a stop request ends a client at its next command boundary */
+		if (dr->stop_deadline != 0 && PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+		{
+			driver_client_close(dr, c, CLIENT_DONE);
+			return;
+		}
+		driver_client_run(dr, c, now);
+		return;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Connecting
+ * --------------------------------------------------------------------- */
+
+static void
+driver_connect_all(DriverRun *dr)
+{
+	int			connecting = 0;
+	StringInfoData conninfo;
+
+	initStringInfo(&conninfo);
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+		char		appname[64];
+
+		resetStringInfo(&conninfo);
+		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
+		loopback_append_param(&conninfo, "application_name", appname);
+		appendStringInfo(&conninfo, " %s", dr->run->conninfo);
+
+		c->conn_start = GetCurrentTimestamp();
+		c->conn = PQconnectStart(conninfo.data);
+		if (c->conn == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
+							errmsg("out of memory opening client %d", c->id)));
+		c->poll = PQstatus(c->conn) == CONNECTION_BAD ?
+			PGRES_POLLING_FAILED : PGRES_POLLING_WRITING;
+		c->phase = CLIENT_CONNECTING;
+		connecting++;
+	}
+
+	while (connecting > 0)
+	{
+		WaitEventSet *wes;
+		WaitEvent  *events;
+		int			n;
+
+		for (int i = 0; i < dr->nclients; i++)
+		{
+			DriverClient *c = &dr->clients[i];
+
+			if (c->phase == CLIENT_CONNECTING && c->poll == PGRES_POLLING_FAILED)
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("client %d could not connect: %s", c->id,
+								PQerrorMessage(c->conn))));
+			if (c->phase == CLIENT_CONNECTING && c->poll == PGRES_POLLING_OK)
+			{
+				dr->me->conn_usec_total += GetCurrentTimestamp() - c->conn_start;
+				if (PQsetnonblocking(c->conn, 1) != 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_CONNECTION_FAILURE),
+							 errmsg("client %d: could not set non-blocking mode: %s",
+									c->id, PQerrorMessage(c->conn))));
+				c->phase = CLIENT_READY;
+				connecting--;
+			}
+		}
+		if (connecting == 0)
+			break;
+
+		wes = CreateWaitEventSet(CurrentMemoryContext, connecting + 2);
+		AddWaitEventToSet(wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+		AddWaitEventToSet(wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+		for (int i = 0; i < dr->nclients; i++)
+		{
+			DriverClient *c = &dr->clients[i];
+
+			if (c->phase == CLIENT_CONNECTING)
+				AddWaitEventToSet(wes, c->poll == PGRES_POLLING_READING ?
+								  WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
+								  PQsocket(c->conn), NULL, c);
+		}
+		events = palloc(sizeof(WaitEvent) * (connecting + 2));
+		n = WaitEventSetWait(wes, 1000, events, connecting + 2, PG_WAIT_EXTENSION);
+		for (int i = 0; i < n; i++)
+		{
+			if (events[i].events & WL_LATCH_SET)
+				ResetLatch(MyLatch);
+			else if (events[i].user_data)
+			{
+				DriverClient *c = (DriverClient *) events[i].user_data;
+
+				c->poll = PQconnectPoll(c->conn);
+			}
+		}
+		FreeWaitEventSet(wes);
+		pfree(events);
+		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&dr->run->stop))
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("run stopped while its clients were connecting")));
+	}
+	pfree(conninfo.data);
+}
+
+/* ---------------------------------------------------------------------
+ * The benchmark loop
+ * --------------------------------------------------------------------- */
+
+static void
+driver_wait_for_go(DriverRun *dr)
+{
+	while (!pg_atomic_read_u32(&dr->run->go))
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&dr->run->stop))
+			return;
+	}
+	pg_read_barrier();
+}
+
+static void
+driver_loop(DriverRun *dr)
+{
+	WaitEvent  *events;
+	int			nevents = dr->nclients + 2;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (dr->run->duration > 0)
+		dr->end_time = dr->run->bench_start + (int64) dr->run->duration * USECS_PER_SEC;
+
+	dr->wes = CreateWaitEventSet(TopMemoryContext, nevents);
+	AddWaitEventToSet(dr->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(dr->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+
+		c->wes_pos = AddWaitEventToSet(dr->wes, WL_SOCKET_READABLE,
+									   PQsocket(c->conn), NULL, c);
+	}
+	events = palloc(sizeof(WaitEvent) * nevents);
+
+	dr->live = dr->nclients;
+	for (int i = 0; i < dr->nclients; i++)
+		driver_client_run(dr, &dr->clients[i], now);
+
+	while (dr->live > 0)
+	{
+		TimestampTz next_wake;
+		long		timeout;
+		int			n;
+
+		now = GetCurrentTimestamp();
+		driver_advance_seconds(dr, now);
+
+		/* the next second boundary, the end, a sleeper or the stop grace */
+		next_wake = dr->run->bench_start + (TimestampTz) (dr->cur_sec + 1) * USECS_PER_SEC;
+		if (dr->end_time != 0 && dr->end_time > now && dr->end_time < next_wake)
+			next_wake = dr->end_time;
+		if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
+			next_wake = dr->stop_deadline;
+		for (int i = 0; i < dr->nclients; i++)
+			if (dr->clients[i].phase == CLIENT_SLEEPING &&
+				dr->clients[i].wake_at < next_wake)
+				next_wake = dr->clients[i].wake_at;
+		timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
+
+		n = WaitEventSetWait(dr->wes, timeout, events, nevents, PG_WAIT_EXTENSION);
+		CHECK_FOR_INTERRUPTS();
+		now = GetCurrentTimestamp();
+
+		for (int i = 0; i < n; i++)
+		{
+			if (events[i].events & WL_LATCH_SET)
+			{
+				ResetLatch(MyLatch);
+				if (dr->stop_deadline == 0 && pg_atomic_read_u32(&dr->run->stop))
+				{
+					dr->stop_deadline = now + DRIVER_STOP_GRACE_USEC;
+					/* idle and sleeping clients stop now */
+					for (int j = 0; j < dr->nclients; j++)
+					{
+						DriverClient *c = &dr->clients[j];
+
+						if ((c->phase == CLIENT_READY || c->phase == CLIENT_SLEEPING) &&
+							PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+							driver_client_close(dr, c, CLIENT_DONE);
+					}
+				}
+			}
+			else if (events[i].user_data)
+			{
+				DriverClient *c = (DriverClient *) events[i].user_data;
+
+				if (c->phase == CLIENT_WAITING || c->phase == CLIENT_PREPARING ||
+					c->phase == CLIENT_ROLLING_BACK)
+					driver_client_io(dr, c, now);
+				else if (c->conn && (events[i].events & WL_SOCKET_READABLE))
+				{
+					/* unexpected input, e.g. the server closing the connection */
+					if (!PQconsumeInput(c->conn))
+						driver_client_abort(dr, c, "client %d aborted: %s", c->id,
+											PQerrorMessage(c->conn));
+				}
+			}
+		}
+
+		/* sleepers whose time has come; clients that reached the end */
+		for (int i = 0; i < dr->nclients; i++)
+		{
+			DriverClient *c = &dr->clients[i];
+
+			if (c->phase == CLIENT_SLEEPING && c->wake_at <= now)
+			{
+				c->phase = CLIENT_READY;
+				driver_client_run(dr, c, now);
+			}
+		}
+
+		/* past the stop grace: whatever is still in flight is dropped */
+		if (dr->stop_deadline != 0 && now >= dr->stop_deadline)
+		{
+			for (int i = 0; i < dr->nclients; i++)
+			{
+				DriverClient *c = &dr->clients[i];
+
+				if (c->phase != CLIENT_DONE && c->phase != CLIENT_ABORTED)
+				{
+					if (c->conn && PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
+					{
+						PGcancel   *cancel = PQgetCancel(c->conn);
+						char		errbuf[256];
+
+						if (cancel)
+						{
+							(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+							PQfreeCancel(cancel);
+						}
+					}
+					driver_client_close(dr, c, CLIENT_DONE);
+				}
+			}
+		}
+	}
+
+	dr->me->bench_end_usec = GetCurrentTimestamp() - dr->run->bench_start;
+	driver_publish_final(dr);
+	pfree(events);
+}
+
+/* ---------------------------------------------------------------------
+ * Entry point
+ * --------------------------------------------------------------------- */
+
+static void
+driver_set_state(DriverRun *dr, DriverState state)
+{
+	pg_write_barrier();
+	pg_atomic_write_u32(&dr->me->state, state);
+	SetLatch(&ProcGlobal->allProcs[dr->run->coordinator_procno].procLatch);
+}
+
+static void
+driver_setup_clients(DriverRun *dr)
+{
+	ScriptError err;
+	Script	   *script;
+	int64		default_seed;
+
+	script = script_parse(dr->run->script_name, run_shmem_script(dr->run), &err);
+	if (script == NULL)
+	{
+		char		msg[RUN_ERROR_LEN];
+
+		script_error_format(&err, msg, sizeof(msg));
+		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", msg)));
+	}
+	dr->script = script;
+	dr->nclients = dr->me->nclients;
+	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
+	default_seed = script_seed_default_seed(dr->run->random_seed, dr->run->nclients);
+
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+		ScriptClientOptions opts;
+
+		memset(&opts, 0, sizeof(opts));
+		c->id = dr->me->first_client + i;
+		c->wes_pos = -1;
+		opts.query_mode = (ScriptQueryMode) dr->run->protocol;
+		opts.client_id = c->id;
+		opts.scale = dr->run->scale;
+		opts.random_seed = dr->run->random_seed;
+		opts.default_seed = default_seed;
+		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
+		c->sc = script_client_create(script, &opts, &err);
+		if (c->sc == NULL)
+		{
+			char		msg[RUN_ERROR_LEN];
+
+			script_error_format(&err, msg, sizeof(msg));
+			ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", msg)));
+		}
+		c->prepared = palloc0(sizeof(bool) * Max(1, script_sql_count(script)));
+	}
+}
+
+void
+driver_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	DriverRun	dr;
+	struct rusage ru;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	memset(&dr, 0, sizeof(dr));
+	memcpy(&dr.index, MyBgworkerEntry->bgw_extra, sizeof(int));
+
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbenchx driver could not attach to its run's shared memory")));
+	dr.run = (RunShared *) dsm_segment_address(seg);
+	if (dr.run->magic != RUN_SHMEM_MAGIC || dr.index < 0 || dr.index >= dr.run->njobs)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx driver found bad shared memory")));
+	dr.me = &dr.run->drivers[dr.index];
+	dr.me->procno = MyProc->pgprocno;
+
+	PG_TRY();
+	{
+		driver_set_state(&dr, DRIVER_CONNECTING);
+		driver_setup_clients(&dr);
+		pgstat_report_activity(STATE_RUNNING, "connecting");
+		driver_connect_all(&dr);
+		driver_set_state(&dr, DRIVER_READY);
+		driver_wait_for_go(&dr);
+		if (!pg_atomic_read_u32(&dr.run->stop))
+		{
+			driver_set_state(&dr, DRIVER_RUNNING);
+			pgstat_report_activity(STATE_RUNNING, "benchmarking");
+			driver_loop(&dr);
+		}
+		else
+		{
+			for (int i = 0; i < dr.nclients; i++)
+				if (dr.clients[i].conn)
+					PQfinish(dr.clients[i].conn);
+		}
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		MemoryContext oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+
+		edata = CopyErrorData();
+		MemoryContextSwitchTo(oldcxt);
+		strlcpy(dr.me->error, edata->message, RUN_ERROR_LEN);
+		for (int i = 0; i < dr.nclients; i++)
+			if (dr.clients && dr.clients[i].conn)
+				PQfinish(dr.clients[i].conn);
+		driver_set_state(&dr, DRIVER_FAILED);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	getrusage(RUSAGE_SELF, &ru);
+	dr.me->cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	if (dr.first_error[0] != '\0')
+		strlcpy(dr.me->error, dr.first_error, RUN_ERROR_LEN);
+	driver_set_state(&dr, DRIVER_DONE);
+	dsm_detach(seg);
+	proc_exit(0);
+}

@@ -1,0 +1,489 @@
+/*-------------------------------------------------------------------------
+ *
+ * launch.c
+ *	  Starting a run or a sweep from the caller's backend: every check that
+ *	  can be made before anything starts, then the coordinator worker and the
+ *	  handshake that says it has really started.
+ *
+ * Refusals happen here, in the caller's session, with the numbers involved
+ * and a hint naming the setting: bad arguments, a transaction block, a run
+ * already in progress, too few worker slots or connections, missing pgbench
+ * tables, a loopback login that fails.  This file must not run benchmarks.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "commands/dbcommands.h"
+#include "executor/spi.h"
+#include "libpq-fe.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/postmaster.h"
+#include "storage/dsm.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/wait_event.h"
+
+#include "launch.h"
+#include "loopback.h"
+#include "script.h"
+
+/* the seed sweep's client counts; then doubling from 160 */
+static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
+
+/* sanity limit on clients, far above what any server here accepts */
+#define LAUNCH_MAX_CLIENTS	100000
+
+int
+launch_ladder(int min_clients, int max_clients, int *out, int max_out)
+{
+	int			n = 0;
+	int64		v;
+
+	out[n++] = min_clients;
+	for (int i = 0; i < (int) lengthof(launch_base_ladder) && n < max_out - 1; i++)
+		if (launch_base_ladder[i] > min_clients && launch_base_ladder[i] < max_clients)
+			out[n++] = launch_base_ladder[i];
+	for (v = 160; v < max_clients && n < max_out - 1; v *= 2)
+		if (v > min_clients)
+			out[n++] = (int) v;
+	if (max_clients != min_clients)
+		out[n++] = max_clients;
+	return n;
+}
+
+int
+launch_default_jobs(int clients, int ncpus, int free_slots)
+{
+	int			jobs = Max(1, (ncpus + 1) / 2);
+
+	jobs = Min(jobs, clients);
+	jobs = Min(jobs, free_slots - 1);
+	return Max(jobs, 1);
+}
+
+/*
+ * Whether the caller is inside a transaction block it opened (BEGIN, or
+ * earlier statements of the same implicit block) rather than only in the
+ * subtransaction of a PL/pgSQL exception block within its own statement.
+ */
+static bool
+launch_in_explicit_block(void)
+{
+	if (!IsTransactionBlock())
+		return false;
+	if (!IsSubTransaction())
+		return true;
+	return GetCurrentStatementStartTimestamp() != GetCurrentTransactionStartTimestamp();
+}
+
+/* Run a query in the caller's session; returns the first value or NULL. */
+static char *
+launch_query_value(const char *sql)
+{
+	char	   *value = NULL;
+
+	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %s", sql);
+	if (SPI_processed > 0)
+		value = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	return value;
+}
+
+static void
+launch_check_arguments(const LaunchOptions *opts, const char *what)
+{
+	if (opts->nsteps < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s needs at least one client count", what),
+				 errhint("Pass an array such as '{1,2,4}'.")));
+	if (opts->nsteps > LAUNCH_MAX_STEPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a sweep has at most %d client counts, not %d",
+						LAUNCH_MAX_STEPS, opts->nsteps),
+				 errhint("Split the sweep in several.")));
+	for (int i = 0; i < opts->nsteps; i++)
+	{
+		if (opts->clients[i] < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clients must be at least 1, not %d", opts->clients[i]),
+					 errdetail("clients is the number of simulated clients, as pgbench -c."),
+					 errhint("Pass 1 or more clients.")));
+		if (opts->clients[i] > LAUNCH_MAX_CLIENTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("clients must be at most %d, not %d",
+							LAUNCH_MAX_CLIENTS, opts->clients[i]),
+					 errdetail("Each client is a connection to the server."),
+					 errhint("Pass fewer clients.")));
+	}
+	if (opts->duration_given && opts->transactions_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("specify either a number of transactions or a duration, not both"),
+				 errdetail("pgbench takes either -t or -T."),
+				 errhint("Pass duration => seconds, or transactions => per client.")));
+	if (!opts->duration_given && !opts->transactions_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s needs a duration or a number of transactions", what),
+				 errhint("Pass duration => seconds, or transactions => per client.")));
+	if (opts->duration_given && opts->duration < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be at least 1 second, not %d", opts->duration),
+				 errhint("Pass a duration of 1 or more seconds, as pgbench -T.")));
+	if (opts->transactions_given && opts->transactions < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("transactions must be at least 1, not " INT64_FORMAT,
+						opts->transactions),
+				 errhint("Pass 1 or more transactions per client, as pgbench -t.")));
+	if (opts->jobs_given && opts->jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", opts->jobs),
+				 errdetail("jobs is the number of driver workers, as pgbench -j."),
+				 errhint("Pass 1 or more jobs, or leave it out to have it chosen.")));
+}
+
+static RunProtocol
+launch_protocol(const char *name)
+{
+	if (strcmp(name, "simple") == 0)
+		return RUN_PROTOCOL_SIMPLE;
+	if (strcmp(name, "extended") == 0)
+		return RUN_PROTOCOL_EXTENDED;
+	if (strcmp(name, "prepared") == 0)
+		return RUN_PROTOCOL_PREPARED;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid protocol \"%s\"", name),
+			 errdetail("The protocol is pgbench's query mode, -M."),
+			 errhint("Pass protocol => 'simple', 'extended' or 'prepared'.")));
+	return RUN_PROTOCOL_SIMPLE; /* keep compiler quiet */
+}
+
+/* The caller's conninfo: checked, and a copy without the password. */
+static bool
+launch_check_conninfo(const char *conninfo, StringInfo shown)
+{
+	char	   *perr = NULL;
+	PQconninfoOption *opts;
+	bool		remote = false;
+
+	opts = PQconninfoParse(conninfo, &perr);
+	if (opts == NULL)
+	{
+		char	   *msg = perr ? pstrdup(perr) : pstrdup("out of memory");
+		int			len = strlen(msg);
+
+		while (len > 0 && msg[len - 1] == '\n')
+			msg[--len] = '\0';
+
+		if (perr)
+			PQfreemem(perr);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid conninfo"),
+				 errdetail("%s", msg),
+				 errhint("Pass libpq keyword=value parameters, such as 'password=secret' or 'host=db2 port=5432'.")));
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+	{
+		if (o->val == NULL || o->val[0] == '\0')
+			continue;
+		if (strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
+			strcmp(o->keyword, "port") == 0)
+			remote = true;
+		if (strcmp(o->keyword, "password") == 0)
+			loopback_append_param(shown, o->keyword, "********");
+		else
+			loopback_append_param(shown, o->keyword, o->val);
+	}
+	PQconninfoFree(opts);
+	return remote;
+}
+
+/* Refuse a second run while one is in progress anywhere in the cluster. */
+static void
+launch_check_no_run(void)
+{
+	char	   *running;
+
+	running = launch_query_value(
+		"SELECT format('%s (pid %s, database %s)', coalesce(nullif(query, ''), 'starting'), pid, datname) "
+		"FROM pg_catalog.pg_stat_activity WHERE backend_type = 'pgbenchx coordinator' LIMIT 1");
+	if (running)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("a pgbenchx run is already in progress"),
+				 errdetail("In progress: %s.", running),
+				 errhint("Only one run at a time per cluster: wait for it with CALL pgbenchx.wait(id), or stop it with SELECT pgbenchx.cancel(id).")));
+}
+
+/* Free background worker slots, as far as pg_stat_activity shows them. */
+static int
+launch_free_worker_slots(void)
+{
+	char	   *used;
+
+	used = launch_query_value(
+		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type NOT IN "
+		"('client backend', 'autovacuum launcher', 'autovacuum worker', 'background writer', "
+		"'checkpointer', 'walwriter', 'archiver', 'startup', 'walreceiver', 'walsender', "
+		"'logger', 'stats collector')");
+	return max_worker_processes - atoi(used);
+}
+
+static void
+launch_check_connections(int clients)
+{
+	int			in_use;
+	int			reserved = ReservedBackends;
+	int			free_conns;
+
+	in_use = atoi(launch_query_value(
+		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = 'client backend'"));
+	free_conns = MaxConnections - reserved - in_use;
+	if (clients > free_conns)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+				 errmsg("%d clients need %d connections, but only %d are free",
+						clients, clients, Max(free_conns, 0)),
+				 errdetail("max_connections is %d, superuser_reserved_connections is %d, and %d connections are in use.",
+						   MaxConnections, reserved, in_use),
+				 errhint("Raise max_connections (this needs a restart) or run fewer clients.")));
+}
+
+/*
+ * Log in as the clients will and count pgbench_branches, as pgbench does to
+ * find the scale of the built-in scripts.  Returns the scale.
+ */
+static int
+launch_check_login(const char *conninfo, const char *role)
+{
+	char	   *connerr;
+	char	   *value;
+	char	   *error;
+	char		sqlstate[6];
+	PGconn	   *conn;
+	int			scale;
+
+	conn = loopback_connect(conninfo, &connerr);
+	if (conn == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("the benchmark clients could not connect to the server"),
+				 errdetail("libpq said: %s", connerr),
+				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
+						 role)));
+
+	error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
+	loopback_finish(conn);
+	if (error)
+	{
+		if (strcmp(sqlstate, "42P01") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("the pgbench tables are missing"),
+					 errdetail("The clients could not count pgbench_branches: %s", error),
+					 errhint("Create them first, for example with SELECT pgbench_init(scale => 10).")));
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not count number of branches"),
+				 errdetail("%s", error),
+				 errhint("Check that role \"%s\" may read the pgbench tables.", role)));
+	}
+	scale = value ? atoi(value) : 0;
+	if (scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbench_branches is empty"),
+				 errdetail("The built-in scripts take the scale from the number of branches."),
+				 errhint("Fill the tables with SELECT pgbench_init(scale => 10).")));
+	return scale;
+}
+
+int64
+launch_start(const LaunchOptions *opts, bool is_sweep)
+{
+	const char *what = is_sweep ? "run_sweep" : "run_bench";
+	const ScriptBuiltin *builtin;
+	ScriptError serr;
+	RunProtocol protocol;
+	StringInfoData shown;
+	bool		remote;
+	int			max_clients = 0;
+	int			max_jobs;
+	int			free_slots;
+	int			ncpus;
+	int			scale;
+	char	   *dbname;
+	char	   *role;
+	char	   *conninfo;
+	int64		id;
+	dsm_segment *seg;
+	LaunchRequest *req;
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	BgwHandleStatus bgw_status;
+	pid_t		pid;
+	Size		script_len;
+
+	if (launch_in_explicit_block())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s cannot run inside a transaction block", what),
+				 errdetail("The clients could not see the transaction's uncommitted changes, and its locks would block them."),
+				 errhint("Call %s outside BEGIN ... COMMIT, then wait with CALL pgbenchx.wait(id).", what)));
+
+	launch_check_arguments(opts, what);
+	builtin = script_builtin_find(opts->script, &serr);
+	if (builtin == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("%s", serr.message),
+				 errdetail("The built-in scripts are tpcb-like, simple-update and select-only; a unique prefix names one, as pgbench -b."),
+				 errhint("Pass script => 'tpcb-like', 'simple-update' or 'select-only'.")));
+	protocol = launch_protocol(opts->protocol);
+
+	for (int i = 0; i < opts->nsteps; i++)
+		max_clients = Max(max_clients, opts->clients[i]);
+
+	initStringInfo(&shown);
+	remote = opts->conninfo ? launch_check_conninfo(opts->conninfo, &shown) : false;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+
+	launch_check_no_run();
+
+	ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+	free_slots = launch_free_worker_slots();
+	max_jobs = opts->jobs_given ? Min(opts->jobs, max_clients) :
+		launch_default_jobs(max_clients, ncpus, free_slots);
+	if (max_jobs + 1 > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d jobs need %d background worker slots, but only %d are free",
+						max_jobs, max_jobs + 1, Max(free_slots, 0)),
+				 errdetail("A run takes one coordinator and one worker per job; max_worker_processes is %d.",
+						   max_worker_processes),
+				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));
+
+	if (!remote)
+		launch_check_connections(max_clients);
+
+	dbname = get_database_name(MyDatabaseId);
+	role = GetUserNameFromId(GetUserId(), false);
+	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", opts->conninfo);
+	scale = launch_check_login(conninfo, role);
+	/* the clients name themselves; the check's name is not theirs */
+	conninfo = loopback_conninfo(dbname, role, "pgbenchx client", opts->conninfo);
+	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("conninfo is too long"),
+				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
+	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+				 errmsg("label is too long"),
+				 errhint("Keep the label under %d bytes.", LAUNCH_LABEL_LEN)));
+
+	id = pg_strtoint64(launch_query_value("SELECT nextval('pgbenchx.id_seq')"));
+	SPI_finish();
+
+	/* the request, handed over in a DSM segment the coordinator attaches */
+	script_len = strlen(builtin->text);
+	seg = dsm_create(offsetof(LaunchRequest, script_text) + script_len + 1, 0);
+	req = (LaunchRequest *) dsm_segment_address(seg);
+	memset(req, 0, offsetof(LaunchRequest, script_text));
+	req->magic = LAUNCH_MAGIC;
+	req->dboid = MyDatabaseId;
+	req->roleid = GetUserId();
+	req->is_sweep = is_sweep;
+	req->id = id;
+	req->nsteps = opts->nsteps;
+	memcpy(req->clients, opts->clients, sizeof(int) * opts->nsteps);
+	req->jobs = opts->jobs_given ? opts->jobs : 0;
+	req->duration = opts->duration_given ? opts->duration : 0;
+	req->transactions = opts->transactions_given ? opts->transactions : 0;
+	req->protocol = protocol;
+	req->vacuum = opts->vacuum;
+	req->checkpoint = opts->checkpoint;
+	req->random_seed_given = opts->random_seed_given;
+	req->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
+		(uint64) GetCurrentTimestamp();
+	req->ncpus = ncpus;
+	req->scale_detected = scale;
+	strlcpy(req->script_name, builtin->name, sizeof(req->script_name));
+	if (opts->label)
+		strlcpy(req->label, opts->label, sizeof(req->label));
+	strlcpy(req->conninfo, conninfo, sizeof(req->conninfo));
+	strlcpy(req->conninfo_shown, shown.data, sizeof(req->conninfo_shown));
+	req->caller_procno = MyProc->pgprocno;
+	pg_atomic_init_u32(&req->status, LAUNCH_PENDING);
+	req->script_len = script_len;
+	memcpy(req->script_text, builtin->text, script_len + 1);
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, "coordinator_main", BGW_MAXLEN);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,
+			 is_sweep ? "sweep" : "run", id);
+	strlcpy(worker.bgw_type, "pgbenchx coordinator", BGW_MAXLEN);
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	worker.bgw_notify_pid = MyProcPid;
+
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("could not start the pgbenchx coordinator: no free background worker slot"),
+				 errhint("Raise max_worker_processes (this needs a restart), or wait for parallel queries to end.")));
+
+	bgw_status = WaitForBackgroundWorkerStartup(handle, &pid);
+	if (bgw_status != BGWH_STARTED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the pgbenchx coordinator did not start"),
+				 errhint("See the server log.")));
+
+	/* wait until it has taken the run over, or said why it could not */
+	while (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING &&
+			GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the pgbenchx coordinator exited before the run started"),
+					 errhint("See the server log.")));
+	}
+	pg_read_barrier();
+	if (pg_atomic_read_u32(&req->status) == LAUNCH_FAILED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("%s", req->error),
+				 errhint("Only one run at a time per cluster: wait for the other with CALL pgbenchx.wait(id).")));
+
+	dsm_detach(seg);
+	return id;
+}

@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * launch.h
+ *	  Starting a run or a sweep from a backend: the request handed to the
+ *	  coordinator worker through a small DSM segment, and the checks made
+ *	  before anything starts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_LAUNCH_H
+#define PGBENCHX_LAUNCH_H
+
+#include "port/atomics.h"
+
+#include "run_shmem.h"
+
+#define LAUNCH_MAX_STEPS	64
+#define LAUNCH_LABEL_LEN	256
+
+typedef enum LaunchStatus
+{
+	LAUNCH_PENDING = 0,
+	LAUNCH_STARTED,
+	LAUNCH_FAILED
+} LaunchStatus;
+
+/* What the caller asks for; lives in the launch DSM segment. */
+typedef struct LaunchRequest
+{
+	uint32		magic;
+	Oid			dboid;
+	Oid			roleid;
+	bool		is_sweep;
+	int64		id;				/* the sweep id, or the lone run's id */
+	int			nsteps;
+	int			clients[LAUNCH_MAX_STEPS];
+	int			jobs;			/* 0: chosen per step */
+	int			duration;		/* 0 with transactions */
+	int64		transactions;	/* 0 with duration */
+	RunProtocol protocol;
+	bool		vacuum;
+	bool		checkpoint;
+	bool		random_seed_given;
+	uint64		random_seed;
+	int			ncpus;
+	int			scale_detected; /* count(*) of pgbench_branches */
+	char		script_name[RUN_SCRIPT_NAME_LEN];
+	char		label[LAUNCH_LABEL_LEN];
+	char		conninfo[RUN_CONNINFO_LEN];		/* complete, for the clients */
+	char		conninfo_shown[RUN_CONNINFO_LEN];	/* the caller's, password removed */
+
+	/* the handshake */
+	int			caller_procno;
+	pg_atomic_uint32 status;	/* LaunchStatus */
+	char		error[RUN_ERROR_LEN];
+
+	Size		script_len;
+	char		script_text[FLEXIBLE_ARRAY_MEMBER];
+} LaunchRequest;
+
+#define LAUNCH_MAGIC	0x70627832	/* "pbx2" */
+
+/* The options of run_bench / run_sweep, as SQL passed them. */
+typedef struct LaunchOptions
+{
+	int			nsteps;
+	int		   *clients;
+	bool		duration_given;
+	int			duration;
+	const char *script;
+	bool		jobs_given;
+	int			jobs;
+	const char *protocol;
+	bool		transactions_given;
+	int64		transactions;
+	bool		vacuum;
+	bool		checkpoint;
+	const char *label;
+	const char *conninfo;
+	bool		random_seed_given;
+	int64		random_seed;
+} LaunchOptions;
+
+/* Validate, check the environment, start the coordinator; returns the id. */
+extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
+
+/* run_sweep's ladder; returns the number of steps written to out. */
+extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out);
+
+/* the default number of jobs for clients given the free worker slots */
+extern int	launch_default_jobs(int clients, int ncpus, int free_slots);
+
+#endif							/* PGBENCHX_LAUNCH_H */

@@ -1,0 +1,188 @@
+/*-------------------------------------------------------------------------
+ *
+ * loopback.c
+ *	  libpq connections from inside the server: the loopback conninfo, and
+ *	  connect and exec that wait on the socket together with the latch, so
+ *	  that a cancel, a terminate or the postmaster's death is always noticed.
+ *
+ * Used by the caller's backend (the login check before a run), and by the
+ * coordinator (pre-run maintenance).  The drivers keep their own state
+ * machine for their many connections and only take the conninfo from here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "postmaster/postmaster.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/varlena.h"
+#include "utils/wait_event.h"
+
+#include "loopback.h"
+
+void
+loopback_append_param(StringInfo buf, const char *keyword, const char *value)
+{
+	if (buf->len > 0)
+		appendStringInfoChar(buf, ' ');
+	appendStringInfo(buf, "%s='", keyword);
+	for (const char *p = value; *p; p++)
+	{
+		if (*p == '\'' || *p == '\\')
+			appendStringInfoChar(buf, '\\');
+		appendStringInfoChar(buf, *p);
+	}
+	appendStringInfoChar(buf, '\'');
+}
+
+char *
+loopback_conninfo(const char *dbname, const char *user,
+				  const char *application_name, const char *extra)
+{
+	StringInfoData buf;
+	char		port[16];
+	const char *host = "localhost";
+	char	   *dirs;
+	List	   *dirlist = NIL;
+
+	/* the first socket directory, as the server's own clients would use */
+	if (Unix_socket_directories && Unix_socket_directories[0] != '\0')
+	{
+		dirs = pstrdup(Unix_socket_directories);
+		if (SplitDirectoriesString(dirs, ',', &dirlist) && dirlist != NIL)
+			host = (const char *) linitial(dirlist);
+	}
+	snprintf(port, sizeof(port), "%d", PostPortNumber);
+
+	initStringInfo(&buf);
+	loopback_append_param(&buf, "host", host);
+	loopback_append_param(&buf, "port", port);
+	loopback_append_param(&buf, "dbname", dbname);
+	loopback_append_param(&buf, "user", user);
+	loopback_append_param(&buf, "application_name", application_name);
+	/* an orphaned client backend notices its client is gone */
+	loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
+	loopback_append_param(&buf, "connect_timeout", "30");
+	if (extra && extra[0] != '\0')
+		appendStringInfo(&buf, " %s", extra);
+	return buf.data;
+}
+
+void
+loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
+			  uint32 wait_event_info)
+{
+	int			events = WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | socket_events;
+
+	if (timeout_ms >= 0)
+		events |= WL_TIMEOUT;
+	(void) WaitLatchOrSocket(MyLatch, events, PQsocket(conn), timeout_ms,
+							 wait_event_info);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+PGconn *
+loopback_connect(const char *conninfo, char **errmsg)
+{
+	PGconn	   *conn = PQconnectStart(conninfo);
+	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+
+	*errmsg = NULL;
+	if (conn == NULL)
+	{
+		*errmsg = pstrdup("out of memory");
+		return NULL;
+	}
+	if (PQstatus(conn) == CONNECTION_BAD)
+		status = PGRES_POLLING_FAILED;
+
+	PG_TRY();
+	{
+		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
+		{
+			loopback_wait(conn, status == PGRES_POLLING_READING ?
+						  WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
+						  -1, PG_WAIT_EXTENSION);
+			status = PQconnectPoll(conn);
+		}
+	}
+	PG_CATCH();
+	{
+		PQfinish(conn);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	if (status == PGRES_POLLING_FAILED)
+	{
+		char	   *msg = pstrdup(PQerrorMessage(conn));
+		int			len = strlen(msg);
+
+		while (len > 0 && msg[len - 1] == '\n')
+			msg[--len] = '\0';
+		*errmsg = msg;
+		PQfinish(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+char *
+loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
+{
+	PGresult   *res;
+	char	   *error = NULL;
+
+	if (first_value)
+		*first_value = NULL;
+	if (sqlstate)
+		sqlstate[0] = '\0';
+	if (!PQsendQuery(conn, sql))
+		return pstrdup(PQerrorMessage(conn));
+
+	for (;;)
+	{
+		while (PQisBusy(conn))
+		{
+			loopback_wait(conn, WL_SOCKET_READABLE, -1, PG_WAIT_EXTENSION);
+			if (!PQconsumeInput(conn))
+				return pstrdup(PQerrorMessage(conn));
+		}
+		res = PQgetResult(conn);
+		if (res == NULL)
+			break;
+		if (PQresultStatus(res) == PGRES_FATAL_ERROR && error == NULL)
+		{
+			const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+			const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+			error = pstrdup(primary ? primary : PQresultErrorMessage(res));
+			if (sqlstate && st)
+				strlcpy(sqlstate, st, 6);
+		}
+		else if (PQresultStatus(res) == PGRES_TUPLES_OK && first_value &&
+				 PQntuples(res) > 0 && !PQgetisnull(res, 0, 0))
+			*first_value = pstrdup(PQgetvalue(res, 0, 0));
+		PQclear(res);
+	}
+	if (error)
+	{
+		int			len = strlen(error);
+
+		while (len > 0 && error[len - 1] == '\n')
+			error[--len] = '\0';
+	}
+	return error;
+}
+
+void
+loopback_finish(PGconn *conn)
+{
+	/* loopback_exec always drains its results, so nothing is in flight */
+	if (conn != NULL)
+		PQfinish(conn);
+}

@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * loopback.h
+ *	  libpq connections from inside the server: the loopback conninfo, and
+ *	  connect and exec that never block inside libpq.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_LOOPBACK_H
+#define PGBENCHX_LOOPBACK_H
+
+#include "libpq-fe.h"
+
+/*
+ * The complete conninfo for a client of this server: host (the first
+ * unix_socket_directories entry, else TCP localhost), port, dbname, user and
+ * application_name given explicitly, then the caller's extra conninfo, whose
+ * keywords win.  palloc'd in the current context.
+ */
+extern char *loopback_conninfo(const char *dbname, const char *user,
+							   const char *application_name,
+							   const char *extra);
+
+/* Append "keyword='value'" with libpq quoting to buf. */
+extern void loopback_append_param(StringInfo buf, const char *keyword,
+								  const char *value);
+
+/*
+ * Connect without blocking, waiting on the socket and the latch.  Returns
+ * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
+ * Interrupts are serviced: a cancel raises an ERROR (the connection is
+ * closed first).
+ */
+extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
+
+/*
+ * Run sql (one or more statements) without blocking.  Returns NULL when
+ * every result succeeded, else the first error message (palloc'd).
+ * Commands returning rows store the first value of the last one in
+ * *first_value when that is not NULL (palloc'd, NULL if none), and the
+ * first error's SQLSTATE in sqlstate[6] when that is not NULL.
+ */
+extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
+						   char *sqlstate);
+
+/* Wait until conn's socket has the events, or the latch; services interrupts. */
+extern void loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
+						  uint32 wait_event_info);
+
+/* Close a connection that loopback_exec left idle. */
+extern void loopback_finish(PGconn *conn);
+
+#endif							/* PGBENCHX_LOOPBACK_H */

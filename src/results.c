@@ -1,0 +1,292 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.c
+ *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs and
+ *	  pgbenchx.samples.  Each write is its own short transaction, so a result
+ *	  is committed the moment it exists and no snapshot is held between
+ *	  writes.  Values are always passed as parameters, never spliced into SQL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "results.h"
+
+#define RESULTS_MAX_ARGS 24
+
+/* A statement with parameters, built up argument by argument. */
+typedef struct ResultsStmt
+{
+	int			nargs;
+	Oid			types[RESULTS_MAX_ARGS];
+	Datum		values[RESULTS_MAX_ARGS];
+	char		nulls[RESULTS_MAX_ARGS];
+} ResultsStmt;
+
+static void
+results_arg(ResultsStmt *st, Oid type, Datum value, bool isnull)
+{
+	Assert(st->nargs < RESULTS_MAX_ARGS);
+	st->types[st->nargs] = type;
+	st->values[st->nargs] = value;
+	st->nulls[st->nargs] = isnull ? 'n' : ' ';
+	st->nargs++;
+}
+
+static void
+results_text(ResultsStmt *st, const char *value)
+{
+	results_arg(st, TEXTOID, value ? CStringGetTextDatum(value) : (Datum) 0, value == NULL);
+}
+
+static void
+results_int4(ResultsStmt *st, int32 value)
+{
+	results_arg(st, INT4OID, Int32GetDatum(value), false);
+}
+
+static void
+results_int8(ResultsStmt *st, int64 value)
+{
+	results_arg(st, INT8OID, Int64GetDatum(value), false);
+}
+
+/* a double, NULL when it is not a number (an empty histogram) */
+static void
+results_float8(ResultsStmt *st, double value)
+{
+	results_arg(st, FLOAT8OID, Float8GetDatum(value), isnan(value) || isinf(value));
+}
+
+/*
+ * Run one statement in a transaction of its own.  Returns the int8 first
+ * column of the first row, or 0.
+ */
+static int64
+results_exec(const char *sql, ResultsStmt *st)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	int64		ret = 0;
+	int			rc;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	rc = SPI_execute_with_args(sql, st->nargs, st->types, st->values, st->nulls,
+							   false, 0);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_with_args failed with %s: %s",
+			 SPI_result_code_string(rc), sql);
+	if (SPI_processed > 0 && SPI_tuptable != NULL)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			ret = DatumGetInt64(d);
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
+	MemoryContextSwitchTo(oldcxt);
+	return ret;
+}
+
+void
+results_mark_orphans_aborted(void)
+{
+	ResultsStmt st = {0};
+	const char *error = "its coordinator is gone (crash, immediate shutdown or restart)";
+
+	results_text(&st, error);
+	results_exec("UPDATE pgbenchx.runs SET status = 'aborted', finished_at = now(), "
+				 "coordinator_pid = NULL, error = coalesce(error, $1) WHERE status = 'running'", &st);
+	results_exec("UPDATE pgbenchx.sweeps SET status = 'aborted', finished_at = now(), "
+				 "coordinator_pid = NULL, error = coalesce(error, $1) WHERE status = 'running'", &st);
+}
+
+static const char *
+results_protocol_name(RunProtocol p)
+{
+	return p == RUN_PROTOCOL_SIMPLE ? "simple" :
+		p == RUN_PROTOCOL_EXTENDED ? "extended" : "prepared";
+}
+
+void
+results_start_sweep(const LaunchRequest *req)
+{
+	ResultsStmt st = {0};
+	StringInfoData clients;
+
+	initStringInfo(&clients);
+	appendStringInfoChar(&clients, '{');
+	for (int i = 0; i < req->nsteps; i++)
+		appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", req->clients[i]);
+	appendStringInfoChar(&clients, '}');
+
+	results_int8(&st, req->id);
+	results_text(&st, req->script_name);
+	results_text(&st, clients.data);
+	if (req->duration > 0)
+		results_int4(&st, req->duration);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	results_text(&st, req->label[0] ? req->label : NULL);
+	results_text(&st, results_protocol_name(req->protocol));
+	if (req->jobs > 0)
+		results_int4(&st, req->jobs);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	if (req->transactions > 0)
+		results_int8(&st, req->transactions);
+	else
+		results_arg(&st, INT8OID, (Datum) 0, true);
+	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
+	results_int4(&st, MyProcPid);
+	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
+				 "protocol, jobs, transactions, conninfo, coordinator_pid) "
+				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10)", &st);
+}
+
+void
+results_finish_sweep(int64 sweep_id, const char *status, const char *error)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, sweep_id);
+	results_text(&st, status);
+	results_text(&st, error);
+	results_exec("UPDATE pgbenchx.sweeps SET status = $2, error = $3, finished_at = now(), "
+				 "coordinator_pid = NULL WHERE sweep_id = $1", &st);
+}
+
+int64
+results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs)
+{
+	ResultsStmt st = {0};
+
+	if (run_id != 0)
+		results_int8(&st, run_id);
+	else
+		results_arg(&st, INT8OID, (Datum) 0, true);
+	if (req->is_sweep)
+		results_int8(&st, req->id);
+	else
+		results_arg(&st, INT8OID, (Datum) 0, true);
+	results_text(&st, req->script_name);
+	results_text(&st, results_protocol_name(req->protocol));
+	results_int4(&st, req->scale_detected);
+	results_int4(&st, clients);
+	results_int4(&st, jobs);
+	if (req->duration > 0)
+		results_int4(&st, req->duration);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	results_text(&st, req->label[0] ? req->label : NULL);
+	if (req->transactions > 0)
+		results_int8(&st, req->transactions);
+	else
+		results_arg(&st, INT8OID, (Datum) 0, true);
+	results_text(&st, psprintf(UINT64_FORMAT, req->random_seed));
+	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
+	results_int4(&st, MyProcPid);
+	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
+						"clients, jobs, duration, label, transactions_per_client, random_seed, "
+						"conninfo, coordinator_pid) "
+						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13) RETURNING run_id", &st);
+}
+
+void
+results_bench_started(int64 run_id)
+{
+	ResultsStmt st = {0};
+
+	/* progress counts elapsed time from the start of the measured interval */
+	results_int8(&st, run_id);
+	results_exec("UPDATE pgbenchx.runs SET started_at = clock_timestamp() WHERE run_id = $1", &st);
+}
+
+void
+results_write_sample(int64 run_id, int second, const stats_second *s, double span_s)
+{
+	ResultsStmt st = {0};
+	const stats_moments *m = &s->latency.m;
+
+	results_int8(&st, run_id);
+	results_int4(&st, second);
+	results_int8(&st, (int64) s->transactions);
+	results_float8(&st, s->transactions / span_s);
+	results_float8(&st, stats_mean(m) / 1000.0);
+	results_float8(&st, stats_hist_percentile(&s->latency, 99.0) / 1000.0);
+	results_int8(&st, (int64) s->failed);
+	results_exec("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
+				 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st);
+}
+
+void
+results_finish_run(int64 run_id, const RunResult *r)
+{
+	ResultsStmt st = {0};
+	const stats_total *lat = &r->total->latency;
+	double		bench_s = r->bench_end_usec / 1e6;
+	double		ok = (double) r->total->transactions;
+
+	results_int8(&st, run_id);
+	results_text(&st, r->status);
+	results_int8(&st, (int64) r->total->transactions);
+	results_int8(&st, (int64) r->total->failed);
+	results_float8(&st, bench_s > 0 ? ok / bench_s : NAN);
+	results_float8(&st, bench_s > 0 ? ok / (bench_s + r->conn_time_ms / 1000.0) : NAN);
+	results_float8(&st, stats_mean(&lat->m) / 1000.0);
+	results_float8(&st, stats_stddev(&lat->m) / 1000.0);
+	results_float8(&st, stats_total_percentile(lat, 50.0) / 1000.0);
+	results_float8(&st, stats_total_percentile(lat, 90.0) / 1000.0);
+	results_float8(&st, stats_total_percentile(lat, 95.0) / 1000.0);
+	results_float8(&st, stats_total_percentile(lat, 99.0) / 1000.0);
+	results_float8(&st, stats_count(&lat->m) > 0 ? stats_max(&lat->m) / 1000.0 : NAN);
+	results_float8(&st, r->conn_time_ms);
+	results_text(&st, r->error);
+	results_int4(&st, r->aborted_clients);
+	results_float8(&st, r->driver_cpu_s);
+	results_float8(&st, bench_s);
+	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
+				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
+				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
+				 "latency_p90_ms = $10, latency_p95_ms = $11, latency_p99_ms = $12, "
+				 "latency_max_ms = $13, conn_time_ms = $14, error = $15, aborted_clients = $16, "
+				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL "
+				 "WHERE run_id = $1", &st);
+}
+
+void
+results_abandon_run(int64 run_id, const char *status, const char *error)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, run_id);
+	results_text(&st, status);
+	results_text(&st, error);
+	/* samples already written stay; the totals are those of the samples */
+	results_exec("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
+				 "finished_at = clock_timestamp(), coordinator_pid = NULL, "
+				 "transactions = s.transactions, failed = s.failed "
+				 "FROM (SELECT coalesce(sum(transactions), 0)::bigint AS transactions, "
+				 "coalesce(sum(failed), 0)::bigint AS failed "
+				 "FROM pgbenchx.samples WHERE run_id = $1) s "
+				 "WHERE r.run_id = $1", &st);
+}

@@ -1,0 +1,125 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_shmem.h
+ *	  The dynamic shared memory layout shared by a run's coordinator and its
+ *	  driver workers.
+ *
+ * One DSM segment per run step.  The coordinator creates it, fills the
+ * RunShared header (the run spec and the script text), starts the drivers
+ * with the segment's handle as their main argument and their index in
+ * bgw_extra, and reads what they publish:
+ *
+ *	- each driver's state, advanced with a write barrier and a SetLatch on
+ *	  the coordinator;
+ *	- per-second statistics in a ring of RUN_SECOND_RING slots: the driver
+ *	  fills slot (s % RING) for second s, then publishes s + 1 in
+ *	  seconds_published (after a write barrier); the coordinator reads
+ *	  slots below that and returns them by advancing seconds_consumed;
+ *	- its totals, CPU time and error text once it is done.
+ *
+ * The coordinator starts the measured interval by writing bench_start and
+ * then go = 1 (barrier in between) and setting every driver's latch; it
+ * asks drivers to stop early with stop = 1.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_RUN_SHMEM_H
+#define PGBENCHX_RUN_SHMEM_H
+
+#include "port/atomics.h"
+#include "storage/latch.h"
+#include "utils/timestamp.h"
+
+#include "stats.h"
+
+#define RUN_SHMEM_MAGIC			0x70627831	/* "pbx1" */
+#define RUN_SECOND_RING			32
+#define RUN_CONNINFO_LEN		2048
+#define RUN_ERROR_LEN			1024
+#define RUN_SCRIPT_NAME_LEN		64
+
+/* the protocols, as pgbench's -M */
+typedef enum RunProtocol
+{
+	RUN_PROTOCOL_SIMPLE = 0,
+	RUN_PROTOCOL_EXTENDED,
+	RUN_PROTOCOL_PREPARED
+} RunProtocol;
+
+/* a driver's life, in order */
+typedef enum DriverState
+{
+	DRIVER_STARTING = 0,		/* registered, not yet attached */
+	DRIVER_CONNECTING,			/* opening its clients' connections */
+	DRIVER_READY,				/* all connected, waiting for go */
+	DRIVER_RUNNING,				/* benchmarking */
+	DRIVER_DONE,				/* finished, totals final */
+	DRIVER_FAILED				/* error text in error[] */
+} DriverState;
+
+typedef struct DriverShared
+{
+	pg_atomic_uint32 state;		/* DriverState */
+	int			procno;			/* for SetLatch by the coordinator */
+	int			first_client;	/* global index of its first client */
+	int			nclients;
+
+	/* connection phase */
+	int64		conn_usec_total;	/* summed over its clients */
+
+	/* per-second series */
+	pg_atomic_uint64 seconds_published; /* seconds 0..n-1 are in the ring */
+	pg_atomic_uint64 seconds_consumed;	/* read by the coordinator */
+	uint64		seconds_overrun;	/* seconds lost: coordinator too late */
+	stats_second ring[RUN_SECOND_RING];
+
+	/* live counters (progress), written by the driver only */
+	pg_atomic_uint64 transactions;
+
+	/* final, valid in DRIVER_DONE or DRIVER_FAILED */
+	int			aborted_clients;
+	double		cpu_seconds;	/* user + system */
+	int64		bench_end_usec; /* when its last client finished */
+	char		error[RUN_ERROR_LEN];
+} DriverShared;
+
+typedef struct RunShared
+{
+	uint32		magic;
+	int64		run_id;
+	int			coordinator_procno;
+
+	/* the spec */
+	int			nclients;
+	int			njobs;
+	int			duration;		/* seconds; 0 when transactions is used */
+	int64		transactions;	/* per client; 0 when duration is used */
+	RunProtocol protocol;
+	int			scale;
+	uint64		random_seed;
+	char		script_name[RUN_SCRIPT_NAME_LEN];
+	char		conninfo[RUN_CONNINFO_LEN]; /* complete libpq conninfo */
+
+	/* control, written by the coordinator */
+	TimestampTz bench_start;	/* valid once go is set */
+	pg_atomic_uint32 go;
+	pg_atomic_uint32 stop;
+
+	Size		script_offset;	/* script text, NUL-terminated */
+	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
+} RunShared;
+
+static inline Size
+run_shmem_size(int njobs, Size script_len)
+{
+	return MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs) +
+		script_len + 1;
+}
+
+static inline const char *
+run_shmem_script(const RunShared *run)
+{
+	return (const char *) run + run->script_offset;
+}
+
+#endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -1,0 +1,229 @@
+/*-------------------------------------------------------------------------
+ *
+ * wait.c
+ *	  pgbenchx.wait(id), a procedure that follows a run or a sweep without
+ *	  holding a snapshot while it sleeps, and pgbenchx.cancel(id).
+ *
+ * wait commits after every look at the result tables and sleeps on its
+ * latch between looks, so its backend_xmin is NULL while it sleeps (a
+ * waiting session that held a snapshot for a 70-minute sweep would pin the
+ * xmin horizon and falsify every tpcb number).  Cancelling it stops only
+ * the wait.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <signal.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "postmaster/bgworker.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "wait.h"
+
+PG_FUNCTION_INFO_V1(pgbenchx_wait);
+PG_FUNCTION_INFO_V1(pgbenchx_cancel);
+
+/* a progress NOTICE about this often */
+#define WAIT_PROGRESS_USECS		(5 * USECS_PER_SEC)
+/* how often the result tables are looked at */
+#define WAIT_POLL_MS			500
+/* driver CPU share above which the load generator was likely the limit */
+#define WAIT_DRIVER_BOUND_SHARE 0.9
+
+static char *
+wait_value(int row, int col)
+{
+	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
+}
+
+static void
+wait_query(const char *sql, int64 id, int64 arg2)
+{
+	Oid			types[2] = {INT8OID, INT8OID};
+	Datum		values[2] = {Int64GetDatum(id), Int64GetDatum(arg2)};
+	int			nargs = strstr(sql, "$2") ? 2 : 1;
+
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed: %s", sql);
+}
+
+/* "sweep" or "run", and its status; errors if there is no such id */
+static const char *
+wait_kind(int64 id, char **status)
+{
+	wait_query("SELECT 'sweep', status FROM pgbenchx.sweeps WHERE sweep_id = $1 "
+			   "UNION ALL SELECT 'run', status FROM pgbenchx.runs WHERE run_id = $1", id, 0);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("no run or sweep has id " INT64_FORMAT, id),
+				 errhint("SELECT run_id, sweep_id, status FROM pgbenchx.runs lists them.")));
+	*status = wait_value(0, 2);
+	return pstrdup(wait_value(0, 1));
+}
+
+/* One NOTICE per run that ended since last_reported; returns the last id. */
+static int64
+wait_report_finished(int64 id, int64 last_reported)
+{
+	wait_query("SELECT run_id, clients, jobs, status, "
+			   "to_char(tps, 'FM9999999990.0'), to_char(tps_incl_conn, 'FM9999999990.0'), "
+			   "to_char(latency_avg_ms, 'FM9999990.000'), to_char(latency_p99_ms, 'FM9999990.000'), "
+			   "failed, error, "
+			   "driver_cpu_s / nullif(bench_duration_s * jobs, 0) "
+			   "FROM pgbenchx.runs WHERE (run_id = $1 OR sweep_id = $1) AND status <> 'running' "
+			   "AND run_id > $2 ORDER BY run_id", id, last_reported);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *error = wait_value(i, 10);
+		char	   *share = wait_value(i, 11);
+
+		ereport(NOTICE,
+				(errmsg("run %s %s: clients %s, jobs %s, tps = %s (%s including connections), latency average = %s ms, p99 = %s ms, failed %s%s%s",
+						wait_value(i, 1), wait_value(i, 4), wait_value(i, 2), wait_value(i, 3),
+						wait_value(i, 5) ? wait_value(i, 5) : "-",
+						wait_value(i, 6) ? wait_value(i, 6) : "-",
+						wait_value(i, 7) ? wait_value(i, 7) : "-",
+						wait_value(i, 8) ? wait_value(i, 8) : "-",
+						wait_value(i, 9) ? wait_value(i, 9) : "0",
+						error ? ": " : "", error ? error : "")));
+		if (share && strtod(share, NULL) > WAIT_DRIVER_BOUND_SHARE)
+			ereport(NOTICE,
+					(errmsg("run %s: the driver workers were busy %.0f%% of the time: the load generator, not the server, may have been the limit",
+							wait_value(i, 1), 100 * strtod(share, NULL)),
+					 errhint("Pass more jobs, or run the clients from another machine.")));
+		last_reported = pg_strtoint64(wait_value(i, 1));
+	}
+	return last_reported;
+}
+
+static void
+wait_report_progress(int64 id)
+{
+	wait_query("SELECT run_id, clients, elapsed_s, transactions, "
+			   "coalesce(to_char(current_tps, 'FM9999999990.0'), '-') "
+			   "FROM pgbenchx.progress WHERE run_id = $1 OR sweep_id = $1", id, 0);
+	for (uint64 i = 0; i < SPI_processed; i++)
+		ereport(NOTICE,
+				(errmsg("run %s in progress: %s clients, %s s, %s transactions, %s tps",
+						wait_value(i, 1), wait_value(i, 2), wait_value(i, 3),
+						wait_value(i, 4), wait_value(i, 5))));
+}
+
+Datum
+pgbenchx_wait(PG_FUNCTION_ARGS)
+{
+	int64		id;
+	bool		atomic;
+	const char *kind;
+	char	   *status;
+	int64		last_reported = 0;
+	TimestampTz last_progress = GetCurrentTimestamp();
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"id\" must not be null"),
+				 errhint("Pass the id run_bench or run_sweep returned.")));
+	id = PG_GETARG_INT64(0);
+
+	atomic = !(fcinfo->context && IsA(fcinfo->context, CallContext) &&
+			   !castNode(CallContext, fcinfo->context)->atomic);
+	if (atomic)
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("pgbenchx.wait cannot run inside a transaction block"),
+				 errdetail("It must commit between looks so that it holds no snapshot while the run goes on."),
+				 errhint("Use CALL pgbenchx.wait(" INT64_FORMAT ") outside BEGIN ... COMMIT.", id)));
+
+	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect_ext failed");
+
+	kind = wait_kind(id, &status);
+	for (;;)
+	{
+		last_reported = wait_report_finished(id, last_reported);
+		(void) wait_kind(id, &status);
+		if (strcmp(status, "running") != 0)
+		{
+			ereport(NOTICE, (errmsg("%s " INT64_FORMAT " %s", kind, id, status)));
+			break;
+		}
+		if (GetCurrentTimestamp() - last_progress >= WAIT_PROGRESS_USECS)
+		{
+			wait_report_progress(id);
+			last_progress = GetCurrentTimestamp();
+		}
+
+		/* no snapshot while we sleep */
+		SPI_commit();
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 WAIT_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		if (QueryCancelPending)
+		{
+			QueryCancelPending = false;
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("stopped waiting for %s " INT64_FORMAT "; the %s goes on", kind, id, kind),
+					 errhint("SELECT pgbenchx.cancel(" INT64_FORMAT ") stops it.", id)));
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+Datum
+pgbenchx_cancel(PG_FUNCTION_ARGS)
+{
+	int64		id = PG_GETARG_INT64(0);
+	char	   *status;
+	const char *kind;
+	const char *type;
+	int			pid = 0;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	kind = wait_kind(id, &status);
+	if (strcmp(status, "running") != 0)
+	{
+		ereport(NOTICE,
+				(errmsg("%s " INT64_FORMAT " is not running: it is %s", kind, id, status)));
+		SPI_finish();
+		PG_RETURN_BOOL(false);
+	}
+
+	/* the coordinator owns the run, or the sweep the run belongs to */
+	wait_query("SELECT coalesce(s.coordinator_pid, r.coordinator_pid) "
+			   "FROM pgbenchx.runs r LEFT JOIN pgbenchx.sweeps s USING (sweep_id) WHERE r.run_id = $1 "
+			   "UNION ALL SELECT coordinator_pid FROM pgbenchx.sweeps WHERE sweep_id = $1", id, 0);
+	if (SPI_processed > 0 && wait_value(0, 1) != NULL)
+		pid = atoi(wait_value(0, 1));
+	SPI_finish();
+
+	type = pid > 0 ? GetBackgroundWorkerTypeByPid(pid) : NULL;
+	if (type == NULL || strcmp(type, "pgbenchx coordinator") != 0)
+	{
+		ereport(NOTICE,
+				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
+				 errdetail("It will be marked aborted when the next run starts.")));
+		PG_RETURN_BOOL(false);
+	}
+	if (kill(pid, SIGUSR2) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not signal the coordinator of %s " INT64_FORMAT ": %m", kind, id)));
+	PG_RETURN_BOOL(true);
+}
