@@ -22,9 +22,9 @@
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "access/visibilitymap.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/namespace.h"
 #include "executor/spi.h"
@@ -41,6 +41,7 @@
 #include "utils/inval.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/partcache.h"
@@ -59,6 +60,13 @@
 #define DATAGEN_BATCH_PAGES			XLR_MAX_BLOCK_ID
 /* with more partitions than this, each one buffers a single page */
 #define DATAGEN_MANY_PARTITIONS		16
+/*
+ * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
+ * header, and its SortTuple), and the most maintenance_work_mem the primary
+ * keys step raises it to.
+ */
+#define DATAGEN_SORT_BYTES_PER_ROW	72
+#define DATAGEN_MAX_SORT_MEM_KB		(512 * 1024)
 /* a progress NOTICE at most this often */
 #define DATAGEN_PROGRESS_USECS		(5 * USECS_PER_SEC)
 
@@ -717,6 +725,72 @@ datagen_foreign_keys(void)
 	datagen_exec("alter table pgbench_history add constraint pgbench_history_aid_fkey foreign key (aid) references pgbench_accounts");
 }
 
+/*
+ * Settings for one step, in a GUC nest level of our own, as a function's SET
+ * clause would be: datagen_settings_end() (or the transaction's abort)
+ * restores the caller's values.  Nothing outside this call sees them.
+ */
+static int
+datagen_settings_begin(void)
+{
+	return NewGUCNestLevel();
+}
+
+static void
+datagen_settings_end(int nestlevel)
+{
+	AtEOXact_GUC(true, nestlevel);
+}
+
+/*
+ * For the generate step: compress the full-page images of the new pages in
+ * WAL, unless the server already compresses them.  pgbench rows compress
+ * about tenfold with lz4, and the WAL of the load is what the commit waits
+ * for (and what triggers checkpoints at large scales).  The setting only
+ * affects WAL written by this backend during the step, which is nothing but
+ * the images of pages we generated, so it does not expose other data to
+ * the compression side channel that makes wal_compression superuser-only.
+ * lz4, else zstd; pglz is too slow to pay off, so without either nothing
+ * changes.
+ */
+static void
+datagen_set_wal_compression(void)
+{
+	static const char *const methods[] = {"lz4", "zstd"};
+
+	if (wal_compression != WAL_COMPRESSION_NONE)
+		return;
+	for (int i = 0; i < (int) lengthof(methods); i++)
+	{
+		if (set_config_option("wal_compression", methods[i], PGC_SUSET,
+							  PGC_S_SESSION, GUC_ACTION_SAVE, true,
+							  DEBUG1, false) > 0)
+			return;
+	}
+}
+
+/*
+ * For the primary keys step: enough maintenance_work_mem that the sort of
+ * pgbench_accounts' keys stays in memory (and that a parallel build gets
+ * its worker), estimated from the row count and capped so that memory stays
+ * bounded at any scale; never lower than the caller's setting.
+ */
+static void
+datagen_set_maintenance_work_mem(const DatagenState *state)
+{
+	int64		need_kb;
+	char		value[32];
+
+	need_kb = (int64) DATAGEN_NACCOUNTS * state->opts->scale *
+		DATAGEN_SORT_BYTES_PER_ROW / 1024;
+	need_kb = Min(need_kb, DATAGEN_MAX_SORT_MEM_KB);
+	if (need_kb <= maintenance_work_mem)
+		return;
+	snprintf(value, sizeof(value), INT64_FORMAT "kB", need_kb);
+	(void) set_config_option("maintenance_work_mem", value, PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+}
+
 char *
 datagen_run(const DatagenOptions *opts)
 {
@@ -724,6 +798,7 @@ datagen_run(const DatagenOptions *opts)
 	ErrorContextCallback errcallback;
 	StringInfoData drop_list;
 	StringInfoData result;
+	int			nestlevel;
 
 	memset(&state, 0, sizeof(state));
 	state.opts = opts;
@@ -752,14 +827,20 @@ datagen_run(const DatagenOptions *opts)
 	datagen_end_step(&state);
 
 	datagen_begin_step(&state, "generate");
+	nestlevel = datagen_settings_begin();
+	datagen_set_wal_compression();
 	state.cid = GetCurrentCommandId(true);
 	datagen_load_small(&state);
 	datagen_load_accounts(&state);
+	datagen_settings_end(nestlevel);
 	CommandCounterIncrement();
 	datagen_end_step(&state);
 
 	datagen_begin_step(&state, "primary keys");
+	nestlevel = datagen_settings_begin();
+	datagen_set_maintenance_work_mem(&state);
 	datagen_primary_keys();
+	datagen_settings_end(nestlevel);
 	datagen_end_step(&state);
 
 	if (opts->foreign_keys)
