@@ -4,13 +4,14 @@
  *	  pgbench_init: drop, create, fill, index and analyze the pgbench tables
  *	  server-side, with exactly the DDL and rows of "pgbench -i".
  *
- * The DDL is pgbench's own text, run through SPI.  The rows are built as
- * heap tuples and written with table_multi_insert() into the tables that
- * this same transaction created, so they are inserted frozen and their
- * pages marked all-visible (what COPY FREEZE does, without the text
- * parsing), batched on page boundaries so that every page gets its
- * visibility-map bit.  Indexes are built after the load.  Everything runs in
- * the caller's transaction: an error or a cancel leaves nothing behind.
+ * The DDL is pgbench's own text, run through SPI.  The rows are laid out
+ * into heap pages in local memory, frozen and all-visible (what COPY FREEZE
+ * leaves, without text parsing, per-row tuple forming or shared buffers),
+ * and written through smgr in batches, WAL-logged as full-page images when
+ * the table needs WAL; the visibility map is written the same way.  This is
+ * legal only because the tables are created by this same transaction.
+ * Indexes are built after the load.  Everything runs in the caller's
+ * transaction: an error or a cancel leaves nothing behind.
  *
  * This file owns the pgbench table layout; it must not know about runs.
  *
@@ -21,8 +22,10 @@
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/tableam.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
 #include "catalog/namespace.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
@@ -30,9 +33,15 @@
 #include "nodes/makefuncs.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/proc.h"
+#include "storage/smgr.h"
+#include "utils/inval.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/partcache.h"
@@ -47,10 +56,17 @@
 #define DATAGEN_NACCOUNTS			100000
 #define DATAGEN_SCALE_32BIT_THRESHOLD 20000
 
-/* about this many rows per table_multi_insert() call, as COPY does */
-#define DATAGEN_BATCH_ROWS			1000
+/* pages per write batch: one WAL record of full-page images */
+#define DATAGEN_BATCH_PAGES			XLR_MAX_BLOCK_ID
 /* with more partitions than this, each one buffers a single page */
 #define DATAGEN_MANY_PARTITIONS		16
+/*
+ * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
+ * header, and its SortTuple), and the most maintenance_work_mem the primary
+ * keys step raises it to.
+ */
+#define DATAGEN_SORT_BYTES_PER_ROW	72
+#define DATAGEN_MAX_SORT_MEM_KB		(512 * 1024)
 /* a progress NOTICE at most this often */
 #define DATAGEN_PROGRESS_USECS		(5 * USECS_PER_SEC)
 
@@ -58,17 +74,19 @@ static const char *const datagen_table_names[] = {
 	"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
 };
 
-/* One heap being filled: its slots and bulk-insert state. */
+/* One heap being filled: a batch of pages built in local memory. */
 typedef struct DatagenTarget
 {
 	Relation	rel;
-	BulkInsertState bistate;
-	int			options;		/* TABLE_INSERT_* */
-	int			batch_rows;		/* rows per flush; 0 until first row */
-	int			max_batch_rows; /* upper bound on batch_rows */
-	int			nbuffered;
-	TupleTableSlot **slots;
-	MemoryContext batchcxt;		/* the buffered tuples; reset per flush */
+	bool		use_wal;		/* RelationNeedsWAL() */
+	Size		save_free;		/* fillfactor's reserve per page */
+	TransactionId xid;
+	CommandId	cid;
+	int			max_pages;		/* pages per batch */
+	int			npages;			/* pages in the batch, the last one open */
+	char	   *pages;			/* max_pages * BLCKSZ */
+	BlockNumber nblocks;		/* pages already written */
+	int64		ntuples;		/* tuples in the batch */
 } DatagenTarget;
 
 /* The state of one pgbench_init call. */
@@ -263,100 +281,224 @@ datagen_create_tables(DatagenState *state)
 }
 
 /*
- * How many tuples of length tuplen heap_multi_insert() puts on one page of
- * rel: the first always fits, each further one while the page keeps the
- * fillfactor's reserve free.  Flushing whole pages means every batch starts
- * on an empty page, which heap_multi_insert() then marks all-frozen.
+ * The page writer.
+ *
+ * Rows are laid out into heap pages in local memory, exactly as
+ * heap_multi_insert() with TABLE_INSERT_FROZEN would lay them out (same fill
+ * rule, frozen xmin, PD_ALL_VISIBLE), and whole pages are handed to smgr in
+ * batches, bypassing shared buffers.  The visibility map fork is written the
+ * same way when the table is closed, every page all-visible and all-frozen.
+ *
+ * This is what nbtsort.c does for index builds and is only legal into a
+ * relfilenode created by this subtransaction: nobody else can see the pages
+ * and an abort unlinks the file.  Durability: when the relation needs WAL,
+ * each batch is logged as full-page images (log_newpages) before it is
+ * written.  Since the pages never pass through shared buffers, a checkpoint
+ * would not know to fsync them; so each batch is written and its segment
+ * handed to the checkpointer's fsync queue (smgrextend without skipFsync)
+ * while DELAY_CHKPT_START holds off any checkpoint whose redo pointer could
+ * fall after our WAL records: a checkpoint either replays them or syncs them.
+ * That replaces nbtsort's smgrimmedsync at the end, which would wait for the
+ * whole table to reach disk inside the caller's transaction.
  */
-static int
-datagen_rows_per_page(Relation rel, Size tuplen)
-{
-	Size		need = MAXALIGN(tuplen) + sizeof(ItemIdData);
-	Size		reserve = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
-	Size		room = BLCKSZ - SizeOfPageHeaderData - sizeof(ItemIdData);
-	Size		rows = 1;
-
-	if (room >= MAXALIGN(tuplen) + reserve)
-		rows += (room - MAXALIGN(tuplen) - reserve) / need;
-	return (int) Min(rows, MaxHeapTuplesPerPage);
-}
-
 static void
-datagen_target_open(DatagenTarget *target, Oid relid, int max_batch_rows)
+datagen_target_open(DatagenState *state, DatagenTarget *target, Oid relid,
+					int max_batch_pages)
 {
 	SubTransactionId mysubid = GetCurrentSubTransactionId();
 
 	memset(target, 0, sizeof(*target));
 	target->rel = table_open(relid, RowExclusiveLock);
-	target->bistate = GetBulkInsertState();
-	target->options = TABLE_INSERT_SKIP_FSM;
-	/* as COPY FREEZE: only into a relfilenode of this subtransaction */
-	if (target->rel->rd_createSubid == mysubid ||
-		target->rel->rd_newRelfilenodeSubid == mysubid)
-		target->options |= TABLE_INSERT_FROZEN;
-	target->max_batch_rows = max_batch_rows;
-	target->batchcxt = AllocSetContextCreate(CurrentMemoryContext,
-											 "pgbenchx datagen batch",
-											 ALLOCSET_DEFAULT_SIZES);
+	/* only into a relfilenode of this subtransaction, as COPY FREEZE */
+	if (target->rel->rd_createSubid != mysubid &&
+		target->rel->rd_newRelfilenodeSubid != mysubid)
+		elog(ERROR, "relation \"%s\" was not created by this subtransaction",
+			 RelationGetRelationName(target->rel));
+	if (RelationGetNumberOfBlocks(target->rel) != 0)
+		elog(ERROR, "relation \"%s\" is not empty",
+			 RelationGetRelationName(target->rel));
+	target->use_wal = RelationNeedsWAL(target->rel);
+	target->save_free = RelationGetTargetPageFreeSpace(target->rel,
+													   HEAP_DEFAULT_FILLFACTOR);
+	target->max_pages = Max(1, Min(max_batch_pages, DATAGEN_BATCH_PAGES));
+	target->pages = palloc((Size) target->max_pages * BLCKSZ);
+	target->npages = 0;
+	target->nblocks = 0;
+	target->xid = GetCurrentTransactionId();
+	target->cid = state->cid;
+}
+
+/* Write the buffered pages: WAL first, then the file, as one unit. */
+static void
+datagen_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool page_std,
+					BlockNumber first, int npages, char *pages)
+{
+	Page		pagev[DATAGEN_BATCH_PAGES];
+	BlockNumber blknos[DATAGEN_BATCH_PAGES];
+	volatile bool delayed = false;
+
+	Assert(npages <= DATAGEN_BATCH_PAGES);
+	for (int i = 0; i < npages; i++)
+	{
+		pagev[i] = (Page) (pages + (Size) i * BLCKSZ);
+		blknos[i] = first + i;
+	}
+
+	PG_TRY();
+	{
+		if (use_wal)
+		{
+			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
+			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
+			delayed = true;
+			log_newpages(&rel->rd_node, fork, npages, blknos, pagev, page_std);
+		}
+		for (int i = 0; i < npages; i++)
+		{
+			PageSetChecksumInplace(pagev[i], blknos[i]);
+			/* the first and last page register their segments for fsync */
+			smgrextend(RelationGetSmgr(rel), fork, blknos[i], (char *) pagev[i],
+					   i != 0 && i != npages - 1);
+		}
+	}
+	PG_FINALLY();
+	{
+		if (delayed)
+			MyProc->delayChkptFlags &= ~DELAY_CHKPT_START;
+	}
+	PG_END_TRY();
 }
 
 static void
-datagen_target_flush(DatagenState *state, DatagenTarget *target)
+datagen_target_flush(DatagenTarget *target)
 {
-	if (target->nbuffered == 0)
+	if (target->npages == 0)
 		return;
-	table_multi_insert(target->rel, target->slots, target->nbuffered,
-					   state->cid, target->options, target->bistate);
-	for (int i = 0; i < target->nbuffered; i++)
-		ExecClearTuple(target->slots[i]);
-	target->nbuffered = 0;
-	MemoryContextReset(target->batchcxt);
+	datagen_write_pages(target->rel, MAIN_FORKNUM, target->use_wal, true,
+						target->nblocks, target->npages, target->pages);
+	pgstat_count_heap_insert(target->rel, target->ntuples);
+	target->nblocks += target->npages;
+	target->npages = 0;
+	target->ntuples = 0;
 	CHECK_FOR_INTERRUPTS();
 }
 
+/* The visibility map: every heap page written is all-visible, all-frozen. */
 static void
-datagen_target_close(DatagenState *state, DatagenTarget *target)
+datagen_target_write_vm(DatagenTarget *target)
+{
+	const Size	mapsize = BLCKSZ - MAXALIGN(SizeOfPageHeaderData);
+	const BlockNumber per_page = mapsize * 4;	/* 2 bits per heap block */
+	BlockNumber nvm = (target->nblocks + per_page - 1) / per_page;
+	SMgrRelation reln = RelationGetSmgr(target->rel);
+
+	if (nvm == 0)
+		return;
+	if (!smgrexists(reln, VISIBILITYMAP_FORKNUM))
+		smgrcreate(reln, VISIBILITYMAP_FORKNUM, false);
+	for (BlockNumber vmblk = 0; vmblk < nvm;)
+	{
+		int			n = 0;
+
+		for (; vmblk < nvm && n < target->max_pages; vmblk++, n++)
+		{
+			Page		page = (Page) (target->pages + (Size) n * BLCKSZ);
+			uint8	   *map;
+			BlockNumber heapblks = Min(per_page, target->nblocks - vmblk * per_page);
+
+			PageInit(page, BLCKSZ, 0);
+			map = (uint8 *) PageGetContents(page);
+			memset(map, 0xFF, heapblks / 4);
+			if (heapblks % 4 != 0)
+				map[heapblks / 4] = (uint8) ((1 << (2 * (heapblks % 4))) - 1);
+		}
+		/* the bitmap lies in the "hole" of a standard page: not page_std */
+		datagen_write_pages(target->rel, VISIBILITYMAP_FORKNUM, target->use_wal,
+							false, vmblk - n, n, target->pages);
+	}
+	/* tell other backends' smgr caches that the fork exists now */
+	CacheInvalidateSmgr(reln->smgr_rnode);
+}
+
+static void
+datagen_target_close(DatagenTarget *target)
 {
 	if (target->rel == NULL)
 		return;
-	datagen_target_flush(state, target);
-	for (int i = 0; i < target->batch_rows; i++)
-		ExecDropSingleTupleTableSlot(target->slots[i]);
-	if (target->slots)
-		pfree(target->slots);
-	FreeBulkInsertState(target->bistate);
-	MemoryContextDelete(target->batchcxt);
-	table_finish_bulk_insert(target->rel, target->options);
+	datagen_target_flush(target);
+	datagen_target_write_vm(target);
+	pfree(target->pages);
 	table_close(target->rel, NoLock);
 	target->rel = NULL;
 }
 
-/* Buffer one row for target, flushing a full batch. */
-static void
-datagen_target_add(DatagenState *state, DatagenTarget *target,
-				   Datum *values, bool *nulls)
+/*
+ * Append one tuple to target: tup is a heap tuple header with its data,
+ * len bytes; infomask and visibility fields are set here.  Returns the
+ * tuple's header in the page, for callers that patch values in place.
+ */
+static HeapTupleHeader
+datagen_target_add(DatagenTarget *target, HeapTupleHeader tup, Size len)
 {
-	MemoryContext oldcxt;
-	HeapTuple	tuple;
+	Page		page;
+	PageHeader	phdr;
+	Size		alen = MAXALIGN(len);
+	OffsetNumber off;
+	HeapTupleHeader dst;
 
-	oldcxt = MemoryContextSwitchTo(target->batchcxt);
-	tuple = heap_form_tuple(RelationGetDescr(target->rel), values, nulls);
-	MemoryContextSwitchTo(oldcxt);
-
-	if (target->batch_rows == 0)
+	if (target->npages > 0)
 	{
-		int			per_page = datagen_rows_per_page(target->rel, tuple->t_len);
-
-		target->batch_rows = per_page * Max(1, target->max_batch_rows / per_page);
-		target->slots = palloc(sizeof(TupleTableSlot *) * target->batch_rows);
-		for (int i = 0; i < target->batch_rows; i++)
-			target->slots[i] = MakeSingleTupleTableSlot(RelationGetDescr(target->rel),
-														&TTSOpsHeapTuple);
+		page = (Page) (target->pages + (Size) (target->npages - 1) * BLCKSZ);
+		/* heap_multi_insert's rule: the first tuple of a page always fits */
+		if (PageGetHeapFreeSpace(page) < alen + target->save_free)
+			page = NULL;
 	}
-	/* the slot owns the tuple: no copy when heap_multi_insert fetches it */
-	ExecStoreHeapTuple(tuple, target->slots[target->nbuffered++], true);
-	if (target->nbuffered == target->batch_rows)
-		datagen_target_flush(state, target);
+	else
+		page = NULL;
+
+	if (page == NULL)
+	{
+		if (target->npages == target->max_pages)
+			datagen_target_flush(target);
+		page = (Page) (target->pages + (Size) target->npages * BLCKSZ);
+		target->npages++;
+		PageInit(page, BLCKSZ, 0);
+		PageSetAllVisible(page);
+		if (alen > PageGetHeapFreeSpace(page))
+			elog(ERROR, "tuple of %zu bytes does not fit on a page", len);
+	}
+
+	/* PageAddItem's append case, without its checks for reused slots */
+	phdr = (PageHeader) page;
+	off = PageGetMaxOffsetNumber(page) + 1;
+	phdr->pd_upper -= alen;
+	ItemIdSetNormal(PageGetItemId(page, off), phdr->pd_upper, len);
+	phdr->pd_lower += sizeof(ItemIdData);
+
+	dst = (HeapTupleHeader) ((char *) page + phdr->pd_upper);
+	memcpy(dst, tup, len);
+	/* heap_prepare_insert with HEAP_INSERT_FROZEN, then the TID */
+	dst->t_infomask &= ~HEAP_XACT_MASK;
+	dst->t_infomask2 &= ~HEAP2_XACT_MASK;
+	dst->t_infomask |= HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(dst, target->xid);
+	HeapTupleHeaderSetXminFrozen(dst);
+	HeapTupleHeaderSetCmin(dst, target->cid);
+	HeapTupleHeaderSetXmax(dst, 0);
+	ItemPointerSet(&dst->t_ctid, target->nblocks + target->npages - 1, off);
+	target->ntuples++;
+	return dst;
+}
+
+/* Form a tuple for target's descriptor and append it. */
+static void
+datagen_target_add_values(DatagenTarget *target, Datum *values, bool *nulls)
+{
+	HeapTuple	tuple = heap_form_tuple(RelationGetDescr(target->rel),
+										values, nulls);
+
+	datagen_target_add(target, tuple->t_data, tuple->t_len);
+	heap_freetuple(tuple);
 }
 
 static Oid
@@ -375,29 +517,29 @@ datagen_load_small(DatagenState *state)
 	int			nbranches = DATAGEN_NBRANCHES * state->opts->scale;
 	int			ntellers = DATAGEN_NTELLERS * state->opts->scale;
 
-	datagen_target_open(&target, datagen_table_oid("pgbench_branches"),
-						DATAGEN_BATCH_ROWS);
+	datagen_target_open(state, &target, datagen_table_oid("pgbench_branches"),
+						DATAGEN_BATCH_PAGES);
 	for (int bid = 1; bid <= nbranches; bid++)
 	{
 		values[0] = Int32GetDatum(bid);
 		values[1] = Int32GetDatum(0);
 		values[2] = (Datum) 0;
 		nulls[2] = true;
-		datagen_target_add(state, &target, values, nulls);
+		datagen_target_add_values(&target, values, nulls);
 	}
-	datagen_target_close(state, &target);
+	datagen_target_close(&target);
 
 	nulls[2] = false;
-	datagen_target_open(&target, datagen_table_oid("pgbench_tellers"),
-						DATAGEN_BATCH_ROWS);
+	datagen_target_open(state, &target, datagen_table_oid("pgbench_tellers"),
+						DATAGEN_BATCH_PAGES);
 	for (int tid = 1; tid <= ntellers; tid++)
 	{
 		values[0] = Int32GetDatum(tid);
 		values[1] = Int32GetDatum((tid - 1) / DATAGEN_NTELLERS + 1);
 		values[2] = Int32GetDatum(0);
-		datagen_target_add(state, &target, values, nulls);
+		datagen_target_add_values(&target, values, nulls);
 	}
-	datagen_target_close(state, &target);
+	datagen_target_close(&target);
 }
 
 static void
@@ -422,7 +564,9 @@ datagen_report_progress(DatagenState *state, bool last)
 
 /*
  * accounts (aid, (aid-1)/100000+1, 0, '') in aid order, routed to the
- * partition the executor would choose.
+ * partition the executor would choose.  Every row is the same template
+ * tuple with aid and bid patched in place on the page: no tuple is formed
+ * per row.
  */
 static void
 datagen_load_accounts(DatagenState *state)
@@ -439,53 +583,73 @@ datagen_load_accounts(DatagenState *state)
 	Relation	parent = NULL;
 	Oid		   *part_oids = NULL;
 	int			current = -1;	/* range: the open partition */
+	TupleDesc	desc;
+	HeapTuple	template;
+	Size		aid_off;
+	Size		bid_off;
 
 	targets = palloc0(sizeof(DatagenTarget) * ntargets);
 	state->rows_total = (int64) DATAGEN_NACCOUNTS * opts->scale;
 	state->rows_done = 0;
 	state->load_start = state->last_progress = GetCurrentTimestamp();
 
-	/* filler = '' as char(84): 84 blanks */
-	values[3] = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
-									ObjectIdGetDatum(InvalidOid),
-									Int32GetDatum(84 + VARHDRSZ));
-	values[2] = Int32GetDatum(0);
-
 	if (opts->partitions == 0)
-		datagen_target_open(&targets[0], accounts, DATAGEN_BATCH_ROWS);
+		datagen_target_open(state, &targets[0], accounts, DATAGEN_BATCH_PAGES);
 	else
 	{
-		PartitionDesc desc;
+		PartitionDesc pdesc;
 
 		/* held open until the end: key and bounds live in its relcache entry */
 		parent = table_open(accounts, NoLock);
 
 #if PG_VERSION_NUM >= 140000
-		desc = RelationGetPartitionDesc(parent, false);
+		pdesc = RelationGetPartitionDesc(parent, false);
 #else
-		desc = RelationGetPartitionDesc(parent);
+		pdesc = RelationGetPartitionDesc(parent);
 #endif
-		if (desc->nparts != opts->partitions)
+		if (pdesc->nparts != opts->partitions)
 			elog(ERROR, "pgbench_accounts has %d partitions, expected %d",
-				 desc->nparts, opts->partitions);
+				 pdesc->nparts, opts->partitions);
 		key = RelationGetPartitionKey(parent);
-		bounds = desc->boundinfo;
+		bounds = pdesc->boundinfo;
 		part_size = (state->rows_total + opts->partitions - 1) / opts->partitions;
-		part_oids = palloc(sizeof(Oid) * desc->nparts);
-		memcpy(part_oids, desc->oids, sizeof(Oid) * desc->nparts);
+		part_oids = palloc(sizeof(Oid) * pdesc->nparts);
+		memcpy(part_oids, pdesc->oids, sizeof(Oid) * pdesc->nparts);
 		/* hash spreads rows over all partitions: keep all of them open */
-		for (int i = 0; opts->method == DATAGEN_PART_HASH && i < desc->nparts; i++)
-			datagen_target_open(&targets[i], part_oids[i],
+		for (int i = 0; opts->method == DATAGEN_PART_HASH && i < pdesc->nparts; i++)
+			datagen_target_open(state, &targets[i], part_oids[i],
 								opts->partitions > DATAGEN_MANY_PARTITIONS ?
-								1 : DATAGEN_BATCH_ROWS);
+								1 : DATAGEN_BATCH_PAGES);
 	}
+
+	/*
+	 * The template row: aid 0, bid 0, abalance 0, filler = '' as char(84),
+	 * that is 84 blanks.  The partitions have the parent's row type (they
+	 * are created by CREATE TABLE ... PARTITION OF), so one template fits
+	 * all.  aid and bid are the leading fixed-width, never-null columns:
+	 * their offsets in the data area follow from alignment alone.
+	 */
+	desc = RelationGetDescr(parent ? parent : targets[0].rel);
+	values[0] = state->bigcols ? Int64GetDatum(0) : Int32GetDatum(0);
+	values[1] = Int32GetDatum(0);
+	values[2] = Int32GetDatum(0);
+	values[3] = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
+									ObjectIdGetDatum(InvalidOid),
+									Int32GetDatum(84 + VARHDRSZ));
+	template = heap_form_tuple(desc, values, nulls);
+	aid_off = att_align_nominal(0, TupleDescAttr(desc, 0)->attalign);
+	bid_off = att_align_nominal(aid_off + TupleDescAttr(desc, 0)->attlen,
+								TupleDescAttr(desc, 1)->attalign);
+	if (TupleDescAttr(desc, 0)->attlen != (state->bigcols ? 8 : 4) ||
+		TupleDescAttr(desc, 1)->attlen != 4)
+		elog(ERROR, "unexpected row type of pgbench_accounts");
 
 	for (int64 aid = 1; aid <= state->rows_total; aid++)
 	{
 		int			t = 0;
-
-		values[0] = state->bigcols ? Int64GetDatum(aid) : Int32GetDatum((int32) aid);
-		values[1] = Int32GetDatum((int32) ((aid - 1) / DATAGEN_NACCOUNTS + 1));
+		int32		bid = (int32) ((aid - 1) / DATAGEN_NACCOUNTS + 1);
+		HeapTupleHeader tup;
+		char	   *data;
 
 		if (opts->partitions > 0 && opts->method == DATAGEN_PART_RANGE)
 		{
@@ -494,23 +658,37 @@ datagen_load_accounts(DatagenState *state)
 			{
 				/* range partitions are filled one after the other */
 				if (current >= 0)
-					datagen_target_close(state, &targets[current]);
-				datagen_target_open(&targets[t], part_oids[t], DATAGEN_BATCH_ROWS);
+					datagen_target_close(&targets[current]);
+				datagen_target_open(state, &targets[t], part_oids[t],
+									DATAGEN_BATCH_PAGES);
 				current = t;
 			}
 		}
 		else if (opts->partitions > 0)
 		{
 			bool		isnull = false;
+			Datum		key_value;
 			uint64		hash;
 
+			key_value = state->bigcols ? Int64GetDatum(aid) : Int32GetDatum((int32) aid);
 			hash = compute_partition_hash_value(key->partnatts, key->partsupfunc,
 												key->partcollation,
-												&values[0], &isnull);
+												&key_value, &isnull);
 			t = bounds->indexes[hash % bounds->nindexes];
 		}
 
-		datagen_target_add(state, &targets[t], values, nulls);
+		tup = datagen_target_add(&targets[t], template->t_data, template->t_len);
+		data = (char *) tup + tup->t_hoff;
+		if (state->bigcols)
+			memcpy(data + aid_off, &aid, sizeof(int64));
+		else
+		{
+			int32		aid32 = (int32) aid;
+
+			memcpy(data + aid_off, &aid32, sizeof(int32));
+		}
+		memcpy(data + bid_off, &bid, sizeof(int32));
+
 		state->rows_done = aid;
 		if ((aid & 0x3FFF) == 0)
 		{
@@ -520,7 +698,8 @@ datagen_load_accounts(DatagenState *state)
 	}
 
 	for (int i = 0; i < ntargets; i++)
-		datagen_target_close(state, &targets[i]);
+		datagen_target_close(&targets[i]);
+	heap_freetuple(template);
 	if (parent)
 		table_close(parent, NoLock);
 	if (state->last_progress != state->load_start)
@@ -546,6 +725,72 @@ datagen_foreign_keys(void)
 	datagen_exec("alter table pgbench_history add constraint pgbench_history_aid_fkey foreign key (aid) references pgbench_accounts");
 }
 
+/*
+ * Settings for one step, in a GUC nest level of our own, as a function's SET
+ * clause would be: datagen_settings_end() (or the transaction's abort)
+ * restores the caller's values.  Nothing outside this call sees them.
+ */
+static int
+datagen_settings_begin(void)
+{
+	return NewGUCNestLevel();
+}
+
+static void
+datagen_settings_end(int nestlevel)
+{
+	AtEOXact_GUC(true, nestlevel);
+}
+
+/*
+ * For the generate step: compress the full-page images of the new pages in
+ * WAL, unless the server already compresses them.  pgbench rows compress
+ * about tenfold with lz4, and the WAL of the load is what the commit waits
+ * for (and what triggers checkpoints at large scales).  The setting only
+ * affects WAL written by this backend during the step, which is nothing but
+ * the images of pages we generated, so it does not expose other data to
+ * the compression side channel that makes wal_compression superuser-only.
+ * lz4, else zstd; pglz is too slow to pay off, so without either nothing
+ * changes.
+ */
+static void
+datagen_set_wal_compression(void)
+{
+	static const char *const methods[] = {"lz4", "zstd"};
+
+	if (wal_compression != WAL_COMPRESSION_NONE)
+		return;
+	for (int i = 0; i < (int) lengthof(methods); i++)
+	{
+		if (set_config_option("wal_compression", methods[i], PGC_SUSET,
+							  PGC_S_SESSION, GUC_ACTION_SAVE, true,
+							  DEBUG1, false) > 0)
+			return;
+	}
+}
+
+/*
+ * For the primary keys step: enough maintenance_work_mem that the sort of
+ * pgbench_accounts' keys stays in memory (and that a parallel build gets
+ * its worker), estimated from the row count and capped so that memory stays
+ * bounded at any scale; never lower than the caller's setting.
+ */
+static void
+datagen_set_maintenance_work_mem(const DatagenState *state)
+{
+	int64		need_kb;
+	char		value[32];
+
+	need_kb = (int64) DATAGEN_NACCOUNTS * state->opts->scale *
+		DATAGEN_SORT_BYTES_PER_ROW / 1024;
+	need_kb = Min(need_kb, DATAGEN_MAX_SORT_MEM_KB);
+	if (need_kb <= maintenance_work_mem)
+		return;
+	snprintf(value, sizeof(value), INT64_FORMAT "kB", need_kb);
+	(void) set_config_option("maintenance_work_mem", value, PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+}
+
 char *
 datagen_run(const DatagenOptions *opts)
 {
@@ -553,6 +798,7 @@ datagen_run(const DatagenOptions *opts)
 	ErrorContextCallback errcallback;
 	StringInfoData drop_list;
 	StringInfoData result;
+	int			nestlevel;
 
 	memset(&state, 0, sizeof(state));
 	state.opts = opts;
@@ -581,14 +827,20 @@ datagen_run(const DatagenOptions *opts)
 	datagen_end_step(&state);
 
 	datagen_begin_step(&state, "generate");
+	nestlevel = datagen_settings_begin();
+	datagen_set_wal_compression();
 	state.cid = GetCurrentCommandId(true);
 	datagen_load_small(&state);
 	datagen_load_accounts(&state);
+	datagen_settings_end(nestlevel);
 	CommandCounterIncrement();
 	datagen_end_step(&state);
 
 	datagen_begin_step(&state, "primary keys");
+	nestlevel = datagen_settings_begin();
+	datagen_set_maintenance_work_mem(&state);
 	datagen_primary_keys();
+	datagen_settings_end(nestlevel);
 	datagen_end_step(&state);
 
 	if (opts->foreign_keys)
