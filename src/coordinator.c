@@ -312,7 +312,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		BackgroundWorker worker;
 
 		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 		worker.bgw_restart_time = BGW_NEVER_RESTART;
 		strlcpy(worker.bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);

@@ -9,8 +9,9 @@
  * Each client is an explicit state machine over a non-blocking libpq
  * connection; one WaitEventSet holds the latch, the postmaster and every
  * client socket.  The driver never blocks inside libpq, never allocates per
- * transaction (the script module reuses each client's buffers), and has no
- * database connection of its own.
+ * transaction (the script module reuses each client's buffers), and is
+ * connected to no database (it initializes without one only to show up in
+ * pg_stat_activity as a "pgbenchx driver").
  *
  * This file must not know the SQL of the results: it only publishes into
  * the DSM layout of run_shmem.h.
@@ -757,6 +758,8 @@ driver_main(Datum main_arg)
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
+	/* no database: only an entry in pg_stat_activity under our backend type */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 
 	memset(&dr, 0, sizeof(dr));
 	memcpy(&dr.index, MyBgworkerEntry->bgw_extra, sizeof(int));

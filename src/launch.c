@@ -389,8 +389,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	role = GetUserNameFromId(GetUserId(), false);
 	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", opts->conninfo);
 	scale = launch_check_login(conninfo, role);
-	/* the clients name themselves; the check's name is not theirs */
-	conninfo = loopback_conninfo(dbname, role, "pgbenchx client", opts->conninfo);
+	/* each client puts its own application_name in front of this */
+	conninfo = loopback_conninfo(dbname, role, NULL, opts->conninfo);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

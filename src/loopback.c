@@ -62,7 +62,8 @@ loopback_conninfo(const char *dbname, const char *user,
 	loopback_append_param(&buf, "port", port);
 	loopback_append_param(&buf, "dbname", dbname);
 	loopback_append_param(&buf, "user", user);
-	loopback_append_param(&buf, "application_name", application_name);
+	if (application_name)
+		loopback_append_param(&buf, "application_name", application_name);
 	/* an orphaned client backend notices its client is gone */
 	loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
 	loopback_append_param(&buf, "connect_timeout", "30");

@@ -14,8 +14,8 @@
 /*
  * The complete conninfo for a client of this server: host (the first
  * unix_socket_directories entry, else TCP localhost), port, dbname, user and
- * application_name given explicitly, then the caller's extra conninfo, whose
- * keywords win.  palloc'd in the current context.
+ * application_name (unless NULL) given explicitly, then the caller's extra
+ * conninfo, whose keywords win.  palloc'd in the current context.
  */
 extern char *loopback_conninfo(const char *dbname, const char *user,
 							   const char *application_name,
