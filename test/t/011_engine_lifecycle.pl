@@ -1,0 +1,163 @@
+# The engine's lifecycle: a sweep cancelled in the middle keeps its completed
+# steps; a run survives its caller disconnecting; a second concurrent run is
+# refused; too many clients are refused before any connection is made; the
+# starting and waiting sessions hold no snapshot; terminating the
+# coordinator aborts the run and leaves nothing behind; conninfo can point
+# the clients at another cluster.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Time::HiRes qw(usleep time);
+
+my $node = PostgreSQL::Test::Cluster->new('life');
+$node->init;
+$node->append_conf('postgresql.conf', "log_statement = none\nmax_connections = 40\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+sub nothing_left
+{
+	return $node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx%'");
+}
+
+# --- a sweep cancelled in the middle keeps its completed steps
+{
+	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 2, 'select-only', checkpoint => false)");
+	# wait until the second step has sampled a second
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+	  or die 'second step never ran';
+	my $t0 = time;
+	is(q1("SELECT pgbenchx.cancel($sweep)"), 't', 'cancel signals the sweep');
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.sweeps WHERE sweep_id = $sweep")
+	  or die 'sweep did not stop';
+	my $elapsed = time - $t0;
+	cmp_ok($elapsed, '<', 3, "the sweep stopped within about a second ($elapsed s)");
+	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'cancelled', 'sweep cancelled');
+	is(q1("SELECT string_agg(clients || ':' || status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+		'1:completed,2:cancelled', 'step 1 completed, step 2 cancelled, no step 3');
+	cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples s JOIN pgbenchx.runs r USING (run_id) WHERE r.sweep_id = $sweep AND r.clients = 2"),
+		'>=', 1, 'the cancelled step keeps its samples');
+	cmp_ok(q1("SELECT transactions FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"),
+		'>', 0, 'the cancelled step keeps its transactions');
+	ok(nothing_left(), 'no worker or client left after the cancel');
+	is(q1("SELECT pgbenchx.cancel($sweep)"), 'f', 'cancelling a finished sweep does nothing');
+}
+
+# --- a run survives its caller disconnecting; a second run is refused
+{
+	my $id = q1("SELECT run_bench(2, 3, 'select-only', checkpoint => false)");    # this session ends here
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT run_bench(1, 1, 'select-only')");
+	isnt($ret, 0, 'a second concurrent run is refused');
+	like($stderr, qr/a pgbenchx run is already in progress/, 'refusal says why');
+	like($stderr, qr/pgbenchx run $id: 2 clients/, 'refusal names the run in progress');
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die 'run never ended';
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completed after its caller left');
+	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '3', 'with all its samples');
+}
+
+# --- too many clients are refused before any connection is made
+{
+	my $before = q1("SELECT count(*) FROM pgbenchx.runs");
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT run_bench(60, 1, 'select-only')");
+	isnt($ret, 0, '60 clients refused with max_connections = 40');
+	like($stderr, qr/60 clients need 60 connections, but only \d+ are free/, 'with the numbers');
+	like($stderr, qr/HINT:  Raise max_connections/, 'and a hint naming the setting');
+	is(q1("SELECT count(*) FROM pgbenchx.runs"), $before, 'no run recorded');
+	is(q1("SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%'"), '0', 'no client connected');
+}
+
+# --- no snapshot is held by the starting or the waiting session
+{
+	my ($in, $out, $err) = ('', '', '');
+	my $starter = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$in .= "SET application_name = 'starter';\nSELECT run_bench(2, 6, 'tpcb-like', checkpoint => false);\n";
+	$starter->pump until $out =~ /^(\d+)$/m;
+	my ($id) = $out =~ /^(\d+)$/m;
+
+	my ($wout, $werr) = ('', '');
+	my $waiter = IPC::Run::start(['psql', '-X', '-At', '-d', $node->connstr('postgres'),
+		'-c', "SET application_name = 'waiter'", '-c', "CALL pgbenchx.wait($id)"],
+		'>', \$wout, '2>', \$werr);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'waiter' AND query LIKE 'CALL%'")
+	  or die 'waiter did not start';
+
+	my ($samples, $xmin_seen) = (0, '');
+	while (q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id") eq 'running' && $samples < 20)
+	{
+		$xmin_seen .= q1("SELECT string_agg(application_name || '=' || coalesce(backend_xmin::text, 'null'), ',' ORDER BY application_name) FROM pg_stat_activity WHERE application_name IN ('starter', 'waiter')") . ';';
+		$samples++;
+		usleep(250_000);
+	}
+	cmp_ok($samples, '>=', 4, 'sampled backend_xmin during the run');
+	unlike($xmin_seen, qr/=\d/, 'backend_xmin of starter and waiter stayed NULL');
+	like($xmin_seen, qr/starter=null,waiter=null/, 'both sessions were seen');
+
+	$in .= "\\q\n";
+	$starter->finish;
+	$waiter->finish;
+	like($werr, qr/NOTICE:  run $id completed/, 'the waiter reported the run');
+	like($werr, qr/NOTICE:  run $id in progress: 2 clients/, 'and its progress');
+}
+
+# --- cancelling the wait stops only the wait
+{
+	my $id = q1("SELECT run_bench(1, 3, 'select-only', checkpoint => false)");
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"SET statement_timeout = '1s'; CALL pgbenchx.wait($id)");
+	like($stderr, qr/stopped waiting for run $id; the run goes on/, 'a cancelled wait says so');
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'running', 'the run goes on');
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'and completes');
+}
+
+# --- terminating the coordinator aborts the run and stops the drivers
+{
+	my $id = q1("SELECT run_bench(2, 30, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'run did not start';
+	q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'");
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die 'run still running';
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'a terminated coordinator leaves the run aborted');
+	cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 1, 'its samples are kept');
+	ok(nothing_left(), 'drivers and clients are gone');
+	is(q1('SELECT 1'), '1', 'the server still serves');
+}
+
+# --- conninfo points the clients at another cluster
+{
+	my $other = PostgreSQL::Test::Cluster->new('other');
+	$other->init;
+	$other->append_conf('postgresql.conf', "log_statement = none\n");
+	$other->start;
+	$other->command_ok([ 'pgbench', '-i', '-q', '-s', '1', '-d', $other->connstr('postgres') ], 'pgbench -i on the other cluster');
+	# this cluster has no pgbench tables at all now
+	$node->safe_psql('postgres', 'DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history');
+	my $commits_before = $other->safe_psql('postgres', "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'");
+	my $conninfo = 'host=' . $other->host . ' port=' . $other->port;
+	my $id = q1("SELECT run_bench(2, 2, 'select-only', checkpoint => false, conninfo => '$conninfo')");
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+	my ($status, $tx) = split /\|/, q1("SELECT status, transactions FROM pgbenchx.runs WHERE run_id = $id");
+	is($status, 'completed', 'a run against the other cluster completes');
+	cmp_ok($tx, '>', 0, 'with transactions');
+	# statistics are flushed when the client backends exit
+	$other->poll_query_until('postgres',
+		"SELECT xact_commit - $commits_before >= $tx FROM pg_stat_database WHERE datname = 'postgres'")
+	  or diag('the other cluster did not count the transactions');
+	cmp_ok($other->safe_psql('postgres', "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'") - $commits_before,
+		'>=', $tx, 'the other cluster ran the transactions');
+	$other->stop;
+}
+
+$node->stop;
+done_testing();
