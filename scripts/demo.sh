@@ -2,14 +2,20 @@
 # scripts/demo.sh: the main job on a fresh Debian 12 machine, as root.
 # Installs what is missing, builds and installs pgbenchx, starts a throwaway
 # cluster as the postgres OS user on a free port, creates the extension,
-# runs pgbench_init, shows what was made, and stops the cluster.
+# runs pgbench_init, shows what was made, runs a short sweep of client counts
+# with pgbenchx's background workers, prints its results, and stops the
+# cluster.
 #
 #   SCALE=10     scale passed to pgbench_init
+#   MAX_CLIENTS=8 DURATION=3 SCRIPT=tpcb-like   the sweep
 #   KEEP=1       leave the cluster running (prints how to stop it)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 SCALE=${SCALE:-10}
+MAX_CLIENTS=${MAX_CLIENTS:-8}
+DURATION=${DURATION:-3}
+SCRIPT=${SCRIPT:-tpcb-like}
 
 pgx_ensure_packages
 pgx_build_install
@@ -43,6 +49,23 @@ SQL
 
 pgx_log "stock pgbench against these tables (select-only, 2 s)"
 "$PGX_BINDIR/pgbench" -n -S -T 2 2>&1 | grep -E 'scaling factor|tps ='
+
+pgx_log "SELECT run_sweep(1, $MAX_CLIENTS, $DURATION, '$SCRIPT'); CALL pgbenchx.wait(id)"
+sweep=$(psql -XAt -c "SELECT run_sweep(1, $MAX_CLIENTS, $DURATION, '$SCRIPT', label => 'demo')")
+psql -c "CALL pgbenchx.wait($sweep)"
+
+pgx_log "the sweep's results (pgbenchx.runs)"
+psql -v sweep="$sweep" <<'SQL'
+SELECT run_id, clients, jobs, status, transactions AS tx, failed,
+       round(tps::numeric, 1) AS tps, round(tps_incl_conn::numeric, 1) AS tps_incl_conn,
+       round(latency_avg_ms::numeric, 3) AS lat_avg_ms, round(latency_p50_ms::numeric, 3) AS p50_ms,
+       round(latency_p99_ms::numeric, 3) AS p99_ms, round(latency_max_ms::numeric, 3) AS max_ms,
+       round(driver_cpu_s::numeric, 2) AS driver_cpu_s
+FROM pgbenchx.runs WHERE sweep_id = :sweep ORDER BY run_id;
+SELECT r.clients, string_agg(round(s.tps)::text, ' ' ORDER BY s.second) AS tps_per_second
+FROM pgbenchx.runs r JOIN pgbenchx.samples s USING (run_id)
+WHERE r.sweep_id = :sweep GROUP BY r.run_id, r.clients ORDER BY r.run_id;
+SQL
 
 if [ "${KEEP:-0}" = 1 ]; then
 	pgx_log "cluster left running: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=postgres psql"
