@@ -6,7 +6,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
-use Time::HiRes qw(usleep);
+use Time::HiRes qw(usleep time);
 
 my $node = PostgreSQL::Test::Cluster->new('cancel');
 $node->init;
@@ -42,10 +42,21 @@ sub cancelled_init
 	return $stderr;
 }
 
+# pgbench_init is fast: pick a scale that takes about 4 s here, so that the
+# cancels land in the load and in the keys rather than after the end
+my $t0 = time;
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(5)');
+my $per_unit = (time - $t0) / 5;
+my $scale = int(4 / ($per_unit > 0 ? $per_unit : 0.01));
+$scale = 10 if $scale < 10;
+$scale = 300 if $scale > 300;
+note("cancel tests use scale $scale ($per_unit s per scale unit)");
+$node->safe_psql('postgres', 'DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history');
+
 # no tables before: none after
 foreach my $delay (100, 700)
 {
-	my $err = cancelled_init(30, $delay);
+	my $err = cancelled_init($scale, $delay);
 	like($err, qr/canceling statement due to user request/, "cancelled after ${delay} ms");
 	is($node->safe_psql('postgres', $snapshot_sql), '', "no pgbench table left after cancel at ${delay} ms");
 }
@@ -56,7 +67,7 @@ $node->safe_psql('postgres', 'UPDATE pgbench_branches SET bbalance = 7');
 my $before = $node->safe_psql('postgres', $snapshot_sql);
 foreach my $delay (50, 400, 1500)
 {
-	my $err = cancelled_init(30, $delay);
+	my $err = cancelled_init($scale, $delay);
 	like($err, qr/canceling statement due to user request/, "cancelled replacing init after ${delay} ms");
 	is($node->safe_psql('postgres', $snapshot_sql), $before, "same relations after cancel at ${delay} ms");
 	is($node->safe_psql('postgres',

@@ -19,7 +19,7 @@ $node->safe_psql('src', q{
 	INSERT INTO pgbenchx.runs (sweep_id, script, clients, jobs, duration, status, transactions, tps)
 		SELECT 1, 'tpcb-like', c, 1, 60, 'completed', 1000 * c, 16.5 * c FROM unnest('{1,2,4}'::int[]) c;
 	INSERT INTO pgbenchx.samples (run_id, second, transactions, tps)
-		SELECT r, s, 100, 100 FROM generate_series(1, 3) r, generate_series(1, 60) s;
+		SELECT r, s, 100, 100 FROM generate_series(2, 4) r, generate_series(1, 60) s;
 });
 
 my $dump = $node->basedir . '/src.sql';
@@ -34,10 +34,13 @@ is($node->safe_psql('dst', $q), $node->safe_psql('src', $q), 'sweeps, runs and s
 is($node->safe_psql('dst', $q), 'ext4 noatime completed / 1:16.5,2:33,4:66 / 180', 'restored values');
 
 # sequences continue after the restored ids
+# (one sequence numbers sweeps and runs: sweep 1, runs 2..4)
+is($node->safe_psql('dst', q{SELECT string_agg(run_id::text, ',' ORDER BY run_id) FROM pgbenchx.runs}),
+	'2,3,4', 'ids restored');
 is($node->safe_psql('dst', q{INSERT INTO pgbenchx.runs (script, clients, jobs) VALUES ('x', 1, 1) RETURNING run_id}),
-	'4', 'run_id continues after restore');
+	'5', 'run_id continues after restore');
 is($node->safe_psql('dst', q{INSERT INTO pgbenchx.sweeps (script, clients) VALUES ('x', '{1}') RETURNING sweep_id}),
-	'2', 'sweep_id continues after restore');
+	'6', 'sweep_id continues after restore');
 
 $node->stop;
 done_testing();
