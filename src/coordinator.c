@@ -311,18 +311,10 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	{
 		BackgroundWorker worker;
 
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-		worker.bgw_restart_time = BGW_NEVER_RESTART;
-		strlcpy(worker.bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
-		strlcpy(worker.bgw_function_name, "driver_main", BGW_MAXLEN);
+		launch_worker_spec(&worker, "driver_main", "pgbenchx driver", step->seg);
 		snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx driver %d of run " INT64_FORMAT,
 				 i, run_id);
-		strlcpy(worker.bgw_type, "pgbenchx driver", BGW_MAXLEN);
-		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(step->seg));
 		memcpy(worker.bgw_extra, &i, sizeof(int));
-		worker.bgw_notify_pid = MyProcPid;
 		if (!RegisterDynamicBackgroundWorker(&worker, &step->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),

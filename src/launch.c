@@ -59,6 +59,24 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 	return n;
 }
 
+void
+launch_worker_spec(BackgroundWorker *worker, const char *function,
+				   const char *type, dsm_segment *seg)
+{
+	memset(worker, 0, sizeof(*worker));
+	/* the drivers connect to no database, but need it to show up as a type */
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker->bgw_restart_time = BGW_NEVER_RESTART;
+	/* $libdir: a bare name fails to load on non-default installs */
+	strlcpy(worker->bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
+	strlcpy(worker->bgw_function_name, function, BGW_MAXLEN);
+	strlcpy(worker->bgw_type, type, BGW_MAXLEN);
+	strlcpy(worker->bgw_name, type, BGW_MAXLEN);
+	worker->bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	worker->bgw_notify_pid = MyProcPid;
+}
+
 int
 launch_default_jobs(int clients, int ncpus, int free_slots)
 {
@@ -438,17 +456,9 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->script_len = script_len;
 	memcpy(req->script_text, builtin->text, script_len + 1);
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "coordinator_main", BGW_MAXLEN);
+	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,
 			 is_sweep ? "sweep" : "run", id);
-	strlcpy(worker.bgw_type, "pgbenchx coordinator", BGW_MAXLEN);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	worker.bgw_notify_pid = MyProcPid;
 
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 		ereport(ERROR,

@@ -11,6 +11,8 @@
 #define PGBENCHX_LAUNCH_H
 
 #include "port/atomics.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
 
 #include "run_shmem.h"
 
@@ -86,6 +88,13 @@ extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
 
 /* run_sweep's ladder; returns the number of steps written to out. */
 extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out);
+
+/*
+ * A pgbenchx worker: restart never, from $libdir/pgbenchx, notifying us,
+ * with the DSM segment's handle as its argument.
+ */
+extern void launch_worker_spec(BackgroundWorker *worker, const char *function,
+							   const char *type, dsm_segment *seg);
 
 /* the default number of jobs for clients given the free worker slots */
 extern int	launch_default_jobs(int clients, int ncpus, int free_slots);
