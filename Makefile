@@ -15,6 +15,7 @@ OBJS = \
 	src/results.o \
 	src/loopback.o \
 	src/wait.o \
+	src/script_sql.o \
 	src/script.o \
 	src/expr.o \
 	src/prng.o \
@@ -23,7 +24,7 @@ OBJS = \
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals
+REGRESS = setup init_errors init_content results_schema engine_refusals eval
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

@@ -222,6 +222,17 @@ RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgbenchx_cancel'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 
+-- Evaluates one expression exactly as pgbench's \set would, with the given
+-- variables (as pgbench -D: string values, typed lazily) and random seed
+-- (one client: the values stock pgbench --random-seed gives client 0).
+-- Returns pgbench's string form of the value, NULL for NULL.  debug()
+-- prints a NOTICE.  Anyone granted EXECUTE may call it; it touches nothing.
+CREATE FUNCTION pgbenchx.eval(expression text, variables jsonb DEFAULT '{}',
+                              random_seed bigint DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'pgbenchx_eval'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+
 -- The live state of the run in progress, from any session.
 CREATE VIEW pgbenchx.progress AS
 SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
@@ -245,3 +256,4 @@ REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, b
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.eval(text, jsonb, bigint) FROM PUBLIC;
