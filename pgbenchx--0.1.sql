@@ -157,7 +157,8 @@ CREATE FUNCTION run_bench(
     checkpoint   boolean DEFAULT true,
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
-    random_seed  bigint DEFAULT NULL)
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -176,7 +177,8 @@ CREATE FUNCTION run_sweep(
     checkpoint   boolean DEFAULT true,
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
-    random_seed  bigint DEFAULT NULL)
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -193,7 +195,8 @@ CREATE FUNCTION run_sweep(
     checkpoint   boolean DEFAULT true,
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
-    random_seed  bigint DEFAULT NULL)
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -233,6 +236,56 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'pgbenchx_eval'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
 
+/*
+ * Scripts.  The built-ins are pgbench's own, in C; scripts registered with
+ * add_script live in pgbenchx.custom_scripts (kept by pg_dump).
+ */
+CREATE TABLE pgbenchx.custom_scripts (
+    name        text PRIMARY KEY,
+    body        text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz
+);
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.custom_scripts', '');
+
+-- pgbench's built-in scripts: name, description, text.
+CREATE FUNCTION pgbenchx.builtin_scripts(OUT name text, OUT description text, OUT body text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbenchx_builtin_scripts'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Every script a run can use, built-in or registered.
+CREATE VIEW pgbenchx.scripts AS
+SELECT name, description, body, true AS builtin FROM pgbenchx.builtin_scripts()
+UNION ALL
+SELECT name, NULL, body, false FROM pgbenchx.custom_scripts;
+
+-- Registers a script after checking it parses as pgbench would parse it
+-- (a syntax error is refused with pgbench's line, column and caret);
+-- replace => true replaces one of the same name.  Returns the name.
+CREATE FUNCTION pgbenchx.add_script(name text, body text, replace boolean DEFAULT false)
+RETURNS text
+AS 'MODULE_PATHNAME', 'pgbenchx_add_script'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- Drops a registered script.
+CREATE FUNCTION pgbenchx.drop_script(name text) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+BEGIN
+    DELETE FROM pgbenchx.custom_scripts s WHERE s.name = drop_script.name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no registered script named "%"', drop_script.name
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = 'Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts.',
+                  HINT = 'SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.';
+    END IF;
+END $$;
+
+-- The text of a script, like pgbench --show-script (built-ins by prefix).
+CREATE FUNCTION pgbenchx.script_text(name text) RETURNS text
+AS 'MODULE_PATHNAME', 'pgbenchx_script_text'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 -- The live state of the run in progress, from any session.
 CREATE VIEW pgbenchx.progress AS
 SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
@@ -250,10 +303,14 @@ LEFT JOIN LATERAL (
     FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
 WHERE r.status = 'running';
 
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.eval(text, jsonb, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.builtin_scripts() FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.add_script(text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.drop_script(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.script_text(text) FROM PUBLIC;

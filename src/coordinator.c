@@ -267,7 +267,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 									run_id, clients, njobs));
 
 	/* the run's shared memory */
-	size = run_shmem_size(njobs, req->script_len);
+	size = run_shmem_size(njobs, req->payload_len);
 	step->seg = dsm_create(size, 0);
 	run = step->run = (RunShared *) dsm_segment_address(step->seg);
 	memset(run, 0, size);
@@ -286,7 +286,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
 	run->script_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
-	memcpy((char *) run + run->script_offset, req->script_text, req->script_len + 1);
+	memcpy((char *) run + run->script_offset, req->script_text, req->payload_len);
+	run->ndefines = req->ndefines;
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -546,7 +547,7 @@ coordinator_main(Datum main_arg)
 				 errmsg("pgbenchx coordinator found a bad request")));
 
 	/* a private copy: the caller may go away once we have started */
-	size = offsetof(LaunchRequest, script_text) + shared_req->script_len + 1;
+	size = offsetof(LaunchRequest, script_text) + shared_req->payload_len;
 	req = MemoryContextAlloc(TopMemoryContext, size);
 	memcpy(req, shared_req, size);
 	coordinator_req = req;

@@ -68,6 +68,7 @@ typedef struct DriverClient
 	ScriptStep	step;			/* the SQL being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
 	bool		txn_failed;		/* serialization or deadlock failure */
+	PGresult   *gset_res;		/* \gset: the last result of the command */
 	bool		txn_started;
 	TimestampTz txn_start;
 	TimestampTz conn_start;
@@ -157,6 +158,9 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 static void
 driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
 {
+	if (c->gset_res)
+		PQclear(c->gset_res);
+	c->gset_res = NULL;
 	if (c->wes_pos >= 0)
 		ModifyWaitEvent(dr->wes, c->wes_pos, 0, NULL);
 	c->wes_pos = -1;
@@ -342,6 +346,84 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
 	return false;
 }
 
+/* \gset / \aset: store one row's columns as variables */
+static bool
+driver_client_store_row(DriverRun *dr, DriverClient *c, PGresult *res, int row)
+{
+	ScriptError err;
+	const char *prefix = c->step.store_prefix ? c->step.store_prefix : "";
+
+	for (int j = 0; j < PQnfields(res); j++)
+	{
+		if (!script_store_result(c->sc, prefix, PQfname(res, j),
+								 PQgetisnull(res, row, j) ? "" : PQgetvalue(res, row, j),
+								 &err))
+		{
+			driver_client_abort(dr, c, "client %d script 0 command %d query 0: %s",
+								c->id, c->step.command, err.message);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A successful result of the command in flight: \aset stores every
+ * non-empty one at once, \gset keeps the last for when the command ends.
+ */
+static bool
+driver_client_result(DriverRun *dr, DriverClient *c, PGresult *res)
+{
+	if (c->phase != CLIENT_WAITING || c->step.store == SCRIPT_STORE_NONE)
+	{
+		PQclear(res);
+		return true;
+	}
+	if (c->step.store == SCRIPT_STORE_ASET)
+	{
+		bool		ok = true;
+
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0)
+			ok = driver_client_store_row(dr, c, res, PQntuples(res) - 1);
+		PQclear(res);
+		return ok;
+	}
+	if (c->gset_res)
+		PQclear(c->gset_res);
+	c->gset_res = res;
+	return true;
+}
+
+/* The command ended: \gset wants exactly one row from its last query. */
+static bool
+driver_client_gset(DriverRun *dr, DriverClient *c)
+{
+	PGresult   *res = c->gset_res;
+	int			rows;
+	bool		ok;
+
+	if (c->step.store != SCRIPT_STORE_GSET || c->txn_failed)
+	{
+		if (res)
+			PQclear(res);
+		c->gset_res = NULL;
+		return true;
+	}
+	rows = (res && PQresultStatus(res) == PGRES_TUPLES_OK) ? PQntuples(res) : 0;
+	c->gset_res = NULL;
+	if (rows != 1)
+	{
+		if (res)
+			PQclear(res);
+		driver_client_abort(dr, c, "client %d script 0 command %d query 0: expected one row, got %d",
+							c->id, c->step.command, rows);
+		return false;
+	}
+	ok = driver_client_store_row(dr, c, res, 0);
+	PQclear(res);
+	return ok;
+}
+
 /* Input arrived on a client's socket (or it may be writable again). */
 static void
 driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
@@ -378,8 +460,10 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 				}
 				else
 					ok = driver_client_error(dr, c, res);
+				PQclear(res);
 			}
-			PQclear(res);
+			else
+				ok = driver_client_result(dr, c, res);
 			if (!ok)
 				return;
 			continue;
@@ -400,6 +484,9 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 				return;
 
 			case CLIENT_WAITING:
+				/* \gset's row (dropped when the transaction failed) */
+				if (!driver_client_gset(dr, c))
+					return;
 				if (c->txn_failed)
 				{
 					/* roll back, then the failed transaction ends */
@@ -709,6 +796,20 @@ driver_setup_clients(DriverRun *dr)
 	ScriptError err;
 	Script	   *script;
 	int64		default_seed;
+	ScriptDefine *defs;
+	const char *p;
+
+	/* the variables follow the script text in the payload */
+	defs = palloc0(sizeof(ScriptDefine) * Max(1, dr->run->ndefines));
+	p = run_shmem_script(dr->run);
+	p += strlen(p) + 1;
+	for (int i = 0; i < dr->run->ndefines; i++)
+	{
+		defs[i].name = p;
+		p += strlen(p) + 1;
+		defs[i].value = p;
+		p += strlen(p) + 1;
+	}
 
 	script = script_parse(dr->run->script_name, run_shmem_script(dr->run), &err);
 	if (script == NULL)
@@ -737,6 +838,8 @@ driver_setup_clients(DriverRun *dr)
 		opts.random_seed = dr->run->random_seed;
 		opts.default_seed = default_seed;
 		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
+		opts.defines = defs;
+		opts.ndefines = dr->run->ndefines;
 		c->sc = script_client_create(script, &opts, &err);
 		if (c->sc == NULL)
 		{

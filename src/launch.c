@@ -34,6 +34,7 @@
 #include "launch.h"
 #include "loopback.h"
 #include "script.h"
+#include "script_sql.h"
 
 /* the seed sweep's client counts; then doubling from 160 */
 static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
@@ -289,7 +290,7 @@ launch_check_connections(int clients)
  * find the scale of the built-in scripts.  Returns the scale.
  */
 static int
-launch_check_login(const char *conninfo, const char *role)
+launch_check_login(const char *conninfo, const char *role, bool need_tables)
 {
 	char	   *connerr;
 	char	   *value;
@@ -307,6 +308,12 @@ launch_check_login(const char *conninfo, const char *role)
 				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
 						 role)));
 
+	if (!need_tables)
+	{
+		/* custom scripts: pgbench reads no table, and :scale is 1 */
+		loopback_finish(conn);
+		return 1;
+	}
 	error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
 	loopback_finish(conn);
 	if (error)
@@ -333,12 +340,59 @@ launch_check_login(const char *conninfo, const char *role)
 	return scale;
 }
 
+/*
+ * The script parses, and a client can be made of it with these variables
+ * in this protocol (variable names, at most 255 parameters per statement),
+ * so that no driver fails on it later.
+ */
+static void
+launch_check_script(const char *name, const char *body, RunProtocol protocol,
+					const ScriptDefine *defs, int ndefs)
+{
+	ScriptError err;
+	Script	   *script;
+	ScriptClient *client;
+	ScriptClientOptions copts;
+	char		msg[2048];
+
+	script = script_parse(name, body, &err);
+	if (script == NULL)
+	{
+		script_error_format(&err, msg, sizeof(msg));
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("script \"%s\" has an error: %s", name, err.message),
+				 errdetail("%s", msg)));
+	}
+	memset(&copts, 0, sizeof(copts));
+	copts.query_mode = (ScriptQueryMode) protocol;
+	copts.scale = 1;
+	copts.defines = defs;
+	copts.ndefines = ndefs;
+	client = script_client_create(script, &copts, &err);
+	if (client == NULL)
+	{
+		script_free(script);
+		script_error_format(&err, msg, sizeof(msg));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("script \"%s\" cannot run: %s", name, err.message),
+				 errdetail("%s", msg)));
+	}
+	script_client_free(client);
+	script_free(script);
+}
+
 int64
 launch_start(const LaunchOptions *opts, bool is_sweep)
 {
 	const char *what = is_sweep ? "run_sweep" : "run_bench";
-	const ScriptBuiltin *builtin;
-	ScriptError serr;
+	char	   *script_name;
+	char	   *script_body;
+	bool		builtin;
+	ScriptDefine defs[SCRIPT_SQL_MAX_VARIABLES];
+	int			ndefs = 0;
+	StringInfoData payload;
 	RunProtocol protocol;
 	StringInfoData shown;
 	bool		remote;
@@ -367,14 +421,9 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 				 errhint("Call %s outside BEGIN ... COMMIT, then wait with CALL pgbenchx.wait(id).", what)));
 
 	launch_check_arguments(opts, what);
-	builtin = script_builtin_find(opts->script, &serr);
-	if (builtin == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("%s", serr.message),
-				 errdetail("The built-in scripts are tpcb-like, simple-update and select-only; a unique prefix names one, as pgbench -b."),
-				 errhint("Pass script => 'tpcb-like', 'simple-update' or 'select-only'.")));
 	protocol = launch_protocol(opts->protocol);
+	if (opts->variables)
+		ndefs = script_sql_defines(opts->variables, defs);
 
 	for (int i = 0; i < opts->nsteps; i++)
 		max_clients = Max(max_clients, opts->clients[i]);
@@ -384,6 +433,10 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+
+	if (!script_sql_resolve(opts->script, &script_name, &script_body, &builtin))
+		script_sql_unknown(opts->script);
+	launch_check_script(script_name, script_body, protocol, defs, ndefs);
 
 	launch_check_no_run();
 
@@ -406,7 +459,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	dbname = get_database_name(MyDatabaseId);
 	role = GetUserNameFromId(GetUserId(), false);
 	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", opts->conninfo);
-	scale = launch_check_login(conninfo, role);
+	scale = launch_check_login(conninfo, role, builtin);
 	/* each client puts its own application_name in front of this */
 	conninfo = loopback_conninfo(dbname, role, NULL, opts->conninfo);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
@@ -424,8 +477,15 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	SPI_finish();
 
 	/* the request, handed over in a DSM segment the coordinator attaches */
-	script_len = strlen(builtin->text);
-	seg = dsm_create(offsetof(LaunchRequest, script_text) + script_len + 1, 0);
+	script_len = strlen(script_body);
+	initStringInfo(&payload);
+	appendBinaryStringInfo(&payload, script_body, script_len + 1);
+	for (int i = 0; i < ndefs; i++)
+	{
+		appendBinaryStringInfo(&payload, defs[i].name, strlen(defs[i].name) + 1);
+		appendBinaryStringInfo(&payload, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	seg = dsm_create(offsetof(LaunchRequest, script_text) + payload.len, 0);
 	req = (LaunchRequest *) dsm_segment_address(seg);
 	memset(req, 0, offsetof(LaunchRequest, script_text));
 	req->magic = LAUNCH_MAGIC;
@@ -446,15 +506,17 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		(uint64) GetCurrentTimestamp();
 	req->ncpus = ncpus;
 	req->scale_detected = scale;
-	strlcpy(req->script_name, builtin->name, sizeof(req->script_name));
+	strlcpy(req->script_name, script_name, sizeof(req->script_name));
 	if (opts->label)
 		strlcpy(req->label, opts->label, sizeof(req->label));
 	strlcpy(req->conninfo, conninfo, sizeof(req->conninfo));
 	strlcpy(req->conninfo_shown, shown.data, sizeof(req->conninfo_shown));
 	req->caller_procno = MyProc->pgprocno;
 	pg_atomic_init_u32(&req->status, LAUNCH_PENDING);
+	req->ndefines = ndefs;
 	req->script_len = script_len;
-	memcpy(req->script_text, builtin->text, script_len + 1);
+	req->payload_len = payload.len;
+	memcpy(req->script_text, payload.data, payload.len);
 
 	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,

@@ -11,6 +11,7 @@
 #define PGBENCHX_LAUNCH_H
 
 #include "port/atomics.h"
+#include "utils/jsonb.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
 
@@ -56,7 +57,10 @@ typedef struct LaunchRequest
 	pg_atomic_uint32 status;	/* LaunchStatus */
 	char		error[RUN_ERROR_LEN];
 
+	/* the payload: the script text, NUL, then ndefines "name\0value\0" */
+	int			ndefines;
 	Size		script_len;
+	Size		payload_len;
 	char		script_text[FLEXIBLE_ARRAY_MEMBER];
 } LaunchRequest;
 
@@ -81,6 +85,7 @@ typedef struct LaunchOptions
 	const char *conninfo;
 	bool		random_seed_given;
 	int64		random_seed;
+	Jsonb	   *variables;		/* NULL if not given */
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

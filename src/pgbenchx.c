@@ -130,20 +130,20 @@ pgbench_init(PG_FUNCTION_ARGS)
 /*
  * The options common to run_bench and both run_sweep forms, from argument
  * first onwards: duration, script, jobs, protocol, transactions, vacuum,
- * checkpoint, label, conninfo, random_seed.
+ * checkpoint, label, conninfo, random_seed, variables.
  */
 static void
 pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 {
 	static const char *const names[] = {
 		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
-		"checkpoint", "label", "conninfo", "random_seed"
+		"checkpoint", "label", "conninfo", "random_seed", "variables"
 	};
 
 	/* NULL means "not given" for these; the others must not be NULL */
 	for (int i = 0; i < (int) lengthof(names); i++)
 	{
-		bool		may_be_null = (i == 0 || i == 2 || i == 4 || i == 7 || i == 8 || i == 9);
+		bool		may_be_null = (i == 0 || i == 2 || i == 4 || i >= 7);
 
 		if (!may_be_null && PG_ARGISNULL(first + i))
 			pgbenchx_null_argument(names[i]);
@@ -162,6 +162,7 @@ pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 	o->conninfo = PG_ARGISNULL(first + 8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(first + 8));
 	o->random_seed_given = !PG_ARGISNULL(first + 9);
 	o->random_seed = o->random_seed_given ? PG_GETARG_INT64(first + 9) : 0;
+	o->variables = PG_ARGISNULL(first + 10) ? NULL : PG_GETARG_JSONB_P(first + 10);
 }
 
 /* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */

@@ -105,15 +105,16 @@ typedef struct RunShared
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
-	Size		script_offset;	/* script text, NUL-terminated */
+	Size		script_offset;	/* script text, NUL, then ndefines name/value pairs */
+	int			ndefines;		/* variables given as -D would give them */
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
 
 static inline Size
-run_shmem_size(int njobs, Size script_len)
+run_shmem_size(int njobs, Size payload_len)
 {
 	return MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs) +
-		script_len + 1;
+		payload_len;
 }
 
 static inline const char *

@@ -2,7 +2,9 @@
  *
  * script_sql.c
  *	  The SQL face of the script language: pgbenchx.eval(), which evaluates
- *	  one expression exactly as pgbench's \set would.
+ *	  one expression exactly as pgbench's \set would; the script registry
+ *	  (pgbenchx.add_script, script_text, builtin_scripts) and the lookup of a
+ *	  script by name for run_bench; variables given as jsonb.
  *
  * The language itself lives in script.c and expr.c as plain C with their own
  * error reporting; this file only turns SQL arguments into a one-command
@@ -14,16 +16,21 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
 #include "script.h"
+#include "script_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_eval);
-
-#define EVAL_MAX_VARIABLES	1000
+PG_FUNCTION_INFO_V1(pgbenchx_builtin_scripts);
+PG_FUNCTION_INFO_V1(pgbenchx_add_script);
+PG_FUNCTION_INFO_V1(pgbenchx_script_text);
 
 /* debug() prints what pgbench prints on stderr, as a NOTICE */
 static void
@@ -48,7 +55,7 @@ script_sql_debug(void *arg, int command_index, const ExprValue *value)
 }
 
 /* The variables of a jsonb object as -D NAME=VALUE strings. */
-static int
+int
 script_sql_defines(Jsonb *vars, ScriptDefine *defs)
 {
 	JsonbIterator *it;
@@ -72,10 +79,16 @@ script_sql_defines(Jsonb *vars, ScriptDefine *defs)
 		{
 			char	   *value;
 
-			if (n >= EVAL_MAX_VARIABLES)
+			if (n >= SCRIPT_SQL_MAX_VARIABLES)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("at most %d variables are allowed", EVAL_MAX_VARIABLES)));
+						 errmsg("at most %d variables are allowed", SCRIPT_SQL_MAX_VARIABLES)));
+			if (!expr_valid_variable_name(key))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid variable name: \"%s\"", key),
+						 errdetail("A variable name starts with a letter or an underscore, then letters, digits and underscores, as in pgbench."),
+						 errhint("Rename the variable.")));
 			switch (v.type)
 			{
 				case jbvString:
@@ -125,7 +138,7 @@ Datum
 pgbenchx_eval(PG_FUNCTION_ARGS)
 {
 	char	   *expression;
-	ScriptDefine defs[EVAL_MAX_VARIABLES];
+	ScriptDefine defs[SCRIPT_SQL_MAX_VARIABLES];
 	int			ndefs = 0;
 	uint64		seed;
 	StringInfoData source;
@@ -204,4 +217,180 @@ pgbenchx_eval(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	expr_value_format(&value, buf, sizeof(buf));
 	PG_RETURN_TEXT_P(cstring_to_text(buf));
+}
+
+/* ---------------------------------------------------------------------
+ * The script registry
+ * --------------------------------------------------------------------- */
+
+/* Raise pgbench's parse error for a script that does not parse. */
+static void
+script_sql_check(const char *name, const char *body)
+{
+	ScriptError err;
+	Script	   *script = script_parse(name, body, &err);
+
+	if (script != NULL)
+	{
+		script_free(script);
+		return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_SYNTAX_ERROR),
+			 errmsg("script \"%s\" has an error: %s", name, err.message),
+			 errdetail("%s", script_sql_error_text(&err)),
+			 errhint("Fix the script; it must run under stock pgbench as it is.")));
+}
+
+bool
+script_sql_resolve(const char *name, char **display, char **body, bool *builtin)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(name)};
+	const ScriptBuiltin *b;
+	ScriptError err;
+
+	/* a registered script, by its exact name */
+	if (SPI_execute_with_args("SELECT body FROM pgbenchx.custom_scripts WHERE name = $1",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed");
+	if (SPI_processed > 0)
+	{
+		*display = pstrdup(name);
+		*body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		*builtin = false;
+		return true;
+	}
+	/* a built-in, by unambiguous prefix, as pgbench -b */
+	b = script_builtin_find(name, &err);
+	if (b == NULL)
+		return false;
+	*display = pstrdup(b->name);
+	*body = pstrdup(b->text);
+	*builtin = true;
+	return true;
+}
+
+/* pgbenchx.builtin_scripts(): name, description, body of each built-in */
+Datum
+pgbenchx_builtin_scripts(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const ScriptBuiltin *b;
+	int			n;
+
+	InitMaterializedSRF(fcinfo, 0);
+	b = script_builtins(&n);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		values[0] = CStringGetTextDatum(b[i].name);
+		values[1] = CStringGetTextDatum(b[i].desc);
+		values[2] = CStringGetTextDatum(b[i].text);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* pgbenchx.add_script(name, body, replace): check, then register */
+Datum
+pgbenchx_add_script(PG_FUNCTION_ARGS)
+{
+	char	   *name;
+	char	   *body;
+	bool		replace;
+	ScriptError err;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	bool		exists;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("name, body and replace must not be null"),
+				 errhint("Pass a name and the script's text.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	body = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	replace = PG_GETARG_BOOL(2);
+
+	if (name[0] == '\0' || strlen(name) >= 64 || strpbrk(name, "@, \t\r\n") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_NAME),
+				 errmsg("invalid script name \"%s\"", name),
+				 errdetail("A script name has 1 to 63 bytes, without '@', ',' or spaces: run_bench reads \"name@weight, name@weight\"."),
+				 errhint("Choose another name.")));
+	if (script_builtin_find(name, &err) != NULL &&
+		(strcmp(name, "tpcb-like") == 0 || strcmp(name, "simple-update") == 0 ||
+		 strcmp(name, "select-only") == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("\"%s\" is a built-in script", name),
+				 errhint("Choose another name.")));
+	script_sql_check(name, body);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	values[0] = CStringGetTextDatum(name);
+	values[1] = CStringGetTextDatum(body);
+	if (SPI_execute_with_args("SELECT 1 FROM pgbenchx.custom_scripts WHERE name = $1 FOR UPDATE",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed");
+	exists = SPI_processed > 0;
+	if (exists && !replace)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("script \"%s\" already exists", name),
+				 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
+	if (SPI_execute_with_args(exists ?
+							  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = now() WHERE name = $1" :
+							  "INSERT INTO pgbenchx.custom_scripts (name, body) VALUES ($1, $2)",
+							  2, types, values, NULL, false, 0) < 0)
+		elog(ERROR, "SPI_execute_with_args failed");
+	SPI_finish();
+	PG_RETURN_TEXT_P(cstring_to_text(name));
+}
+
+/* pgbenchx.script_text(name): the text, like pgbench --show-script */
+Datum
+pgbenchx_script_text(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *display;
+	char	   *body;
+	bool		builtin;
+	bool		found;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	found = script_sql_resolve(name, &display, &body, &builtin);
+	if (found)
+	{
+		char	   *copy = SPI_palloc(strlen(body) + 1);
+
+		strcpy(copy, body);
+		body = copy;
+	}
+	SPI_finish();
+	if (!found)
+		script_sql_unknown(name);
+	PG_RETURN_TEXT_P(cstring_to_text(body));
+}
+
+void
+script_sql_unknown(const char *name)
+{
+	ScriptError err;
+
+	if (script_builtin_find(name, &err) == NULL && strstr(err.message, "ambiguous"))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("%s", err.message),
+				 errhint("Name the script fully: tpcb-like, simple-update or select-only.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("no script named \"%s\"", name),
+			 errdetail("The built-in scripts are tpcb-like, simple-update and select-only (a unique prefix names one, as pgbench -b); others are registered with pgbenchx.add_script."),
+			 errhint("SELECT name FROM pgbenchx.scripts lists them.")));
 }

@@ -79,7 +79,7 @@ wait_report_finished(int64 id, int64 last_reported)
 			   "to_char(tps, 'FM9999999990.0'), to_char(tps_incl_conn, 'FM9999999990.0'), "
 			   "to_char(latency_avg_ms, 'FM9999990.000'), to_char(latency_p99_ms, 'FM9999990.000'), "
 			   "failed, error, "
-			   "driver_cpu_s / nullif(bench_duration_s * jobs, 0) "
+			   "CASE WHEN bench_duration_s >= 1 THEN driver_cpu_s / (bench_duration_s * jobs) END "
 			   "FROM pgbenchx.runs WHERE (run_id = $1 OR sweep_id = $1) AND status <> 'running' "
 			   "AND run_id > $2 ORDER BY run_id", id, last_reported);
 	for (uint64 i = 0; i < SPI_processed; i++)

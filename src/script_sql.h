@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * script_sql.h
+ *	  The SQL face of the script language: eval, the script registry,
+ *	  scripts by name, variables given as jsonb.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_SCRIPT_SQL_H
+#define PGBENCHX_SCRIPT_SQL_H
+
+#include "utils/jsonb.h"
+
+#include "script.h"
+
+#define SCRIPT_SQL_MAX_VARIABLES	1000
+
+/*
+ * The variables of a jsonb object as -D NAME=VALUE strings (palloc'd);
+ * errors on a non-object, a bad name or a non-scalar value.  defs must have
+ * room for SCRIPT_SQL_MAX_VARIABLES.  Returns the count.
+ */
+extern int	script_sql_defines(Jsonb *vars, ScriptDefine *defs);
+
+/*
+ * A script by name, with SPI connected: a registered script by exact name,
+ * else a built-in by unambiguous prefix.  Returns false if there is none.
+ */
+extern bool script_sql_resolve(const char *name, char **display, char **body,
+							   bool *builtin);
+
+/* ERROR for a name that resolves to no script */
+extern void script_sql_unknown(const char *name) pg_attribute_noreturn();
+
+#endif							/* PGBENCHX_SCRIPT_SQL_H */

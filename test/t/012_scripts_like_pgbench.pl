@@ -1,0 +1,82 @@
+# A custom script runs under pgbenchx as under stock pgbench: the same
+# script, one client, the same --random-seed, each writing its variables
+# into a table, give identical values (\set with each random function,
+# hash, permute, \if chains, \gset, \aset, \sleep), in simple and extended
+# mode.  Also: -D style variables, and a script ending inside a transaction.
+# (\aset with a \; compound needs the simple protocol, in pgbench too.)
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('scripts');
+$node->init;
+$node->append_conf('postgresql.conf', "log_statement = none\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', q{
+	CREATE TABLE vals (who int, tx int, r1 bigint, r2 bigint, r3 bigint, r4 bigint,
+	                   h bigint, p bigint, branch int, g1 bigint, a2 bigint, d text)});
+
+my $script = <<'SCRIPT';
+\set r1 random(1, 1000000)
+\set r2 random_exponential(1, 1000, 3.0)
+\set r3 random_gaussian(1, 1000, 2.5)
+\set r4 random_zipfian(1, 1000, 1.5)
+\set h hash(:r1)
+\set p permute(:r1, 1000000)
+\if :r1 % 3 = 0
+  \set branch 0
+\elif :r1 % 3 = 1
+  \set branch 1
+\else
+  \set branch 2
+\endif
+SELECT :r1 + 1 AS g1 \gset
+SELECT 1 AS a1, :r2 * 2 AS a2 \aset
+\sleep 1 ms
+\set d 1.0 * :r3 / 7
+INSERT INTO vals VALUES (:who, (SELECT count(*) FROM vals WHERE who = :who), :r1, :r2, :r3, :r4, :h, :p, :branch, :g1, :a2, :d);
+SCRIPT
+# (who is given as -D / variables; the table counts the transactions)
+
+my $file = $node->basedir . '/cmp.sql';
+open(my $fh, '>', $file) or die;
+print $fh $script;
+close $fh;
+
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('cmp', \$s\$$script\$s\$)");
+
+foreach my $mode ('simple', 'extended')
+{
+	my ($who_pg, $who_x) = $mode eq 'simple' ? (1, 2) : (3, 4);
+	$node->command_ok([ 'pgbench', '-n', '-c', '1', '-t', '5', '--random-seed=5432', '-M', $mode,
+		'-D', "who=$who_pg", '-f', $file, '-d', $node->connstr('postgres') ],
+		"stock pgbench runs the script ($mode)");
+	my $id = $node->safe_psql('postgres', qq{
+		SELECT run_bench(1, transactions => 5, script => 'cmp', protocol => '$mode', random_seed => 5432,
+		                 vacuum => false, checkpoint => false,
+		                 variables => '{"who": $who_x}')});
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+	is($node->safe_psql('postgres', "SELECT status || ' ' || transactions FROM pgbenchx.runs WHERE run_id = $id"),
+		'completed 5', "pgbenchx runs the script ($mode)");
+
+	my $cols = 'tx, r1, r2, r3, r4, h, p, branch, g1, a2, d';
+	my $want = $node->safe_psql('postgres', "SELECT $cols FROM vals WHERE who = $who_pg ORDER BY tx");
+	my $got = $node->safe_psql('postgres', "SELECT $cols FROM vals WHERE who = $who_x ORDER BY tx");
+	is(scalar(split /\n/, $want), 5, "stock pgbench wrote 5 rows ($mode)");
+	is($got, $want, "identical values to stock pgbench with the same seed ($mode)");
+}
+
+# a script that ends inside a transaction aborts its client, as pgbench does
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('open-tx', E'BEGIN;\nSELECT 1;\n')});
+my $id = $node->safe_psql('postgres',
+	"SELECT run_bench(1, 2, 'open-tx', vacuum => false, checkpoint => false)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+is($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $id"),
+	'failed: client 0 aborted: end of script reached without completing the last transaction',
+	'a script ending in an open transaction aborts the client');
+
+$node->stop;
+done_testing();
