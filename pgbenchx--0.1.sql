@@ -86,8 +86,34 @@ CREATE TABLE pgbenchx.runs (
     bench_duration_s   float8,   -- measured interval tps is computed over
     random_seed        numeric,
     conninfo           text,     -- the caller's extra conninfo
-    coordinator_pid    int       -- while running
+    coordinator_pid    int,      -- while running
+    rate               float8,   -- -R target tps
+    latency_limit_ms   float8,   -- -L
+    max_tries          int,      -- --max-tries (0 = unlimited)
+    connect_per_transaction boolean, -- -C
+    serialization_failures bigint,
+    deadlock_failures  bigint,
+    retried            bigint,   -- transactions retried
+    retries            bigint,   -- retries in all
+    skipped            bigint,   -- -R with -L: too late to start
+    late               bigint,   -- latency above -L
+    lag_avg_ms         float8,   -- -R: schedule lag
+    lag_max_ms         float8
 );
+
+-- Per-statement latencies of each run, as pgbench -r reports them.
+CREATE TABLE pgbenchx.statement_stats (
+    run_id          bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    script          text NOT NULL,
+    command         int NOT NULL,       -- 1-based within the script
+    command_text    text NOT NULL,      -- its first line, as -r shows it
+    executions      bigint NOT NULL,
+    latency_avg_ms  float8,             -- NULL for commands not timed (\set, \if ...)
+    failures        bigint NOT NULL DEFAULT 0,
+    retries         bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, script, command)
+);
+COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every run (pgbench -r)';
 CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
 COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 
@@ -108,6 +134,7 @@ SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.samples', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.statement_stats', '');
 
 /*
  * pgbench_init: drops and recreates pgbench_branches, pgbench_tellers,
@@ -158,7 +185,11 @@ CREATE FUNCTION run_bench(
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
     random_seed  bigint DEFAULT NULL,
-    variables    jsonb DEFAULT NULL)
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -178,7 +209,11 @@ CREATE FUNCTION run_sweep(
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
     random_seed  bigint DEFAULT NULL,
-    variables    jsonb DEFAULT NULL)
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -196,7 +231,11 @@ CREATE FUNCTION run_sweep(
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
     random_seed  bigint DEFAULT NULL,
-    variables    jsonb DEFAULT NULL)
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -303,9 +342,9 @@ LEFT JOIN LATERAL (
     FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
 WHERE r.status = 'running';
 
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;

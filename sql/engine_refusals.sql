@@ -74,3 +74,13 @@ ROLLBACK;
 -- nothing was started or recorded
 SELECT count(*) AS runs, (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps FROM pgbenchx.runs;
 SELECT count(*) AS coordinators FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%';
+
+-- pacing and retries, as pgbench -R, -L and --max-tries
+SELECT pgbx_try('SELECT run_bench(1, 1, rate => 0)');
+SELECT pgbx_try('SELECT run_bench(1, 1, rate => -5)');
+SELECT pgbx_try('SELECT run_bench(1, 1, latency_limit => 0)');
+SELECT pgbx_try('SELECT run_bench(1, 1, max_tries => -1)');
+SELECT pgbx_try('SELECT run_bench(1, transactions => 5, max_tries => 0)');
+SELECT pgbx_try('SELECT run_bench(1, 1, max_tries => NULL)');
+SELECT pgbx_try('SELECT run_bench(1, 1, connect_per_transaction => NULL)');
+SELECT count(*) AS runs_after_pacing_refusals FROM pgbenchx.runs;

@@ -47,6 +47,7 @@
 #include "loopback.h"
 #include "results.h"
 #include "run_shmem.h"
+#include "script.h"
 #include "stats.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -228,6 +229,53 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	}
 }
 
+/* the number of commands of the run's script (it parsed at launch) */
+static int
+coordinator_command_count(const LaunchRequest *req)
+{
+	ScriptError err;
+	Script	   *script = script_parse(req->script_name, req->script_text, &err);
+	int			n;
+
+	if (script == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("script \"%s\" does not parse: %s", req->script_name, err.message)));
+	n = script_command_count(script);
+	script_free(script);
+	return n;
+}
+
+/* pgbench -r: the drivers' per-command figures, summed, one row each */
+static void
+coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *run)
+{
+	ScriptError err;
+	Script	   *script = script_parse(req->script_name, req->script_text, &err);
+	CommandStats *sum;
+	const char **texts;
+
+	if (script == NULL)
+		return;
+	sum = palloc0(sizeof(CommandStats) * Max(1, run->ncommands));
+	texts = palloc(sizeof(char *) * Max(1, run->ncommands));
+	for (int i = 0; i < run->ncommands; i++)
+	{
+		texts[i] = pstrdup(script_command_first_line(script, i));
+		for (int d = 0; d < run->njobs; d++)
+		{
+			const CommandStats *cs = &run_shmem_cmdstats(run, d)[i];
+
+			sum[i].executions += cs->executions;
+			sum[i].sum_usec += cs->sum_usec;
+			sum[i].failures += cs->failures;
+			sum[i].retries += cs->retries;
+		}
+	}
+	script_free(script);
+	results_write_statements(run_id, req->script_name, run->ncommands, texts, sum);
+}
+
 /* the jobs of a step: as asked, at most one per client, else chosen */
 static int
 coordinator_jobs(const LaunchRequest *req, int clients)
@@ -252,6 +300,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	stats_run  *total;
 	stats_second *scratch;
 	uint64		next_sec = 0;
+	int			ncommands;
 	RunResult	result;
 	int			first_client = 0;
 	bool		stop_sent = false;
@@ -267,7 +316,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 									run_id, clients, njobs));
 
 	/* the run's shared memory */
-	size = run_shmem_size(njobs, req->payload_len);
+	ncommands = coordinator_command_count(req);
+	size = run_shmem_size(njobs, req->payload_len, ncommands);
 	step->seg = dsm_create(size, 0);
 	run = step->run = (RunShared *) dsm_segment_address(step->seg);
 	memset(run, 0, size);
@@ -279,6 +329,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	run->duration = req->duration;
 	run->transactions = req->transactions;
 	run->protocol = req->protocol;
+	run->knobs = req->knobs;
 	run->scale = req->scale_detected;
 	run->random_seed = req->random_seed;
 	strlcpy(run->script_name, req->script_name, RUN_SCRIPT_NAME_LEN);
@@ -287,6 +338,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	pg_atomic_init_u32(&run->stop, 0);
 	run->script_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
 	memcpy((char *) run + run->script_offset, req->script_text, req->payload_len);
+	run->ncommands = ncommands;
+	run->cmdstats_offset = MAXALIGN(run->script_offset + req->payload_len);
 	run->ndefines = req->ndefines;
 	for (int i = 0; i < njobs; i++)
 	{
@@ -451,6 +504,17 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		result.bench_end_usec = Max(result.bench_end_usec, d->bench_end_usec);
 		result.driver_cpu_s += d->cpu_seconds;
 		result.aborted_clients += d->aborted_clients;
+		result.counts.serialization_failures += d->counts.serialization_failures;
+		result.counts.deadlock_failures += d->counts.deadlock_failures;
+		result.counts.retried += d->counts.retried;
+		result.counts.retries += d->counts.retries;
+		result.counts.skipped += d->counts.skipped;
+		result.counts.late += d->counts.late;
+		result.counts.lag_count += d->counts.lag_count;
+		result.counts.lag_sum_usec += d->counts.lag_sum_usec;
+		result.counts.lag_max_usec = Max(result.counts.lag_max_usec, d->counts.lag_max_usec);
+		result.counts.reconnects += d->counts.reconnects;
+		result.counts.reconnect_usec += d->counts.reconnect_usec;
 		if (d->error[0] != '\0' && result.error == NULL)
 			result.error = pstrdup(d->error);
 	}
@@ -466,7 +530,9 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		else
 			result.status = "completed";
 	}
+	result.connect_per_transaction = req->knobs.connect_per_transaction;
 	results_finish_run(run_id, &result);
+	coordinator_write_statements(req, run_id, run);
 	step->run_id = 0;
 
 	dsm_detach(step->seg);

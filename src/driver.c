@@ -20,6 +20,7 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <sys/resource.h>
 
 #include "libpq-fe.h"
@@ -37,6 +38,7 @@
 
 #include "driver.h"
 #include "loopback.h"
+#include "prng.h"
 #include "run_shmem.h"
 #include "script.h"
 #include "stats.h"
@@ -68,12 +70,17 @@ typedef struct DriverClient
 	ScriptStep	step;			/* the SQL being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
 	bool		txn_failed;		/* serialization or deadlock failure */
+	bool		failed_deadlock;	/* ... and which of the two */
 	PGresult   *gset_res;		/* \gset: the last result of the command */
 	bool		txn_started;
-	TimestampTz txn_start;
+	TimestampTz txn_start;		/* latency counts from here (-R: the schedule) */
+	int			tries;			/* of the transaction in progress */
+	bool		throttled;		/* -R: sleeping until txn_scheduled */
+	TimestampTz txn_scheduled;
+	TimestampTz cmd_start;		/* the command in flight (-r) */
 	TimestampTz conn_start;
 	TimestampTz wake_at;
-	int64		ntx;			/* transactions ended (ok or failed) */
+	int64		ntx;			/* transactions ended (ok, failed or skipped) */
 } DriverClient;
 
 typedef struct DriverRun
@@ -89,12 +96,22 @@ typedef struct DriverRun
 	TimestampTz stop_deadline;	/* 0 until a stop request */
 	uint64		cur_sec;		/* the second being filled */
 	int			live;			/* clients neither done nor aborted */
+	bool		wes_dirty;		/* -C: sockets changed, rebuild the set */
+	char	  **client_conninfo;	/* per client, for -C reconnects */
+	CommandStats *cmdstats;		/* ours, in the DSM segment */
+	DriverCounts *counts;		/* ours, in the DSM segment */
+	/* -R: pgbench's per-thread schedule */
+	prng_state	throttle_rs;
+	double		throttle_delay_usec;
+	TimestampTz throttle_trigger;
 	char		first_error[RUN_ERROR_LEN];
 } DriverRun;
 
 static const char *const driver_prepared_names_prefix = "P_";
 
 static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
+static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
+			pg_attribute_printf(3, 4);
 
 /* ---------------------------------------------------------------------
  * Per-second statistics
@@ -139,11 +156,30 @@ driver_publish_final(DriverRun *dr)
 static void
 driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
+	int64		latency = now - c->txn_start;
+
 	driver_advance_seconds(dr, now);
 	if (c->txn_failed)
+	{
 		stats_second_record_failed(driver_slot(dr));
+		if (c->failed_deadlock)
+			dr->counts->deadlock_failures++;
+		else
+			dr->counts->serialization_failures++;
+	}
 	else
-		stats_second_record_ok(driver_slot(dr), (uint64) (now - c->txn_start));
+	{
+		stats_second_record_ok(driver_slot(dr), (uint64) Max(latency, 0));
+		if (dr->run->knobs.latency_limit_usec > 0 &&
+			latency > dr->run->knobs.latency_limit_usec)
+			dr->counts->late++;
+	}
+	if (c->tries > 1)
+	{
+		dr->counts->retried++;
+		dr->counts->retries += c->tries - 1;
+	}
+	c->tries = 0;
 	pg_atomic_write_u64(&dr->me->transactions,
 						pg_atomic_read_u64(&dr->me->transactions) + 1);
 	c->ntx++;
@@ -155,27 +191,33 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
  * Client life
  * --------------------------------------------------------------------- */
 
+/* Close a client's connection and take its socket out of the wait set. */
+static void
+driver_client_disconnect(DriverRun *dr, DriverClient *c)
+{
+	if (c->wes_pos >= 0 && dr->wes)
+		ModifyWaitEvent(dr->wes, c->wes_pos, 0, NULL);
+	c->wes_pos = -1;
+	if (c->conn)
+		PQfinish(c->conn);
+	c->conn = NULL;
+	c->want_write = false;
+	if (dr->run->knobs.connect_per_transaction)
+		dr->wes_dirty = true;
+}
+
 static void
 driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
 {
 	if (c->gset_res)
 		PQclear(c->gset_res);
 	c->gset_res = NULL;
-	if (c->wes_pos >= 0)
-		ModifyWaitEvent(dr->wes, c->wes_pos, 0, NULL);
-	c->wes_pos = -1;
-	if (c->conn)
-		PQfinish(c->conn);
-	c->conn = NULL;
+	driver_client_disconnect(dr, c);
 	c->phase = phase;
 	dr->live--;
 }
 
 /* pgbench's abort: the client stops, the run will end as failed */
-static void
-driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
-	pg_attribute_printf(3, 4);
-
 static void
 driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
 {
@@ -224,18 +266,22 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 	if (want != c->want_write)
 	{
 		c->want_write = want;
-		ModifyWaitEvent(dr->wes, c->wes_pos,
-						WL_SOCKET_READABLE | (want ? WL_SOCKET_WRITEABLE : 0), NULL);
+		if (c->wes_pos >= 0)
+			ModifyWaitEvent(dr->wes, c->wes_pos,
+							WL_SOCKET_READABLE | (want ? WL_SOCKET_WRITEABLE : 0), NULL);
+		else
+			dr->wes_dirty = true;
 	}
 }
 
 static void
-driver_client_send(DriverRun *dr, DriverClient *c)
+driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	const ScriptStep *s = &c->step;
 	int			ok;
 	char		name[16];
 
+	c->cmd_start = now;
 	switch (dr->run->protocol)
 	{
 		case RUN_PROTOCOL_SIMPLE:
@@ -272,6 +318,57 @@ driver_client_send(DriverRun *dr, DriverClient *c)
 	driver_client_flush(dr, c);
 }
 
+/* pgbench's getPoissonRand: the wait before the next scheduled transaction */
+static int64
+driver_poisson_usec(prng_state *rs, double center_usec)
+{
+	double		uniform = 1.0 - prng_double(rs);
+
+	return (int64) (-log(uniform) * center_usec + 0.5);
+}
+
+/*
+ * -R: schedule the client's next transaction on the driver's Poisson
+ * schedule, skipping those already later than -L (pgbench counts them as
+ * skipped).  Returns false if the schedule runs past the end of the run.
+ */
+static bool
+driver_client_schedule(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	int64		limit = dr->run->knobs.latency_limit_usec;
+
+	dr->throttle_trigger += driver_poisson_usec(&dr->throttle_rs, dr->throttle_delay_usec);
+	c->txn_scheduled = dr->throttle_trigger;
+	while (limit > 0 && c->txn_scheduled < now - limit &&
+		   (dr->end_time == 0 || c->txn_scheduled < dr->end_time))
+	{
+		dr->counts->skipped++;
+		c->ntx++;
+		if (dr->run->transactions > 0 && c->ntx >= dr->run->transactions)
+			return false;
+		dr->throttle_trigger += driver_poisson_usec(&dr->throttle_rs, dr->throttle_delay_usec);
+		c->txn_scheduled = dr->throttle_trigger;
+	}
+	return dr->end_time == 0 || c->txn_scheduled < dr->end_time;
+}
+
+/* -C: open a new connection for the next transaction */
+static void
+driver_client_reconnect(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	c->conn_start = now;
+	c->conn = PQconnectStart(dr->client_conninfo[c - dr->clients]);
+	if (c->conn == NULL || PQstatus(c->conn) == CONNECTION_BAD)
+	{
+		driver_client_abort(dr, c, "client %d aborted while establishing connection%s%s",
+							c->id, c->conn ? ": " : "", c->conn ? PQerrorMessage(c->conn) : "");
+		return;
+	}
+	c->poll = PGRES_POLLING_WRITING;
+	c->phase = CLIENT_CONNECTING;
+	dr->wes_dirty = true;
+}
+
 /* Step the script until the client must wait for something. */
 static void
 driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
@@ -287,16 +384,49 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 				driver_client_close(dr, c, CLIENT_DONE);
 				return;
 			}
+			if (dr->run->knobs.rate > 0 && !c->throttled)
+			{
+				if (!driver_client_schedule(dr, c, now))
+				{
+					driver_client_close(dr, c, CLIENT_DONE);
+					return;
+				}
+				if (c->txn_scheduled > now)
+				{
+					c->throttled = true;
+					c->wake_at = c->txn_scheduled;
+					c->phase = CLIENT_SLEEPING;
+					return;
+				}
+			}
+			if (dr->run->knobs.connect_per_transaction && c->conn == NULL)
+			{
+				driver_client_reconnect(dr, c, now);
+				return;
+			}
 			c->txn_started = true;
+			c->tries = 1;
 			c->txn_start = now;
+			if (dr->run->knobs.rate > 0)
+			{
+				int64		lag = now - c->txn_scheduled;
+
+				/* latency counts from the schedule: no coordinated omission */
+				c->txn_start = c->txn_scheduled;
+				c->throttled = false;
+				dr->counts->lag_count++;
+				dr->counts->lag_sum_usec += lag;
+				dr->counts->lag_max_usec = Max(dr->counts->lag_max_usec, lag);
+			}
 		}
 
 		switch (script_step(dr->script, c->sc, &c->step, &err))
 		{
 			case SCRIPT_STEP_SQL:
-				driver_client_send(dr, c);
+				driver_client_send(dr, c, now);
 				return;
 			case SCRIPT_STEP_SLEEP:
+				c->cmd_start = now;
 				c->wake_at = now + c->step.sleep_usec;
 				c->phase = CLIENT_SLEEPING;
 				return;
@@ -308,6 +438,8 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 					return;
 				}
 				driver_transaction_ended(dr, c, now);
+				if (dr->run->knobs.connect_per_transaction)
+					driver_client_disconnect(dr, c);
 				break;
 			case SCRIPT_STEP_ERROR:
 				{
@@ -338,12 +470,45 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
 
 	if (sqlstate && (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0))
 	{
-		c->txn_failed = true;
+		if (!c->txn_failed)
+		{
+			c->txn_failed = true;
+			c->failed_deadlock = (strcmp(sqlstate, "40P01") == 0);
+		}
 		return true;
 	}
 	driver_client_abort(dr, c, "client %d script 0 aborted in command %d query 0: %s",
 						c->id, c->step.command, PQresultErrorMessage(res));
 	return false;
+}
+
+/*
+ * A serialization or deadlock failure, rolled back: retry the transaction
+ * from its first command with the random state it started with, as pgbench
+ * --max-tries does, or end it as failed.
+ */
+static void
+driver_client_failed(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	const RunKnobs *k = &dr->run->knobs;
+	CommandStats *cs = &dr->cmdstats[c->step.command];
+	bool		retry;
+
+	retry = (k->max_tries == 0 || c->tries < k->max_tries) &&
+		(k->latency_limit_usec == 0 || now - c->txn_start <= k->latency_limit_usec) &&
+		(dr->end_time == 0 || now < dr->end_time) &&
+		dr->stop_deadline == 0;
+	if (retry)
+	{
+		cs->retries++;
+		c->tries++;
+		c->txn_failed = false;
+		script_client_restart_transaction(c->sc);
+		return;
+	}
+	cs->failures++;
+	script_client_reset(c->sc);
+	driver_transaction_ended(dr, c, now);
 }
 
 /* \gset / \aset: store one row's columns as variables */
@@ -480,7 +645,7 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 					return;
 				}
 				c->prepared[c->step.sql_index] = true;
-				driver_client_send(dr, c);
+				driver_client_send(dr, c, now);
 				return;
 
 			case CLIENT_WAITING:
@@ -489,8 +654,7 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 					return;
 				if (c->txn_failed)
 				{
-					/* roll back, then the failed transaction ends */
-					script_client_reset(c->sc);
+					/* roll back first, then retry or count the failure */
 					if (PQtransactionStatus(c->conn) == PQTRANS_INERROR ||
 						PQtransactionStatus(c->conn) == PQTRANS_INTRANS)
 					{
@@ -504,15 +668,21 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 						driver_client_flush(dr, c);
 						return;
 					}
-					driver_transaction_ended(dr, c, now);
+					driver_client_failed(dr, c, now);
 				}
 				else
+				{
+					CommandStats *cs = &dr->cmdstats[c->step.command];
+
+					cs->executions++;
+					cs->sum_usec += now - c->cmd_start;
 					script_sql_done(c->sc);
+				}
 				c->phase = CLIENT_READY;
 				break;
 
 			case CLIENT_ROLLING_BACK:
-				driver_transaction_ended(dr, c, now);
+				driver_client_failed(dr, c, now);
 				c->phase = CLIENT_READY;
 				break;
 
@@ -542,6 +712,7 @@ driver_connect_all(DriverRun *dr)
 	StringInfoData conninfo;
 
 	initStringInfo(&conninfo);
+	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
@@ -551,6 +722,7 @@ driver_connect_all(DriverRun *dr)
 		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
 		loopback_append_param(&conninfo, "application_name", appname);
 		appendStringInfo(&conninfo, " %s", dr->run->conninfo);
+		dr->client_conninfo[i] = pstrdup(conninfo.data);
 
 		c->conn_start = GetCurrentTimestamp();
 		c->conn = PQconnectStart(conninfo.data);
@@ -627,6 +799,14 @@ driver_connect_all(DriverRun *dr)
 					 errmsg("run stopped while its clients were connecting")));
 	}
 	pfree(conninfo.data);
+
+	/* -C: the clients connect anew for each transaction */
+	if (dr->run->knobs.connect_per_transaction)
+		for (int i = 0; i < dr->nclients; i++)
+		{
+			PQfinish(dr->clients[i].conn);
+			dr->clients[i].conn = NULL;
+		}
 }
 
 /* ---------------------------------------------------------------------
@@ -648,6 +828,62 @@ driver_wait_for_go(DriverRun *dr)
 	pg_read_barrier();
 }
 
+/* The wait set: the latch, the postmaster, and every connected client. */
+static void
+driver_build_wes(DriverRun *dr)
+{
+	if (dr->wes)
+		FreeWaitEventSet(dr->wes);
+	dr->wes = CreateWaitEventSet(TopMemoryContext, dr->nclients + 2);
+	AddWaitEventToSet(dr->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(dr->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+		int			events;
+
+		c->wes_pos = -1;
+		if (c->conn == NULL || PQsocket(c->conn) < 0)
+			continue;
+		if (c->phase == CLIENT_CONNECTING)
+			events = c->poll == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+		else
+			events = WL_SOCKET_READABLE | (c->want_write ? WL_SOCKET_WRITEABLE : 0);
+		c->wes_pos = AddWaitEventToSet(dr->wes, events, PQsocket(c->conn), NULL, c);
+	}
+	dr->wes_dirty = false;
+}
+
+/* -C: a client's new connection made progress */
+static void
+driver_client_connecting(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	c->poll = PQconnectPoll(c->conn);
+	if (c->poll == PGRES_POLLING_FAILED)
+	{
+		driver_client_abort(dr, c, "client %d aborted while establishing connection: %s",
+							c->id, PQerrorMessage(c->conn));
+		return;
+	}
+	if (c->poll != PGRES_POLLING_OK)
+	{
+		/* the socket may change between attempts: rebuild to be sure */
+		dr->wes_dirty = true;
+		return;
+	}
+	dr->counts->reconnects++;
+	dr->counts->reconnect_usec += now - c->conn_start;
+	if (PQsetnonblocking(c->conn, 1) != 0)
+	{
+		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return;
+	}
+	memset(c->prepared, 0, sizeof(bool) * Max(1, script_sql_count(dr->script)));
+	c->phase = CLIENT_READY;
+	dr->wes_dirty = true;
+	driver_client_run(dr, c, now);
+}
+
 static void
 driver_loop(DriverRun *dr)
 {
@@ -658,16 +894,10 @@ driver_loop(DriverRun *dr)
 	if (dr->run->duration > 0)
 		dr->end_time = dr->run->bench_start + (int64) dr->run->duration * USECS_PER_SEC;
 
-	dr->wes = CreateWaitEventSet(TopMemoryContext, nevents);
-	AddWaitEventToSet(dr->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
-	AddWaitEventToSet(dr->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
-	for (int i = 0; i < dr->nclients; i++)
-	{
-		DriverClient *c = &dr->clients[i];
-
-		c->wes_pos = AddWaitEventToSet(dr->wes, WL_SOCKET_READABLE,
-									   PQsocket(c->conn), NULL, c);
-	}
+	dr->throttle_trigger = dr->run->bench_start;
+	if (dr->run->knobs.rate > 0)
+		dr->throttle_delay_usec = 1e6 / dr->run->knobs.rate * dr->run->njobs;
+	driver_build_wes(dr);
 	events = palloc(sizeof(WaitEvent) * nevents);
 
 	dr->live = dr->nclients;
@@ -682,6 +912,8 @@ driver_loop(DriverRun *dr)
 
 		now = GetCurrentTimestamp();
 		driver_advance_seconds(dr, now);
+		if (dr->wes_dirty)
+			driver_build_wes(dr);
 
 		/* the next second boundary, the end, a sleeper or the stop grace */
 		next_wake = dr->run->bench_start + (TimestampTz) (dr->cur_sec + 1) * USECS_PER_SEC;
@@ -712,8 +944,10 @@ driver_loop(DriverRun *dr)
 					{
 						DriverClient *c = &dr->clients[j];
 
-						if ((c->phase == CLIENT_READY || c->phase == CLIENT_SLEEPING) &&
-							PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+						if ((c->phase == CLIENT_READY || c->phase == CLIENT_SLEEPING ||
+							 c->phase == CLIENT_CONNECTING) &&
+							(c->conn == NULL || c->phase == CLIENT_CONNECTING ||
+							 PQtransactionStatus(c->conn) == PQTRANS_IDLE))
 							driver_client_close(dr, c, CLIENT_DONE);
 					}
 				}
@@ -722,8 +956,10 @@ driver_loop(DriverRun *dr)
 			{
 				DriverClient *c = (DriverClient *) events[i].user_data;
 
-				if (c->phase == CLIENT_WAITING || c->phase == CLIENT_PREPARING ||
-					c->phase == CLIENT_ROLLING_BACK)
+				if (c->phase == CLIENT_CONNECTING)
+					driver_client_connecting(dr, c, now);
+				else if (c->phase == CLIENT_WAITING || c->phase == CLIENT_PREPARING ||
+						 c->phase == CLIENT_ROLLING_BACK)
 					driver_client_io(dr, c, now);
 				else if (c->conn && (events[i].events & WL_SOCKET_READABLE))
 				{
@@ -742,6 +978,14 @@ driver_loop(DriverRun *dr)
 
 			if (c->phase == CLIENT_SLEEPING && c->wake_at <= now)
 			{
+				if (!c->throttled)
+				{
+					/* a \sleep: timed like any command (-r) */
+					CommandStats *cs = &dr->cmdstats[c->step.command];
+
+					cs->executions++;
+					cs->sum_usec += now - c->cmd_start;
+				}
 				c->phase = CLIENT_READY;
 				driver_client_run(dr, c, now);
 			}
@@ -879,6 +1123,16 @@ driver_main(Datum main_arg)
 				 errmsg("pgbenchx driver found bad shared memory")));
 	dr.me = &dr.run->drivers[dr.index];
 	dr.me->procno = MyProc->pgprocno;
+	dr.counts = &dr.me->counts;
+	dr.cmdstats = run_shmem_cmdstats(dr.run, dr.index);
+	{
+		prng_state	choose;
+		prng_state	sample;
+
+		/* pgbench's per-thread random states, in its order */
+		script_seed_thread(dr.run->random_seed, dr.run->nclients, true, dr.index,
+						   &choose, &dr.throttle_rs, &sample);
+	}
 
 	PG_TRY();
 	{

@@ -168,6 +168,28 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 				 errmsg("transactions must be at least 1, not " INT64_FORMAT,
 						opts->transactions),
 				 errhint("Pass 1 or more transactions per client, as pgbench -t.")));
+	if (opts->rate_given && !(opts->rate > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid rate limit: %g", opts->rate),
+				 errdetail("rate is the target of transactions per second of all clients together, as pgbench -R."),
+				 errhint("Pass a rate greater than 0, or leave it out to run as fast as possible.")));
+	if (opts->latency_limit_given && !(opts->latency_limit > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid latency limit: %g", opts->latency_limit),
+				 errdetail("latency_limit is in milliseconds, as pgbench -L."),
+				 errhint("Pass a latency limit greater than 0.")));
+	if (opts->max_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid number of maximum tries: %d", opts->max_tries),
+				 errhint("Pass max_tries => 1 (no retry, the default), more, or 0 for unlimited.")));
+	if (opts->max_tries == 0 && !opts->latency_limit_given && !opts->duration_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("an unlimited number of transaction tries can only be used with a latency limit or a duration"),
+				 errhint("Pass latency_limit or duration as well, or a positive max_tries.")));
 	if (opts->jobs_given && opts->jobs < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -499,6 +521,11 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->duration = opts->duration_given ? opts->duration : 0;
 	req->transactions = opts->transactions_given ? opts->transactions : 0;
 	req->protocol = protocol;
+	req->knobs.rate = opts->rate_given ? opts->rate : 0;
+	req->knobs.latency_limit_usec = opts->latency_limit_given ?
+		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;
+	req->knobs.max_tries = opts->max_tries;
+	req->knobs.connect_per_transaction = opts->connect_per_transaction;
 	req->vacuum = opts->vacuum;
 	req->checkpoint = opts->checkpoint;
 	req->random_seed_given = opts->random_seed_given;

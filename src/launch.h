@@ -41,6 +41,7 @@ typedef struct LaunchRequest
 	int			duration;		/* 0 with transactions */
 	int64		transactions;	/* 0 with duration */
 	RunProtocol protocol;
+	RunKnobs	knobs;
 	bool		vacuum;
 	bool		checkpoint;
 	bool		random_seed_given;
@@ -86,6 +87,12 @@ typedef struct LaunchOptions
 	bool		random_seed_given;
 	int64		random_seed;
 	Jsonb	   *variables;		/* NULL if not given */
+	bool		rate_given;
+	double		rate;			/* tps */
+	bool		latency_limit_given;
+	double		latency_limit;	/* ms */
+	int			max_tries;
+	bool		connect_per_transaction;
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

@@ -130,20 +130,22 @@ pgbench_init(PG_FUNCTION_ARGS)
 /*
  * The options common to run_bench and both run_sweep forms, from argument
  * first onwards: duration, script, jobs, protocol, transactions, vacuum,
- * checkpoint, label, conninfo, random_seed, variables.
+ * checkpoint, label, conninfo, random_seed, variables, rate, latency_limit,
+ * max_tries, connect_per_transaction.
  */
 static void
 pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 {
 	static const char *const names[] = {
 		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
-		"checkpoint", "label", "conninfo", "random_seed", "variables"
+		"checkpoint", "label", "conninfo", "random_seed", "variables",
+		"rate", "latency_limit", "max_tries", "connect_per_transaction"
 	};
 
 	/* NULL means "not given" for these; the others must not be NULL */
 	for (int i = 0; i < (int) lengthof(names); i++)
 	{
-		bool		may_be_null = (i == 0 || i == 2 || i == 4 || i >= 7);
+		bool		may_be_null = (i == 0 || i == 2 || i == 4 || (i >= 7 && i <= 12));
 
 		if (!may_be_null && PG_ARGISNULL(first + i))
 			pgbenchx_null_argument(names[i]);
@@ -163,6 +165,12 @@ pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 	o->random_seed_given = !PG_ARGISNULL(first + 9);
 	o->random_seed = o->random_seed_given ? PG_GETARG_INT64(first + 9) : 0;
 	o->variables = PG_ARGISNULL(first + 10) ? NULL : PG_GETARG_JSONB_P(first + 10);
+	o->rate_given = !PG_ARGISNULL(first + 11);
+	o->rate = o->rate_given ? PG_GETARG_FLOAT8(first + 11) : 0;
+	o->latency_limit_given = !PG_ARGISNULL(first + 12);
+	o->latency_limit = o->latency_limit_given ? PG_GETARG_FLOAT8(first + 12) : 0;
+	o->max_tries = PG_GETARG_INT32(first + 13);
+	o->connect_per_transaction = PG_GETARG_BOOL(first + 14);
 }
 
 /* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */

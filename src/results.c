@@ -23,7 +23,7 @@
 
 #include "results.h"
 
-#define RESULTS_MAX_ARGS 24
+#define RESULTS_MAX_ARGS 40
 
 /* A statement with parameters, built up argument by argument. */
 typedef struct ResultsStmt
@@ -204,11 +204,17 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 	results_text(&st, psprintf(UINT64_FORMAT, req->random_seed));
 	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
 	results_int4(&st, MyProcPid);
+	results_float8(&st, req->knobs.rate > 0 ? req->knobs.rate : NAN);
+	results_float8(&st, req->knobs.latency_limit_usec > 0 ? req->knobs.latency_limit_usec / 1000.0 : NAN);
+	results_int4(&st, req->knobs.max_tries);
+	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.connect_per_transaction), false);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
-						"conninfo, coordinator_pid) "
+						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
+						"connect_per_transaction) "
 						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13) RETURNING run_id", &st);
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17) "
+						"RETURNING run_id", &st);
 }
 
 void
@@ -251,7 +257,9 @@ results_finish_run(int64 run_id, const RunResult *r)
 	results_int8(&st, (int64) r->total->transactions);
 	results_int8(&st, (int64) r->total->failed);
 	results_float8(&st, bench_s > 0 ? ok / bench_s : NAN);
-	results_float8(&st, bench_s > 0 ? ok / (bench_s + r->conn_time_ms / 1000.0) : NAN);
+	/* -C: reconnections are inside the interval, as in pgbench */
+	results_float8(&st, bench_s > 0 ?
+				   ok / (bench_s + (r->connect_per_transaction ? 0 : r->conn_time_ms / 1000.0)) : NAN);
 	results_float8(&st, stats_mean(&lat->m) / 1000.0);
 	results_float8(&st, stats_stddev(&lat->m) / 1000.0);
 	results_float8(&st, stats_total_percentile(lat, 50.0) / 1000.0);
@@ -259,18 +267,54 @@ results_finish_run(int64 run_id, const RunResult *r)
 	results_float8(&st, stats_total_percentile(lat, 95.0) / 1000.0);
 	results_float8(&st, stats_total_percentile(lat, 99.0) / 1000.0);
 	results_float8(&st, stats_count(&lat->m) > 0 ? stats_max(&lat->m) / 1000.0 : NAN);
-	results_float8(&st, r->conn_time_ms);
+	/* -C: pgbench's "average connection time" */
+	results_float8(&st, r->connect_per_transaction ?
+				   (r->counts.reconnects > 0 ? r->counts.reconnect_usec / 1000.0 / r->counts.reconnects : NAN) :
+				   r->conn_time_ms);
 	results_text(&st, r->error);
 	results_int4(&st, r->aborted_clients);
 	results_float8(&st, r->driver_cpu_s);
 	results_float8(&st, bench_s);
+	results_int8(&st, (int64) r->counts.serialization_failures);
+	results_int8(&st, (int64) r->counts.deadlock_failures);
+	results_int8(&st, (int64) r->counts.retried);
+	results_int8(&st, (int64) r->counts.retries);
+	results_int8(&st, (int64) r->counts.skipped);
+	results_int8(&st, (int64) r->counts.late);
+	results_float8(&st, r->counts.lag_count > 0 ? r->counts.lag_sum_usec / r->counts.lag_count / 1000.0 : NAN);
+	results_float8(&st, r->counts.lag_count > 0 ? r->counts.lag_max_usec / 1000.0 : NAN);
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
 				 "latency_p90_ms = $10, latency_p95_ms = $11, latency_p99_ms = $12, "
 				 "latency_max_ms = $13, conn_time_ms = $14, error = $15, aborted_clients = $16, "
-				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL "
+				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL, "
+				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
+				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26 "
 				 "WHERE run_id = $1", &st);
+}
+
+void
+results_write_statements(int64 run_id, const char *script_name, int ncommands,
+						 const char *const *texts, const CommandStats *stats)
+{
+	for (int i = 0; i < ncommands; i++)
+	{
+		ResultsStmt st = {0};
+
+		results_int8(&st, run_id);
+		results_text(&st, script_name);
+		results_int4(&st, i + 1);
+		results_text(&st, texts[i]);
+		results_int8(&st, (int64) stats[i].executions);
+		results_float8(&st, stats[i].executions > 0 ?
+					   stats[i].sum_usec / 1000.0 / stats[i].executions : NAN);
+		results_int8(&st, (int64) stats[i].failures);
+		results_int8(&st, (int64) stats[i].retries);
+		results_exec("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, "
+					 "executions, latency_avg_ms, failures, retries) "
+					 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", &st);
+	}
 }
 
 void

@@ -10,6 +10,7 @@
 #define PGBENCHX_RESULTS_H
 
 #include "launch.h"
+#include "run_shmem.h"
 #include "stats.h"
 
 /* what a finished run measured */
@@ -21,6 +22,8 @@ typedef struct RunResult
 	int64		bench_end_usec; /* measured interval, from bench start */
 	double		driver_cpu_s;
 	int			aborted_clients;
+	bool		connect_per_transaction;
+	DriverCounts counts;		/* summed over the drivers */
 	stats_run  *total;
 } RunResult;
 
@@ -34,6 +37,10 @@ extern void results_bench_started(int64 run_id);
 extern void results_write_sample(int64 run_id, int second,
 								  const stats_second *s, double span_s);
 extern void results_finish_run(int64 run_id, const RunResult *r);
+/* pgbench -r: one row per command of the script */
+extern void results_write_statements(int64 run_id, const char *script_name,
+									 int ncommands, const char *const *texts,
+									 const CommandStats *stats);
 extern void results_abandon_run(int64 run_id, const char *status, const char *error);
 
 #endif							/* PGBENCHX_RESULTS_H */

@@ -46,6 +46,40 @@ typedef enum RunProtocol
 	RUN_PROTOCOL_PREPARED
 } RunProtocol;
 
+/* how clients pace and retry their transactions, as pgbench's options */
+typedef struct RunKnobs
+{
+	double		rate;			/* -R: total target tps; 0 = as fast as possible */
+	int64		latency_limit_usec; /* -L; 0 = none */
+	int			max_tries;		/* --max-tries; 0 = unlimited */
+	bool		connect_per_transaction;	/* -C */
+} RunKnobs;
+
+/* totals a driver counts beyond the per-second series */
+typedef struct DriverCounts
+{
+	uint64		serialization_failures;
+	uint64		deadlock_failures;
+	uint64		retried;		/* transactions that needed a retry */
+	uint64		retries;		/* retries in all */
+	uint64		skipped;		/* -R with -L: too late to start */
+	uint64		late;			/* latency above -L */
+	uint64		lag_count;		/* -R: schedule lag of started transactions */
+	double		lag_sum_usec;
+	int64		lag_max_usec;
+	uint64		reconnects;		/* -C: connections made after the first */
+	int64		reconnect_usec; /* -C: time spent connecting */
+} DriverCounts;
+
+/* per-statement latencies (pgbench -r), one array per driver */
+typedef struct CommandStats
+{
+	uint64		executions;		/* timed completions */
+	uint64		sum_usec;
+	uint64		failures;		/* serialization/deadlock failures here */
+	uint64		retries;
+} CommandStats;
+
 /* a driver's life, in order */
 typedef enum DriverState
 {
@@ -77,6 +111,7 @@ typedef struct DriverShared
 	pg_atomic_uint64 transactions;
 
 	/* final, valid in DRIVER_DONE or DRIVER_FAILED */
+	DriverCounts counts;
 	int			aborted_clients;
 	double		cpu_seconds;	/* user + system */
 	int64		bench_end_usec; /* when its last client finished */
@@ -95,6 +130,7 @@ typedef struct RunShared
 	int			duration;		/* seconds; 0 when transactions is used */
 	int64		transactions;	/* per client; 0 when duration is used */
 	RunProtocol protocol;
+	RunKnobs	knobs;
 	int			scale;
 	uint64		random_seed;
 	char		script_name[RUN_SCRIPT_NAME_LEN];
@@ -107,14 +143,23 @@ typedef struct RunShared
 
 	Size		script_offset;	/* script text, NUL, then ndefines name/value pairs */
 	int			ndefines;		/* variables given as -D would give them */
+	int			ncommands;		/* commands of the script */
+	Size		cmdstats_offset;	/* njobs x ncommands CommandStats */
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
 
 static inline Size
-run_shmem_size(int njobs, Size payload_len)
+run_shmem_size(int njobs, Size payload_len, int ncommands)
 {
-	return MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs) +
-		payload_len;
+	return MAXALIGN(MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs) +
+					payload_len) +
+		sizeof(CommandStats) * njobs * ncommands;
+}
+
+static inline CommandStats *
+run_shmem_cmdstats(RunShared *run, int driver)
+{
+	return (CommandStats *) ((char *) run + run->cmdstats_offset) + driver * run->ncommands;
 }
 
 static inline const char *

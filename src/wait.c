@@ -106,6 +106,25 @@ wait_report_finished(int64 id, int64 last_reported)
 	return last_reported;
 }
 
+/* pgbench -r: the per-statement latencies of one finished run */
+static void
+wait_report_statements(int64 run_id)
+{
+	StringInfoData buf;
+
+	wait_query("SELECT coalesce(to_char(latency_avg_ms, 'FM9999999990.000'), '-'), failures, retries, "
+			   "command_text FROM pgbenchx.statement_stats WHERE run_id = $1 ORDER BY script, command",
+			   run_id, 0);
+	if (SPI_processed == 0)
+		return;
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "statement latencies in milliseconds, failures and retries:");
+	for (uint64 i = 0; i < SPI_processed; i++)
+		appendStringInfo(&buf, "\n   %11s  %10s  %10s  %s", wait_value(i, 1), wait_value(i, 2),
+						 wait_value(i, 3), wait_value(i, 4));
+	ereport(NOTICE, (errmsg("%s", buf.data)));
+}
+
 static void
 wait_report_progress(int64 id)
 {
@@ -155,6 +174,8 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 		(void) wait_kind(id, &status);
 		if (strcmp(status, "running") != 0)
 		{
+			if (strcmp(kind, "run") == 0)
+				wait_report_statements(id);
 			ereport(NOTICE, (errmsg("%s " INT64_FORMAT " %s", kind, id, status)));
 			break;
 		}

@@ -1,0 +1,105 @@
+# Running workloads as pgbench does: a rate limit holds its target, with
+# latency measured from the schedule; a latency limit counts late and
+# skipped transactions; --max-tries retries serialization failures and
+# counts them per kind; -C reconnects for every transaction; per-statement
+# latencies (-r) are stored and printed by wait.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('workloads');
+$node->init;
+$node->append_conf('postgresql.conf', "log_statement = none\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+sub run_and_wait
+{
+	my ($args) = @_;
+	my $id = q1("SELECT run_bench($args)");
+	my ($stdout, $stderr);
+	$node->psql('postgres', "CALL pgbenchx.wait($id)", stdout => \$stdout, stderr => \$stderr,
+		on_error_die => 1);
+	return ($id, $stderr);
+}
+
+# --- rate: 200 tps over 4 s, 2 clients
+{
+	my ($id) = run_and_wait("2, 4, 'select-only', checkpoint => false, rate => 200");
+	my ($status, $tps, $lag, $rate) = split /\|/, q1("SELECT status, tps, lag_avg_ms, rate FROM pgbenchx.runs WHERE run_id = $id");
+	is($status, 'completed', 'rate-limited run completes');
+	is($rate, 200, 'the target is recorded');
+	cmp_ok(abs($tps - 200) / 200, '<', 0.10, "tps $tps holds the 200 tps target within 10%");
+	ok(defined $lag && $lag ne '', 'schedule lag is recorded');
+	my $per_second = q1("SELECT string_agg(transactions::text, ',' ORDER BY second) FROM pgbenchx.samples WHERE run_id = $id");
+	note("transactions per second: $per_second");
+}
+
+# --- latency limit: a limit nothing meets makes every transaction late, and
+# with a rate, transactions already too late are skipped
+{
+	my ($id) = run_and_wait("2, 2, 'select-only', checkpoint => false, rate => 2000, latency_limit => 0.001");
+	my ($tx, $late, $skipped) = split /\|/, q1("SELECT transactions, late, skipped FROM pgbenchx.runs WHERE run_id = $id");
+	cmp_ok($tx, '>', 0, 'transactions ran under the latency limit');
+	is($late, $tx, 'every transaction above a 1 us limit is late');
+	cmp_ok($skipped, '>', 0, 'transactions too late to start are skipped');
+}
+
+# --- retries: a hot row under REPEATABLE READ fails with serialization errors
+q1('CREATE TABLE hot (id int PRIMARY KEY, v int); INSERT INTO hot VALUES (1, 0)');
+q1(q{SELECT pgbenchx.add_script('hot', E'BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT v FROM hot WHERE id = 1;\nUPDATE hot SET v = v + 1 WHERE id = 1;\nEND;\n')});
+{
+	my ($id) = run_and_wait("4, 3, 'hot', checkpoint => false, vacuum => false");
+	my ($tx, $failed, $ser, $retries) = split /\|/,
+	  q1("SELECT transactions, failed, serialization_failures, retries FROM pgbenchx.runs WHERE run_id = $id");
+	cmp_ok($failed, '>', 0, 'without retries, serialization failures fail transactions');
+	is($ser, $failed, 'and are counted as serialization failures');
+	is($retries, 0, 'no retries by default');
+
+	my $v0 = q1('SELECT v FROM hot');
+	($id) = run_and_wait("4, 3, 'hot', checkpoint => false, vacuum => false, max_tries => 50");
+	my ($tx2, $failed2, $retried2, $retries2, $st) = split /\|/,
+	  q1("SELECT transactions, failed, retried, retries, status FROM pgbenchx.runs WHERE run_id = $id");
+	is($st, 'completed', 'the retrying run completes');
+	cmp_ok($retries2, '>', 0, "max_tries retries ($retries2 retries of $retried2 transactions)");
+	cmp_ok($retried2, '<=', $retries2, 'retried transactions <= retries');
+	cmp_ok($failed2, '<', $failed, 'fewer failures with retries');
+	is(q1('SELECT v FROM hot') - $v0, $tx2, 'every committed transaction incremented the row once');
+	is(q1("SELECT retries FROM pgbenchx.statement_stats WHERE run_id = $id AND command = 3"), $retries2,
+		'the retries are attributed to the UPDATE');
+}
+
+# --- -C: a new connection per transaction
+{
+	my ($id) = run_and_wait("2, transactions => 20, script => 'select-only', checkpoint => false, connect_per_transaction => true");
+	my ($status, $tx, $conn, $tps, $tpsc) = split /\|/,
+	  q1("SELECT status, transactions, conn_time_ms, tps, tps_incl_conn FROM pgbenchx.runs WHERE run_id = $id");
+	is($status, 'completed', '-C run completes');
+	is($tx, 40, '-C: every transaction ran');
+	cmp_ok($conn, '>', 0, '-C: the average connection time is recorded');
+	is($tps, $tpsc, '-C: tps includes the reconnection times');
+}
+
+# --- -r: per-statement latencies, stored and printed
+{
+	my ($id, $notices) = run_and_wait("1, 2, 'tpcb-like', checkpoint => false");
+	is(q1("SELECT count(*) FROM pgbenchx.statement_stats WHERE run_id = $id"), '11', 'one row per command of tpcb-like');
+	is(q1("SELECT bool_and(latency_avg_ms > 0 AND executions > 0) FROM pgbenchx.statement_stats WHERE run_id = $id AND command >= 5"),
+		't', 'every SQL command is timed');
+	is(q1("SELECT count(*) FROM pgbenchx.statement_stats WHERE run_id = $id AND latency_avg_ms IS NULL"),
+		'4', 'the four \\set commands are not timed');
+	my ($tx, $execs) = split /\|/, q1("SELECT r.transactions, s.executions FROM pgbenchx.runs r JOIN pgbenchx.statement_stats s USING (run_id) WHERE run_id = $id AND command = 11");
+	cmp_ok(abs($execs - $tx), '<=', 1, 'END ran once per transaction');
+	like($notices, qr/statement latencies in milliseconds, failures and retries:\n/,
+		'wait prints the statement latencies');
+	like($notices, qr/\n\s+[0-9.]+\s+0\s+0\s+UPDATE pgbench_accounts SET abalance/,
+		'with latency, failures and retries per statement');
+}
+
+$node->stop;
+done_testing();
