@@ -54,6 +54,7 @@ typedef enum ClientPhase
 	CLIENT_PREPARING,			/* waiting for PQsendPrepare's result */
 	CLIENT_WAITING,				/* waiting for a command's results */
 	CLIENT_ROLLING_BACK,		/* after a failure inside a transaction */
+	CLIENT_PIPELINE_END,		/* \endpipeline: collecting up to the syncs */
 	CLIENT_DONE,
 	CLIENT_ABORTED
 } ClientPhase;
@@ -78,6 +79,8 @@ typedef struct DriverClient
 	bool		throttled;		/* -R: sleeping until txn_scheduled */
 	TimestampTz txn_scheduled;
 	TimestampTz cmd_start;		/* the command in flight (-r) */
+	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
+	int			syncs_pending;	/* pipeline syncs sent, not yet collected */
 	TimestampTz conn_start;
 	TimestampTz wake_at;
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
@@ -293,7 +296,16 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 			break;
 		default:
 			snprintf(name, sizeof(name), "%s%d", driver_prepared_names_prefix, s->sql_index);
-			if (!c->prepared[s->sql_index])
+			if (!c->prepared[s->sql_index] && c->in_pipeline)
+			{
+				/* queued in the pipeline just before its first execution */
+				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
+				c->prepared[s->sql_index] = true;
+				if (ok)
+					ok = PQsendQueryPrepared(c->conn, name, s->nparams,
+											 (const char *const *) s->params, NULL, NULL, 0);
+			}
+			else if (!c->prepared[s->sql_index])
 			{
 				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
 				if (ok)
@@ -314,8 +326,20 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 							c->id, s->command, PQerrorMessage(c->conn));
 		return;
 	}
-	c->phase = CLIENT_WAITING;
 	driver_client_flush(dr, c);
+	if (c->in_pipeline)
+	{
+		/* the results are collected at \endpipeline */
+		if (s->store != SCRIPT_STORE_NONE)
+		{
+			driver_client_abort(dr, c, "client %d aborted in command %d of script 0: \\%s is not allowed in pipeline mode",
+								c->id, s->command, s->store == SCRIPT_STORE_GSET ? "gset" : "aset");
+			return;
+		}
+		script_sql_done(c->sc);
+		return;
+	}
+	c->phase = CLIENT_WAITING;
 }
 
 /* pgbench's getPoissonRand: the wait before the next scheduled transaction */
@@ -424,6 +448,43 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 		{
 			case SCRIPT_STEP_SQL:
 				driver_client_send(dr, c, now);
+				if (c->in_pipeline && c->phase == CLIENT_READY)
+					break;		/* sent; go on to the next command */
+				return;
+			case SCRIPT_STEP_PIPELINE_START:
+				if (dr->run->protocol == RUN_PROTOCOL_SIMPLE)
+				{
+					driver_client_abort(dr, c, "client %d aborted in command %d of script 0: cannot use pipeline mode with the simple query protocol",
+										c->id, c->step.command);
+					return;
+				}
+				if (!PQenterPipelineMode(c->conn))
+				{
+					driver_client_abort(dr, c, "client %d aborted in command %d of script 0: failed to enter pipeline mode",
+										c->id, c->step.command);
+					return;
+				}
+				c->in_pipeline = true;
+				c->syncs_pending = 0;
+				break;
+			case SCRIPT_STEP_PIPELINE_SYNC:
+				if (!PQpipelineSync(c->conn))
+				{
+					driver_client_abort(dr, c, "client %d aborted: failed to send a pipeline sync", c->id);
+					return;
+				}
+				c->syncs_pending++;
+				break;
+			case SCRIPT_STEP_PIPELINE_END:
+				if (!PQpipelineSync(c->conn))
+				{
+					driver_client_abort(dr, c, "client %d aborted: failed to send a pipeline sync", c->id);
+					return;
+				}
+				c->syncs_pending++;
+				c->cmd_start = now;
+				c->phase = CLIENT_PIPELINE_END;
+				driver_client_flush(dr, c);
 				return;
 			case SCRIPT_STEP_SLEEP:
 				c->cmd_start = now;
@@ -431,6 +492,12 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 				c->phase = CLIENT_SLEEPING;
 				return;
 			case SCRIPT_STEP_END_OF_TRANSACTION:
+				if (c->in_pipeline)
+				{
+					driver_client_abort(dr, c, "client %d aborted: end of script reached with pipeline open",
+										c->id);
+					return;
+				}
 				if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
 				{
 					driver_client_abort(dr, c, "client %d aborted: end of script reached without completing the last transaction",
@@ -445,14 +512,19 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 				{
 					char		msg[RUN_ERROR_LEN];
 
+					/* pgbench words the end-of-script aborts without a command */
+					if (strncmp(err.message, "end of script", 13) == 0)
+					{
+						driver_client_abort(dr, c, "client %d aborted: %s", c->id, err.message);
+						return;
+					}
 					script_error_format(&err, msg, sizeof(msg));
 					driver_client_abort(dr, c, "client %d aborted in command %d of script 0; %s",
 										c->id, err.command_index, msg);
 					return;
 				}
 			default:
-				driver_client_abort(dr, c, "client %d aborted: pipeline mode is not supported yet",
-									c->id);
+				driver_client_abort(dr, c, "client %d aborted: unknown step", c->id);
 				return;
 		}
 	}
@@ -589,6 +661,74 @@ driver_client_gset(DriverRun *dr, DriverClient *c)
 	return ok;
 }
 
+/*
+ * \endpipeline: collect every result up to the last sync, then leave
+ * pipeline mode.  A serialization or deadlock failure fails the
+ * transaction (the pipeline's implicit transaction is gone); any other
+ * error aborts the client, as pgbench does.
+ */
+static void
+driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	PGresult   *res;
+
+	while (c->syncs_pending > 0)
+	{
+		if (PQisBusy(c->conn))
+			return;				/* more input to come */
+		res = PQgetResult(c->conn);
+		if (res == NULL)
+			continue;			/* the end of one query's results */
+		switch (PQresultStatus(res))
+		{
+			case PGRES_PIPELINE_SYNC:
+				c->syncs_pending--;
+				break;
+			case PGRES_FATAL_ERROR:
+				if (!driver_client_error(dr, c, res))
+				{
+					PQclear(res);
+					return;
+				}
+				break;
+			default:
+				break;			/* results and PGRES_PIPELINE_ABORTED */
+		}
+		PQclear(res);
+	}
+	if (!PQexitPipelineMode(c->conn))
+	{
+		driver_client_abort(dr, c, "client %d aborted: failed to exit pipeline mode: %s",
+							c->id, PQerrorMessage(c->conn));
+		return;
+	}
+	c->in_pipeline = false;
+	{
+		CommandStats *cs = &dr->cmdstats[c->step.command];
+
+		cs->executions++;
+		cs->sum_usec += now - c->cmd_start;
+	}
+	c->phase = CLIENT_READY;
+	if (c->txn_failed)
+	{
+		if (PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+			driver_client_failed(dr, c, now);
+		else
+		{
+			if (!PQsendQuery(c->conn, "ROLLBACK"))
+			{
+				driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+				return;
+			}
+			c->phase = CLIENT_ROLLING_BACK;
+			driver_client_flush(dr, c);
+			return;
+		}
+	}
+	driver_client_run(dr, c, now);
+}
+
 /* Input arrived on a client's socket (or it may be writable again). */
 static void
 driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
@@ -604,6 +744,12 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 	if (!PQconsumeInput(c->conn))
 	{
 		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return;
+	}
+
+	if (c->phase == CLIENT_PIPELINE_END)
+	{
+		driver_client_pipeline_results(dr, c, now);
 		return;
 	}
 
@@ -959,7 +1105,7 @@ driver_loop(DriverRun *dr)
 				if (c->phase == CLIENT_CONNECTING)
 					driver_client_connecting(dr, c, now);
 				else if (c->phase == CLIENT_WAITING || c->phase == CLIENT_PREPARING ||
-						 c->phase == CLIENT_ROLLING_BACK)
+						 c->phase == CLIENT_ROLLING_BACK || c->phase == CLIENT_PIPELINE_END)
 					driver_client_io(dr, c, now);
 				else if (c->conn && (events[i].events & WL_SOCKET_READABLE))
 				{

@@ -69,6 +69,47 @@ foreach my $mode ('simple', 'extended')
 	is($got, $want, "identical values to stock pgbench with the same seed ($mode)");
 }
 
+# pipelines, in the extended and prepared protocols
+my $pipe = <<'SCRIPT';
+\set r1 random(1, 1000000)
+\set r2 random_exponential(1, 1000, 3.0)
+\startpipeline
+INSERT INTO vals (who, tx, r1, r2) VALUES (:who, (SELECT count(*) FROM vals WHERE who = :who), :r1, :r2);
+SELECT 1;
+\endpipeline
+SCRIPT
+my $pfile = $node->basedir . '/pipe.sql';
+open($fh, '>', $pfile) or die;
+print $fh $pipe;
+close $fh;
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('pipe', \$s\$$pipe\$s\$)");
+foreach my $mode ('extended', 'prepared')
+{
+	my ($who_pg, $who_x) = $mode eq 'extended' ? (5, 6) : (7, 8);
+	$node->command_ok([ 'pgbench', '-n', '-c', '1', '-t', '5', '--random-seed=77', '-M', $mode,
+		'-D', "who=$who_pg", '-f', $pfile, '-d', $node->connstr('postgres') ],
+		"stock pgbench runs the pipeline ($mode)");
+	my $id = $node->safe_psql('postgres', qq{
+		SELECT run_bench(1, transactions => 5, script => 'pipe', protocol => '$mode', random_seed => 77,
+		                 vacuum => false, checkpoint => false, variables => '{"who": $who_x}')});
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+	is($node->safe_psql('postgres', "SELECT status || ' ' || transactions FROM pgbenchx.runs WHERE run_id = $id"),
+		'completed 5', "pgbenchx runs the pipeline ($mode)");
+	my $want = $node->safe_psql('postgres', "SELECT tx, r1, r2 FROM vals WHERE who = $who_pg ORDER BY tx");
+	is(scalar(split /\n/, $want), 5, "stock pgbench's pipeline wrote 5 rows ($mode)");
+	is($node->safe_psql('postgres', "SELECT tx, r1, r2 FROM vals WHERE who = $who_x ORDER BY tx"), $want,
+		"identical values through a pipeline ($mode)");
+}
+
+# a script that ends with its pipeline open aborts its client
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('open-pipe', \$s\$\\startpipeline\nSELECT 1;\n\$s\$)");
+my $oid = $node->safe_psql('postgres',
+	"SELECT run_bench(1, 1, 'open-pipe', protocol => 'extended', vacuum => false, checkpoint => false)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($oid)");
+is($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $oid"),
+	'failed: client 0 aborted: end of script reached with pipeline open',
+	'a script ending with its pipeline open aborts the client');
+
 # a script that ends inside a transaction aborts its client, as pgbench does
 $node->safe_psql('postgres', q{SELECT pgbenchx.add_script('open-tx', E'BEGIN;\nSELECT 1;\n')});
 my $id = $node->safe_psql('postgres',
