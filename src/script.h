@@ -11,9 +11,10 @@
  *   - both SQL forms: the text with ":var" for the simple protocol
  *     (substituted at run time) and the "$1, $2, ..." text plus parameter
  *     list for the extended/prepared protocols;
- *   - the per-client state (variables with pgbench's lazy string typing, the
- *     command position, the random state, reusable buffers) and the step
- *     function a driver calls until it must do I/O or wait;
+ *   - the per-client state (variables with pgbench's lazy string typing,
+ *     shared by name by all the scripts of the client's mix, the selected
+ *     script and command position, the random state, reusable buffers) and
+ *     the step function a driver calls until it must do I/O or wait;
  *   - the built-in scripts and pgbench's seeding order;
  *   - the allocation hooks used by script.c and expr.c.
  *
@@ -208,15 +209,48 @@ typedef struct ScriptClientOptions
 
 typedef struct ScriptClient ScriptClient;
 
+/* pgbench's limit on -f/-b scripts ("at most 128 SQL scripts are allowed") */
+#define SCRIPT_MAX_SCRIPTS 128
+
 /*
  * Create a client's state for one script.  Fails (NULL, *err set) for an
  * invalid -D name or, in extended/prepared mode, a statement with more than
- * 255 parameters.
+ * 255 parameters.  Same as script_client_create_multi(&script, 1, ...).
  */
 extern ScriptClient *script_client_create(const Script *script,
 										  const ScriptClientOptions *opts,
 										  ScriptError *err);
+
+/*
+ * Create a client that runs a mix of scripts (pgbench -f/-b given several
+ * times).  As in pgbench, variables belong to the client, not to a script:
+ * all scripts share one variable table, by name (a \set or \gset in one
+ * script is seen by the others in later transactions).  Each script's
+ * variable ids are mapped to the client's slots here, once, so stepping
+ * never looks a name up.  The scripts must outlive the client; their order
+ * defines the indices used by script_client_select(), ScriptStep.script and
+ * script_choose().  Script 0 is selected initially.  Fails as
+ * script_client_create() does (checking every script), or for nscripts < 1.
+ */
+extern ScriptClient *script_client_create_multi(const Script *const *scripts,
+												int nscripts,
+												const ScriptClientOptions *opts,
+												ScriptError *err);
 extern void script_client_free(ScriptClient *client);
+
+/*
+ * Select the script the next transaction runs (pgbench's st->use_file, set
+ * in CSTATE_CHOOSE_SCRIPT).  Call at a transaction boundary, i.e. before the
+ * first step or after SCRIPT_STEP_END_OF_TRANSACTION; a transaction still in
+ * progress is abandoned as by script_client_reset().  Retries
+ * (script_client_restart_transaction) keep the selected script.  An index
+ * outside [0, nscripts) makes the next step fail with "invalid script index".
+ * Never allocates.
+ */
+extern void script_client_select(ScriptClient *client, int script_index);
+extern int	script_client_selected(const ScriptClient *client);
+extern int	script_client_script_count(const ScriptClient *client);
+extern const Script *script_client_script(const ScriptClient *client, int script_index);
 
 typedef enum ScriptStepKind
 {
@@ -233,6 +267,8 @@ typedef enum ScriptStepKind
 typedef struct ScriptStep
 {
 	ScriptStepKind kind;
+	int			script;			/* 0-based index of the script in the
+								 * client's mix (pgbench's "script N") */
 	int			command;		/* 0-based index of the command */
 
 	/* SCRIPT_STEP_SQL */
@@ -256,6 +292,16 @@ typedef struct ScriptStep
  */
 extern ScriptStepKind script_step(const Script *script, ScriptClient *client,
 								  ScriptStep *out, ScriptError *err);
+
+/*
+ * The same, for the client's selected script (the form to use for a mix).
+ * script_step(s, c, ...) is this call when s is the selected script; when s
+ * is another of the client's scripts it selects it first if the client is
+ * at a transaction boundary, and fails otherwise (or if s is not one of the
+ * client's scripts).
+ */
+extern ScriptStepKind script_step_client(ScriptClient *client, ScriptStep *out,
+										 ScriptError *err);
 
 /* The SQL command returned by the last step completed: advance past it. */
 extern void script_sql_done(ScriptClient *client);
