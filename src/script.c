@@ -15,6 +15,9 @@
 #include "script.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2347,3 +2350,86 @@ script_client_prng(ScriptClient *c)
 	return &c->prng;
 }
 
+/* ======================================================================
+ * Script mixes and throttling (pgbench's per-thread draws)
+ * ====================================================================== */
+
+bool
+script_parse_weight(const char *spec, char **name_out, int64_t *weight_out,
+					ScriptError *err)
+{
+	const char *at = strrchr(spec, '@');
+	size_t		namelen = at != NULL ? (size_t) (at - spec) : strlen(spec);
+	long		w = 1;
+
+	script_err_clear(err);
+	*name_out = NULL;
+	if (at != NULL)
+	{
+		char	   *end;
+
+		/* pgbench: strtol, base 10; errno, no digits or trailing junk fail */
+		errno = 0;
+		w = strtol(at + 1, &end, 10);
+		if (errno != 0 || end == at + 1 || *end != '\0')
+		{
+			err->kind = SCRIPT_ERR_SCRIPT;
+			snprintf(err->message, sizeof(err->message),
+					 "invalid weight specification: %s", at);
+			return false;
+		}
+		if (w < 0 || w > INT_MAX)
+		{
+			err->kind = SCRIPT_ERR_SCRIPT;
+			snprintf(err->message, sizeof(err->message),
+					 "weight specification out of range (0 .. %d): %lld",
+					 INT_MAX, (long long) w);
+			return false;
+		}
+	}
+	*name_out = script_strndup(spec, namelen);
+	if (*name_out == NULL)
+	{
+		script_err_nomem(err);
+		return false;
+	}
+	*weight_out = w;
+	return true;
+}
+
+int
+script_choose(prng_state *choose_rs, const int64_t *weights, int nscripts,
+			  int64_t total_weight)
+{
+	int64_t		w;
+	int			i;
+
+	/* pgbench does not draw at all when there is a single script */
+	if (nscripts == 1)
+		return 0;
+	if (nscripts < 1 || total_weight <= 0)
+		return -1;
+
+	/*
+	 * pgbench: getrand(ts_choose_rs, 0, total_weight - 1), i.e. one ranged
+	 * draw (none when total_weight is 1: an empty range yields its minimum).
+	 * Then walk the scripts subtracting weights until the draw goes negative.
+	 */
+	w = (int64_t) prng_uint64_range(choose_rs, 0, (uint64_t) (total_weight - 1));
+	for (i = 0; i < nscripts; i++)
+	{
+		w -= weights[i];
+		if (w < 0)
+			return i;
+	}
+	return -1;					/* total_weight exceeded the sum of the weights */
+}
+
+int64_t
+script_poisson_delay_usec(prng_state *throttle_rs, double center_usec)
+{
+	/* inverse transform sampling on a uniform in (0, 1], mean center_usec */
+	double		u = 1.0 - prng_double(throttle_rs);
+
+	return (int64_t) (center_usec * -log(u) + 0.5);
+}

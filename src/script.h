@@ -16,6 +16,8 @@
  *     script and command position, the random state, reusable buffers) and
  *     the step function a driver calls until it must do I/O or wait;
  *   - the built-in scripts and pgbench's seeding order;
+ *   - pgbench's per-thread draws: the weighted script choice and the
+ *     Poisson throttling delay, and the NAME@WEIGHT syntax;
  *   - the allocation hooks used by script.c and expr.c.
  *
  * Must not: do any I/O (no libpq, no files, no printing), include PostgreSQL
@@ -335,5 +337,43 @@ extern const char *script_client_get_string(ScriptClient *client, const char *na
 extern bool script_client_set_string(ScriptClient *client, const char *name,
 									 const char *value, ScriptError *err);
 extern prng_state *script_client_prng(ScriptClient *client);
+
+/* ---------------------------------------------------------------------
+ * Script mixes and throttling: pgbench's per-thread draws
+ * --------------------------------------------------------------------- */
+
+/*
+ * Parse one "NAME[@WEIGHT]" item of -f/-b, as pgbench's parseScriptWeight:
+ * split at the LAST '@' (none: weight 1); the weight is a base-10 strtol
+ * number in 0..INT_MAX with nothing after it.  *name_out is allocated with
+ * script_mem_alloc (free with script_mem_free).  Fails (false,
+ * SCRIPT_ERR_SCRIPT) with "invalid weight specification: @one" or
+ * "weight specification out of range (0 .. 2147483647): -1".
+ * Splitting a comma-separated list is the caller's job.
+ */
+extern bool script_parse_weight(const char *spec, char **name_out,
+								int64_t *weight_out, ScriptError *err);
+
+/*
+ * Choose the script of the next transaction as pgbench's chooseScript: with
+ * one script, 0 without drawing; otherwise one draw of uniform
+ * [0, total_weight - 1] from choose_rs (the thread's ts_choose_rs, see
+ * script_seed_thread), then the first script whose cumulative weight exceeds
+ * it (weight-0 scripts are never chosen).  total_weight must be the sum of
+ * the weights; returns -1 (without drawing) if nscripts < 1 or
+ * total_weight <= 0, which pgbench refuses up front ("total script weight
+ * must not be zero").
+ */
+extern int	script_choose(prng_state *choose_rs, const int64_t *weights,
+						  int nscripts, int64_t total_weight);
+
+/*
+ * pgbench's getPoissonRand: the delay before the next throttled transaction,
+ * one draw from throttle_rs (the thread's ts_throttle_rs), computed as
+ * (int64) (-ln(1 - U) * center_usec + 0.5), U uniform in [0, 1).  The
+ * caller adds it to the thread's schedule; pgbench's center is
+ * 1e6 / rate * nthreads (the per-thread delay).
+ */
+extern int64_t script_poisson_delay_usec(prng_state *throttle_rs, double center_usec);
 
 #endif							/* PGBENCHX_SCRIPT_H */
