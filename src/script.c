@@ -15,6 +15,9 @@
 #include "script.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1466,11 +1469,24 @@ typedef struct ScriptVar
 
 struct ScriptClient
 {
+	/* the mix; every script's symbol ids map to slots of the shared vars */
+	const Script **scripts;
+	int			nscripts;
+	int		  **maps;			/* [script][symbol id] -> index in vars */
+	int		   *mapdata;		/* storage of all the maps */
+
+	/* the selected script (pgbench's use_file) */
 	const Script *script;
+	const int  *map;
+	int			cur;
+	int			bad_index;		/* select() got this out-of-range index... */
+	bool		bad_select;		/* ...and the next step must fail */
+
 	ScriptQueryMode mode;
 	int			client_id;
 
-	ScriptVar  *vars;			/* [0, script->nsyms) are the script's symbols */
+	ScriptVar  *vars;			/* shared by all scripts, by name; script 0's
+								 * symbols are [0, nsyms) in its order */
 	int			nvars;
 	int			varcap;
 
@@ -1602,6 +1618,13 @@ script_var_value(ScriptVar *v, ExprValue *out, char *errmsg)
 	return true;
 }
 
+/* the slot of the selected script's variable id (the hot-path lookup) */
+static inline ScriptVar *
+script_client_var(ScriptClient *c, int varid)
+{
+	return &c->vars[c->map[varid]];
+}
+
 static bool
 script_get_var_cb(void *arg, int varid, const char *name, ExprValue *out,
 				  char *errmsg)
@@ -1609,7 +1632,7 @@ script_get_var_cb(void *arg, int varid, const char *name, ExprValue *out,
 	ScriptClient *c = arg;
 
 	(void) name;
-	return script_var_value(&c->vars[varid], out, errmsg);
+	return script_var_value(script_client_var(c, varid), out, errmsg);
 }
 
 static void
@@ -1635,38 +1658,102 @@ script_client_set_int(ScriptClient *c, const char *name, int64_t val)
 	return true;
 }
 
+/* in extended/prepared mode, pgbench refuses a statement with > 255 params */
+static bool
+script_check_params(const Script *s, ScriptQueryMode mode, ScriptError *err)
+{
+	int			i;
+
+	if (mode == SCRIPT_QUERY_SIMPLE || s->max_params <= SCRIPT_MAX_PARAMS)
+		return true;
+	for (i = 0; i < s->ncmds; i++)
+	{
+		if (s->cmds[i].kind == SCRIPT_CMD_SQL && s->cmds[i].nrefs > SCRIPT_MAX_PARAMS)
+		{
+			err->kind = SCRIPT_ERR_SCRIPT;
+			err->command_index = i;
+			snprintf(err->source, sizeof(err->source), "%s", s->name);
+			snprintf(err->message, sizeof(err->message),
+					 "statement has too many arguments (maximum is %d): %.150s",
+					 SCRIPT_MAX_PARAMS, s->cmds[i].text);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Give every symbol of every script a slot in the client's variable table.
+ * Script 0's symbols take slots 0..nsyms-1 in order (so a single-script
+ * client is laid out exactly as before); a later script's symbol reuses the
+ * slot of an earlier symbol of the same name, or gets a new one.
+ */
+static void
+script_client_map_symbols(ScriptClient *c)
+{
+	int			k;
+	int		   *next = c->mapdata;
+
+	for (k = 0; k < c->nscripts; k++)
+	{
+		const Script *s = c->scripts[k];
+		int			i;
+
+		c->maps[k] = next;
+		next += s->nsyms;
+		for (i = 0; i < s->nsyms; i++)
+		{
+			int			slot = k == 0 ? -1 : script_client_find(c, s->syms[i]);
+
+			if (slot < 0)
+			{
+				slot = c->nvars++;
+				c->vars[slot].name = s->syms[i];
+			}
+			c->maps[k][i] = slot;
+		}
+	}
+}
+
 ScriptClient *
 script_client_create(const Script *s, const ScriptClientOptions *opts,
 					 ScriptError *err)
 {
+	return script_client_create_multi(&s, 1, opts, err);
+}
+
+ScriptClient *
+script_client_create_multi(const Script *const *scripts, int nscripts,
+						   const ScriptClientOptions *opts, ScriptError *err)
+{
 	ScriptClient *c;
 	int			i;
+	int			totsyms = 0;
+	int			max_params = 0;
 	static const char *const autos[] = {"scale", "client_id", "random_seed", "default_seed"};
 
 	script_err_clear(err);
 
-	/* pgbench checks the parameter limit when it prepares the script */
-	if (opts->query_mode != SCRIPT_QUERY_SIMPLE && s->max_params > SCRIPT_MAX_PARAMS)
+	if (scripts == NULL || nscripts < 1)
 	{
-		for (i = 0; i < s->ncmds; i++)
-		{
-			if (s->cmds[i].kind == SCRIPT_CMD_SQL && s->cmds[i].nrefs > SCRIPT_MAX_PARAMS)
-			{
-				err->kind = SCRIPT_ERR_SCRIPT;
-				err->command_index = i;
-				snprintf(err->message, sizeof(err->message),
-						 "statement has too many arguments (maximum is %d): %.150s",
-						 SCRIPT_MAX_PARAMS, s->cmds[i].text);
-				return NULL;
-			}
-		}
+		err->kind = SCRIPT_ERR_SCRIPT;
+		snprintf(err->message, sizeof(err->message), "no script to run");
+		return NULL;
+	}
+	for (i = 0; i < nscripts; i++)
+	{
+		/* pgbench checks the parameter limit when it prepares the script */
+		if (!script_check_params(scripts[i], opts->query_mode, err))
+			return NULL;
+		totsyms += scripts[i]->nsyms;
+		if (scripts[i]->max_params > max_params)
+			max_params = scripts[i]->max_params;
 	}
 
 	c = script_mem_alloc(sizeof(ScriptClient));
 	if (c == NULL)
 		goto nomem;
 	memset(c, 0, sizeof(*c));
-	c->script = s;
 	c->mode = opts->query_mode;
 	c->client_id = opts->client_id;
 	c->prng = opts->prng;
@@ -1674,18 +1761,21 @@ script_client_create(const Script *s, const ScriptClientOptions *opts,
 	c->debug = opts->debug;
 	c->debug_arg = opts->debug_arg;
 
-	c->varcap = s->nsyms + 8;
+	c->scripts = script_mem_alloc(sizeof(const Script *) * nscripts);
+	c->maps = script_mem_alloc(sizeof(int *) * nscripts);
+	c->mapdata = script_mem_alloc(sizeof(int) * totsyms);
+	c->varcap = totsyms + 8;
 	c->vars = script_mem_alloc(sizeof(ScriptVar) * c->varcap);
-	if (c->vars == NULL)
+	if (c->scripts == NULL || c->maps == NULL || c->mapdata == NULL || c->vars == NULL)
 		goto nomem;
+	memcpy(c->scripts, scripts, sizeof(const Script *) * nscripts);
+	c->nscripts = nscripts;
 	memset(c->vars, 0, sizeof(ScriptVar) * c->varcap);
-	for (i = 0; i < s->nsyms; i++)
-		c->vars[i].name = s->syms[i];
-	c->nvars = s->nsyms;
+	script_client_map_symbols(c);
 
-	if (s->max_params > 0)
+	if (max_params > 0)
 	{
-		c->params = script_mem_alloc(sizeof(char *) * s->max_params);
+		c->params = script_mem_alloc(sizeof(char *) * max_params);
 		if (c->params == NULL)
 			goto nomem;
 	}
@@ -1725,12 +1815,53 @@ script_client_create(const Script *s, const ScriptClientOptions *opts,
 	c->ectx.debug = script_debug_cb;
 	c->ectx.debug_arg = c;
 	c->ectx.prng = &c->prng;
+	script_client_select(c, 0);
 	return c;
 
 nomem:
 	script_client_free(c);
 	script_err_nomem(err);
 	return NULL;
+}
+
+void
+script_client_select(ScriptClient *c, int script_index)
+{
+	/* a transaction in progress is abandoned, as by script_client_reset */
+	c->pc = 0;
+	c->sql_pending = false;
+	c->in_pipeline = false;
+	c->tx_started = false;
+	if (script_index < 0 || script_index >= c->nscripts)
+	{
+		c->bad_select = true;
+		c->bad_index = script_index;
+		return;
+	}
+	c->bad_select = false;
+	c->cur = script_index;
+	c->script = c->scripts[script_index];
+	c->map = c->maps[script_index];
+}
+
+int
+script_client_selected(const ScriptClient *c)
+{
+	return c->cur;
+}
+
+int
+script_client_script_count(const ScriptClient *c)
+{
+	return c->nscripts;
+}
+
+const Script *
+script_client_script(const ScriptClient *c, int script_index)
+{
+	if (script_index < 0 || script_index >= c->nscripts)
+		return NULL;
+	return c->scripts[script_index];
 }
 
 void
@@ -1747,6 +1878,9 @@ script_client_free(ScriptClient *c)
 			script_mem_free((char *) c->vars[i].name);
 	}
 	script_mem_free(c->vars);
+	script_mem_free(c->scripts);
+	script_mem_free(c->maps);
+	script_mem_free(c->mapdata);
 	script_mem_free(c->params);
 	script_mem_free(c->sqlbuf.data);
 	script_mem_free(c->namebuf.data);
@@ -1775,7 +1909,7 @@ script_build_simple_sql(ScriptClient *c, const ScriptCommand *cmd,
 	}
 	for (i = 0; i < cmd->nrefs; i++)
 	{
-		ScriptVar  *v = &c->vars[cmd->refs[i].varid];
+		ScriptVar  *v = script_client_var(c, cmd->refs[i].varid);
 
 		if (v->defined)
 		{
@@ -1793,7 +1927,7 @@ script_build_simple_sql(ScriptClient *c, const ScriptCommand *cmd,
 	for (i = 0; i < cmd->nrefs; i++)
 	{
 		const ScriptSqlRef *r = &cmd->refs[i];
-		ScriptVar  *v = &c->vars[r->varid];
+		ScriptVar  *v = script_client_var(c, r->varid);
 
 		if (!v->defined)
 			continue;
@@ -1844,7 +1978,45 @@ script_step_error(ScriptStep *out, int pc)
 ScriptStepKind
 script_step(const Script *s, ScriptClient *c, ScriptStep *out, ScriptError *err)
 {
+	/* a mix stepped with an explicit script: select it at a boundary */
+	if (s != c->script && !c->bad_select)
+	{
+		int			k;
+
+		for (k = 0; k < c->nscripts; k++)
+			if (c->scripts[k] == s)
+				break;
+		if (k == c->nscripts ||
+			c->pc != 0 || c->tx_started || c->sql_pending || c->in_pipeline)
+		{
+			memset(out, 0, sizeof(*out));
+			out->script = c->cur;
+			script_runtime_error(err, -1, NULL,
+								 k == c->nscripts ?
+								 "script \"%s\" is not one of the client's scripts" :
+								 "cannot switch to script \"%s\" inside a transaction",
+								 s ? s->name : "(null)");
+			return script_step_error(out, c->pc);
+		}
+		script_client_select(c, k);
+	}
+	return script_step_client(c, out, err);
+}
+
+ScriptStepKind
+script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
+{
+	const Script *s = c->script;
+
 	memset(out, 0, sizeof(*out));
+	out->script = c->cur;
+
+	if (c->bad_select)
+	{
+		script_runtime_error(err, -1, NULL, "invalid script index %d (the client has %d)",
+							 c->bad_index, c->nscripts);
+		return script_step_error(out, 0);
+	}
 
 	if (c->sql_pending)
 		script_sql_done(c);
@@ -1908,7 +2080,7 @@ script_step(const Script *s, ScriptClient *c, ScriptStep *out, ScriptError *err)
 					out->sql_len = cmd->param_text_len;
 					for (i = 0; i < cmd->nrefs; i++)
 					{
-						ScriptVar  *v = &c->vars[cmd->refs[i].varid];
+						ScriptVar  *v = script_client_var(c, cmd->refs[i].varid);
 
 						c->params[i] = v->defined ? script_var_string(v) : NULL;
 						if (v->defined && c->params[i] == NULL)
@@ -1926,7 +2098,7 @@ script_step(const Script *s, ScriptClient *c, ScriptStep *out, ScriptError *err)
 			case SCRIPT_CMD_SET:
 				{
 					ExprValue	v;
-					ScriptVar  *var = &c->vars[cmd->set_var];
+					ScriptVar  *var = script_client_var(c, cmd->set_var);
 
 					if (!expr_eval(cmd->expr, &c->ectx, &v))
 					{
@@ -1951,7 +2123,7 @@ script_step(const Script *s, ScriptClient *c, ScriptStep *out, ScriptError *err)
 
 					if (cmd->sleep_var >= 0)
 					{
-						ScriptVar  *v = &c->vars[cmd->sleep_var];
+						ScriptVar  *v = script_client_var(c, cmd->sleep_var);
 						const char *sv = script_var_string(v);
 
 						if (sv == NULL)
@@ -2176,4 +2348,88 @@ prng_state *
 script_client_prng(ScriptClient *c)
 {
 	return &c->prng;
+}
+
+/* ======================================================================
+ * Script mixes and throttling (pgbench's per-thread draws)
+ * ====================================================================== */
+
+bool
+script_parse_weight(const char *spec, char **name_out, int64_t *weight_out,
+					ScriptError *err)
+{
+	const char *at = strrchr(spec, '@');
+	size_t		namelen = at != NULL ? (size_t) (at - spec) : strlen(spec);
+	long		w = 1;
+
+	script_err_clear(err);
+	*name_out = NULL;
+	if (at != NULL)
+	{
+		char	   *end;
+
+		/* pgbench: strtol, base 10; errno, no digits or trailing junk fail */
+		errno = 0;
+		w = strtol(at + 1, &end, 10);
+		if (errno != 0 || end == at + 1 || *end != '\0')
+		{
+			err->kind = SCRIPT_ERR_SCRIPT;
+			snprintf(err->message, sizeof(err->message),
+					 "invalid weight specification: %s", at);
+			return false;
+		}
+		if (w < 0 || w > INT_MAX)
+		{
+			err->kind = SCRIPT_ERR_SCRIPT;
+			snprintf(err->message, sizeof(err->message),
+					 "weight specification out of range (0 .. %d): %lld",
+					 INT_MAX, (long long) w);
+			return false;
+		}
+	}
+	*name_out = script_strndup(spec, namelen);
+	if (*name_out == NULL)
+	{
+		script_err_nomem(err);
+		return false;
+	}
+	*weight_out = w;
+	return true;
+}
+
+int
+script_choose(prng_state *choose_rs, const int64_t *weights, int nscripts,
+			  int64_t total_weight)
+{
+	int64_t		w;
+	int			i;
+
+	/* pgbench does not draw at all when there is a single script */
+	if (nscripts == 1)
+		return 0;
+	if (nscripts < 1 || total_weight <= 0)
+		return -1;
+
+	/*
+	 * pgbench: getrand(ts_choose_rs, 0, total_weight - 1), i.e. one ranged
+	 * draw (none when total_weight is 1: an empty range yields its minimum).
+	 * Then walk the scripts subtracting weights until the draw goes negative.
+	 */
+	w = (int64_t) prng_uint64_range(choose_rs, 0, (uint64_t) (total_weight - 1));
+	for (i = 0; i < nscripts; i++)
+	{
+		w -= weights[i];
+		if (w < 0)
+			return i;
+	}
+	return -1;					/* total_weight exceeded the sum of the weights */
+}
+
+int64_t
+script_poisson_delay_usec(prng_state *throttle_rs, double center_usec)
+{
+	/* inverse transform sampling on a uniform in (0, 1], mean center_usec */
+	double		u = 1.0 - prng_double(throttle_rs);
+
+	return (int64_t) (center_usec * -log(u) + 0.5);
 }

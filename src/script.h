@@ -11,10 +11,13 @@
  *   - both SQL forms: the text with ":var" for the simple protocol
  *     (substituted at run time) and the "$1, $2, ..." text plus parameter
  *     list for the extended/prepared protocols;
- *   - the per-client state (variables with pgbench's lazy string typing, the
- *     command position, the random state, reusable buffers) and the step
- *     function a driver calls until it must do I/O or wait;
+ *   - the per-client state (variables with pgbench's lazy string typing,
+ *     shared by name by all the scripts of the client's mix, the selected
+ *     script and command position, the random state, reusable buffers) and
+ *     the step function a driver calls until it must do I/O or wait;
  *   - the built-in scripts and pgbench's seeding order;
+ *   - pgbench's per-thread draws: the weighted script choice and the
+ *     Poisson throttling delay, and the NAME@WEIGHT syntax;
  *   - the allocation hooks used by script.c and expr.c.
  *
  * Must not: do any I/O (no libpq, no files, no printing), include PostgreSQL
@@ -208,15 +211,48 @@ typedef struct ScriptClientOptions
 
 typedef struct ScriptClient ScriptClient;
 
+/* pgbench's limit on -f/-b scripts ("at most 128 SQL scripts are allowed") */
+#define SCRIPT_MAX_SCRIPTS 128
+
 /*
  * Create a client's state for one script.  Fails (NULL, *err set) for an
  * invalid -D name or, in extended/prepared mode, a statement with more than
- * 255 parameters.
+ * 255 parameters.  Same as script_client_create_multi(&script, 1, ...).
  */
 extern ScriptClient *script_client_create(const Script *script,
 										  const ScriptClientOptions *opts,
 										  ScriptError *err);
+
+/*
+ * Create a client that runs a mix of scripts (pgbench -f/-b given several
+ * times).  As in pgbench, variables belong to the client, not to a script:
+ * all scripts share one variable table, by name (a \set or \gset in one
+ * script is seen by the others in later transactions).  Each script's
+ * variable ids are mapped to the client's slots here, once, so stepping
+ * never looks a name up.  The scripts must outlive the client; their order
+ * defines the indices used by script_client_select(), ScriptStep.script and
+ * script_choose().  Script 0 is selected initially.  Fails as
+ * script_client_create() does (checking every script), or for nscripts < 1.
+ */
+extern ScriptClient *script_client_create_multi(const Script *const *scripts,
+												int nscripts,
+												const ScriptClientOptions *opts,
+												ScriptError *err);
 extern void script_client_free(ScriptClient *client);
+
+/*
+ * Select the script the next transaction runs (pgbench's st->use_file, set
+ * in CSTATE_CHOOSE_SCRIPT).  Call at a transaction boundary, i.e. before the
+ * first step or after SCRIPT_STEP_END_OF_TRANSACTION; a transaction still in
+ * progress is abandoned as by script_client_reset().  Retries
+ * (script_client_restart_transaction) keep the selected script.  An index
+ * outside [0, nscripts) makes the next step fail with "invalid script index".
+ * Never allocates.
+ */
+extern void script_client_select(ScriptClient *client, int script_index);
+extern int	script_client_selected(const ScriptClient *client);
+extern int	script_client_script_count(const ScriptClient *client);
+extern const Script *script_client_script(const ScriptClient *client, int script_index);
 
 typedef enum ScriptStepKind
 {
@@ -233,6 +269,8 @@ typedef enum ScriptStepKind
 typedef struct ScriptStep
 {
 	ScriptStepKind kind;
+	int			script;			/* 0-based index of the script in the
+								 * client's mix (pgbench's "script N") */
 	int			command;		/* 0-based index of the command */
 
 	/* SCRIPT_STEP_SQL */
@@ -256,6 +294,16 @@ typedef struct ScriptStep
  */
 extern ScriptStepKind script_step(const Script *script, ScriptClient *client,
 								  ScriptStep *out, ScriptError *err);
+
+/*
+ * The same, for the client's selected script (the form to use for a mix).
+ * script_step(s, c, ...) is this call when s is the selected script; when s
+ * is another of the client's scripts it selects it first if the client is
+ * at a transaction boundary, and fails otherwise (or if s is not one of the
+ * client's scripts).
+ */
+extern ScriptStepKind script_step_client(ScriptClient *client, ScriptStep *out,
+										 ScriptError *err);
 
 /* The SQL command returned by the last step completed: advance past it. */
 extern void script_sql_done(ScriptClient *client);
@@ -289,5 +337,43 @@ extern const char *script_client_get_string(ScriptClient *client, const char *na
 extern bool script_client_set_string(ScriptClient *client, const char *name,
 									 const char *value, ScriptError *err);
 extern prng_state *script_client_prng(ScriptClient *client);
+
+/* ---------------------------------------------------------------------
+ * Script mixes and throttling: pgbench's per-thread draws
+ * --------------------------------------------------------------------- */
+
+/*
+ * Parse one "NAME[@WEIGHT]" item of -f/-b, as pgbench's parseScriptWeight:
+ * split at the LAST '@' (none: weight 1); the weight is a base-10 strtol
+ * number in 0..INT_MAX with nothing after it.  *name_out is allocated with
+ * script_mem_alloc (free with script_mem_free).  Fails (false,
+ * SCRIPT_ERR_SCRIPT) with "invalid weight specification: @one" or
+ * "weight specification out of range (0 .. 2147483647): -1".
+ * Splitting a comma-separated list is the caller's job.
+ */
+extern bool script_parse_weight(const char *spec, char **name_out,
+								int64_t *weight_out, ScriptError *err);
+
+/*
+ * Choose the script of the next transaction as pgbench's chooseScript: with
+ * one script, 0 without drawing; otherwise one draw of uniform
+ * [0, total_weight - 1] from choose_rs (the thread's ts_choose_rs, see
+ * script_seed_thread), then the first script whose cumulative weight exceeds
+ * it (weight-0 scripts are never chosen).  total_weight must be the sum of
+ * the weights; returns -1 (without drawing) if nscripts < 1 or
+ * total_weight <= 0, which pgbench refuses up front ("total script weight
+ * must not be zero").
+ */
+extern int	script_choose(prng_state *choose_rs, const int64_t *weights,
+						  int nscripts, int64_t total_weight);
+
+/*
+ * pgbench's getPoissonRand: the delay before the next throttled transaction,
+ * one draw from throttle_rs (the thread's ts_throttle_rs), computed as
+ * (int64) (-ln(1 - U) * center_usec + 0.5), U uniform in [0, 1).  The
+ * caller adds it to the thread's schedule; pgbench's center is
+ * 1e6 / rate * nthreads (the per-thread delay).
+ */
+extern int64_t script_poisson_delay_usec(prng_state *throttle_rs, double center_usec);
 
 #endif							/* PGBENCHX_SCRIPT_H */

@@ -3,8 +3,10 @@
  * src/prng.c (no server needed).
  *
  * Owns: assertions on script splitting, parse errors, substitution in both
- * protocol forms, the step machine, the expression language and the PRNG,
- * using values published by PostgreSQL's own pgbench tests (seed 5432).
+ * protocol forms, the step machine, script mixes (shared variables, the
+ * weighted choice, throttle delays, NAME@WEIGHT), the expression language
+ * and the PRNG, using values published by PostgreSQL's own pgbench tests
+ * (seed 5432) or derived from pgbench's algorithms and checked against it.
  * Exits non-zero if any check fails.
  */
 #include <ctype.h>
@@ -1148,6 +1150,343 @@ test_conditionals_and_pipeline(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* script mixes: one client, several scripts, one variable table */
+
+static ScriptClient *
+mix_client_for(const Script *const *scripts, int n, ScriptQueryMode mode,
+			   uint64_t seed, const ScriptDefine *defs, int ndefs)
+{
+	ScriptClientOptions o;
+	ScriptError err;
+	ScriptClient *c;
+
+	memset(&o, 0, sizeof(o));
+	o.query_mode = mode;
+	o.scale = 1;
+	o.random_seed = seed;
+	o.default_seed = script_seed_default_seed(seed, 1);
+	script_seed_client(seed, 0, &o.prng);
+	o.defines = defs;
+	o.ndefines = ndefs;
+	c = script_client_create_multi(scripts, n, &o, &err);
+	if (c == NULL)
+		fprintf(stderr, "client_create_multi: %s\n", err.message);
+	CHECK(c != NULL);
+	return c;
+}
+
+/* run the selected script to end of transaction; record the script index */
+static ScriptStepKind
+run_tx_client(ScriptClient *c, ScriptError *err, int *script_out)
+{
+	ScriptStep	st;
+
+	for (;;)
+	{
+		ScriptStepKind k = script_step_client(c, &st, err);
+
+		if (script_out)
+			*script_out = st.script;
+		if (k == SCRIPT_STEP_SQL)
+			script_sql_done(c);
+		else if (k == SCRIPT_STEP_END_OF_TRANSACTION || k == SCRIPT_STEP_ERROR)
+			return k;
+	}
+}
+
+static void
+test_script_mix(void)
+{
+	static const ScriptDefine defs[] = {{"d", "7"}};
+	Script	   *sc[3];
+	const Script *mix[2];
+	ScriptClient *c;
+	ScriptStep	st;
+	ScriptError err;
+	int			idx;
+
+	/*
+	 * The scripts name their variables in different orders, so their
+	 * parse-time ids differ: a (x=0, y=1, d=2), b (z=0, y=1, x=2, p_n=3,
+	 * m=4, w=5).
+	 */
+	sc[0] = parse_ok("a", "\\set x 5 + :d\n\\set y :x + 1\nSELECT 1 AS n \\gset p_\n");
+	sc[1] = parse_ok("b", "\\set z :y * 10\nSELECT :x, :z, :client_id, :w;\n"
+					 "\\set m :p_n + 1\n");
+	sc[2] = parse_ok("c", "\\set q 1\n");
+	if (sc[0] == NULL || sc[1] == NULL || sc[2] == NULL)
+		return;
+	mix[0] = sc[0];
+	mix[1] = sc[1];
+
+	c = mix_client_for(mix, 2, SCRIPT_QUERY_SIMPLE, 1, defs, 1);
+	if (c == NULL)
+		return;
+	CHECK_INT(script_client_script_count(c), 2);
+	CHECK_INT(script_client_selected(c), 0);
+	CHECK(script_client_script(c, 1) == sc[1]);
+	CHECK(script_client_script(c, 2) == NULL);
+
+	/* script 0: \set in a, \gset stored by the driver */
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_SQL);
+	CHECK_INT(st.script, 0);
+	CHECK_INT(st.command, 2);
+	CHECK_STR(st.store_prefix, "p_");
+	CHECK(script_store_result(c, st.store_prefix, "n", "42", &err));
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_END_OF_TRANSACTION);
+	CHECK_INT(st.script, 0);
+	CHECK_INT(get_int(c, "x"), 12);
+	CHECK_INT(get_int(c, "y"), 13);
+
+	/* script 1 reads a's \set and \gset results and the -D/automatic ones */
+	script_client_select(c, 1);
+	CHECK_INT(script_client_selected(c), 1);
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_SQL);
+	CHECK_INT(st.script, 1);
+	CHECK_INT(st.command, 1);
+	CHECK_STR(st.sql, "SELECT 12, 130, 0, :w;");	/* :w undefined: verbatim */
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_END_OF_TRANSACTION);
+	CHECK_INT(st.script, 1);
+	CHECK_INT(get_int(c, "z"), 130);
+	CHECK_INT(get_int(c, "m"), 43);
+
+	/* and the other way round: b's \set is seen by a */
+	CHECK(script_client_set_string(c, "y", "100", &err));
+	script_client_select(c, 1);
+	CHECK_INT(run_tx_client(c, &err, &idx), SCRIPT_STEP_END_OF_TRANSACTION);
+	CHECK_INT(idx, 1);
+	CHECK_INT(get_int(c, "z"), 1000);
+
+	/* a retry replays the selected script */
+	script_client_select(c, 1);
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_SQL);
+	script_client_restart_transaction(c);
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_SQL);
+	CHECK_INT(st.script, 1);
+	CHECK_INT(st.command, 1);
+
+	/* script_step with an explicit script: switches only at a boundary */
+	CHECK_INT(script_step(sc[0], c, &st, &err), SCRIPT_STEP_ERROR);
+	CHECK_STR(err.message, "cannot switch to script \"a\" inside a transaction");
+	script_client_reset(c);
+	CHECK_INT(script_step(sc[0], c, &st, &err), SCRIPT_STEP_SQL);
+	CHECK_INT(st.script, 0);
+	CHECK_INT(script_client_selected(c), 0);
+	CHECK_INT(script_step(sc[0], c, &st, &err), SCRIPT_STEP_END_OF_TRANSACTION);
+	CHECK_INT(script_step(sc[2], c, &st, &err), SCRIPT_STEP_ERROR);
+	CHECK_STR(err.message, "script \"c\" is not one of the client's scripts");
+
+	/* an out-of-range selection fails the next step, a valid one recovers */
+	script_client_select(c, 2);
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_ERROR);
+	CHECK_STR(err.message, "invalid script index 2 (the client has 2)");
+	script_client_select(c, -1);
+	CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_ERROR);
+	script_client_select(c, 0);
+	CHECK_INT(run_tx_client(c, &err, &idx), SCRIPT_STEP_END_OF_TRANSACTION);
+	CHECK_INT(idx, 0);
+	script_client_free(c);
+
+	/* extended protocol: each script's parameters come from the shared slots */
+	c = mix_client_for(mix, 2, SCRIPT_QUERY_EXTENDED, 1, defs, 1);
+	if (c != NULL)
+	{
+		CHECK_INT(run_tx_client(c, &err, NULL), SCRIPT_STEP_END_OF_TRANSACTION);
+		script_client_select(c, 1);
+		CHECK_INT(script_step_client(c, &st, &err), SCRIPT_STEP_SQL);
+		CHECK_STR(st.sql, "SELECT $1, $2, $3, $4;");
+		CHECK_INT(st.nparams, 4);
+		CHECK_STR(st.params[0], "12");
+		CHECK_STR(st.params[1], "130");
+		CHECK_STR(st.params[2], "0");
+		CHECK(st.params[3] == NULL);
+		script_client_free(c);
+	}
+
+	/* the single-script API is the 1-script mix */
+	c = client_for(sc[2], SCRIPT_QUERY_SIMPLE, 1, NULL, 0);
+	if (c != NULL)
+	{
+		CHECK_INT(script_client_script_count(c), 1);
+		CHECK_INT(script_step(sc[2], c, &st, &err), SCRIPT_STEP_END_OF_TRANSACTION);
+		CHECK_INT(st.script, 0);
+		CHECK_INT(get_int(c, "q"), 1);
+		script_client_free(c);
+	}
+
+	/* creation errors */
+	{
+		ScriptClientOptions o;
+
+		memset(&o, 0, sizeof(o));
+		CHECK(script_client_create_multi(mix, 0, &o, &err) == NULL);
+		CHECK_STR(err.message, "no script to run");
+	}
+
+	script_free(sc[0]);
+	script_free(sc[1]);
+	script_free(sc[2]);
+}
+
+/*
+ * script_choose against pgbench's chooseScript.  Seed 5432, one client, one
+ * thread: the base sequence's first draw seeds the client, the second is
+ * :default_seed, the third seeds ts_choose_rs, the fourth ts_throttle_rs.
+ *
+ * Weights {1, 2, 0, 3}: total 6, draw uniform [0, 5] by bitmask rejection
+ * (range 5 has its leftmost one at bit 2, so keep the top 3 bits, retry if
+ * > 5).  The first raw draw of ts_choose_rs is 0x4db186baec0bc38d; its top 3
+ * bits are 010 = 2; 2 - 1 = 1 >= 0, 1 - 2 = -1 < 0: script 1.  The whole
+ * sequence below was derived the same way (a separate Python transcription
+ * of pg_prng.c and chooseScript), and it is what pgbench 15.20 logs with
+ * "pgbench -n -c1 -j1 -t20 --random-seed=5432 -f s0@1 -f s1@2 -f s2@0
+ * -f s3@3 -l" (4th column of the transaction log).
+ */
+static void
+test_script_choose(void)
+{
+	static const int64_t w4[] = {1, 2, 0, 3};
+	static const int expect[20] = {1, 0, 3, 1, 3, 3, 1, 3, 3, 1,
+	3, 3, 1, 3, 3, 3, 3, 0, 0, 0};
+	static const int64_t w01[] = {0, 1};
+	static const int64_t w305[] = {3, 0, 5};
+	static const int64_t w1[] = {0};
+	prng_state choose,
+				throttle,
+				sample,
+				before;
+	int			i;
+	int			counts[3] = {0, 0, 0};
+
+	script_seed_thread(5432, 1, true, 0, &choose, &throttle, &sample);
+	before = choose;
+	CHECK(prng_uint64(&before) == UINT64_C(0x4db186baec0bc38d));
+	for (i = 0; i < 20; i++)
+		CHECK_INT(script_choose(&choose, w4, 4, 6), expect[i]);
+	/* exactly as many draws consumed as pgbench: the next raw value agrees */
+	before = choose;
+	CHECK(prng_uint64(&before) == UINT64_C(4201506725873541579));
+
+	/* one script: pgbench returns 0 without drawing (whatever the weight) */
+	before = choose;
+	CHECK_INT(script_choose(&choose, w1, 1, 0), 0);
+	CHECK_INT(script_choose(&choose, w4, 1, 1), 0);
+	CHECK(choose.s0 == before.s0 && choose.s1 == before.s1);
+
+	/* total weight 1: an empty range, no draw either; weight 0 never wins */
+	for (i = 0; i < 5; i++)
+		CHECK_INT(script_choose(&choose, w01, 2, 1), 1);
+	CHECK(choose.s0 == before.s0 && choose.s1 == before.s1);
+
+	/* a weight-0 script in the middle is never chosen; shares follow weights */
+	for (i = 0; i < 80000; i++)
+	{
+		int			k = script_choose(&choose, w305, 3, 8);
+
+		CHECK(k >= 0 && k < 3);
+		if (k >= 0 && k < 3)
+			counts[k]++;
+	}
+	CHECK_INT(counts[1], 0);
+	CHECK(counts[0] > 29000 && counts[0] < 31000);	/* 3/8: 30000 */
+	CHECK(counts[2] > 49000 && counts[2] < 51000);	/* 5/8: 50000 */
+
+	/* refused inputs (pgbench refuses them before running) */
+	before = choose;
+	CHECK_INT(script_choose(&choose, w01, 2, 0), -1);
+	CHECK_INT(script_choose(&choose, w01, 0, 1), -1);
+	CHECK(choose.s0 == before.s0 && choose.s1 == before.s1);
+}
+
+/*
+ * getPoissonRand on ts_throttle_rs (seed 5432, one client, one thread), for
+ * -R 100 with one thread: center 1e6 / 100 = 10000 us.  Each value is
+ * (int64) (-ln(1 - U) * 10000 + 0.5) with U the 52-bit double of the next
+ * draw, derived by the same Python transcription; pgbench 15.20's log with
+ * -R 100 shows consecutive scheduled starts 26037 and 9178 (+-1 from the
+ * log's rounding) us apart, the 2nd and 3rd values.
+ */
+static void
+test_poisson_delay(void)
+{
+	static const int64_t expect[10] = {4568, 26037, 9178, 1030, 145, 2254,
+	20758, 2, 1472, 6915};
+	prng_state choose,
+				throttle,
+				sample;
+	int			i;
+	double		sum = 0;
+
+	script_seed_thread(5432, 1, true, 0, &choose, &throttle, &sample);
+	for (i = 0; i < 10; i++)
+		CHECK_INT(script_poisson_delay_usec(&throttle, 10000.0), expect[i]);
+
+	/* the mean is the center */
+	for (i = 0; i < 200000; i++)
+	{
+		int64_t		d = script_poisson_delay_usec(&throttle, 1000.0);
+
+		CHECK(d >= 0);
+		sum += (double) d;
+	}
+	CHECK(fabs(sum / 200000 - 1000.0) < 10.0);
+}
+
+static void
+check_weight(const char *spec, const char *name, int64_t weight)
+{
+	char	   *n = NULL;
+	int64_t		w = -42;
+	ScriptError err;
+
+	CHECK(script_parse_weight(spec, &n, &w, &err));
+	CHECK_STR(n, name);
+	CHECK_INT(w, weight);
+	script_mem_free(n);
+}
+
+static void
+check_weight_fail(const char *spec, const char *message)
+{
+	char	   *n = NULL;
+	int64_t		w = -42;
+	ScriptError err;
+
+	CHECK(!script_parse_weight(spec, &n, &w, &err));
+	CHECK(n == NULL);
+	CHECK_INT(err.kind, SCRIPT_ERR_SCRIPT);
+	CHECK_STR(err.message, message);
+}
+
+/* pgbench's parseScriptWeight; the messages were checked against 15.20 */
+static void
+test_parse_weight(void)
+{
+	check_weight("tpcb-like", "tpcb-like", 1);
+	check_weight("select-only@5", "select-only", 5);
+	check_weight("filen@me@1", "filen@me", 1);	/* split at the last '@' */
+	check_weight("f.sql@0", "f.sql", 0);
+	check_weight("f.sql@2147483647", "f.sql", 2147483647);
+	check_weight("f.sql@ 5", "f.sql", 5);	/* strtol skips leading space */
+	check_weight("f.sql@+3", "f.sql", 3);
+	check_weight("f.sql@007", "f.sql", 7);	/* base 10, not octal */
+	check_weight("@4", "", 4);
+	check_weight_fail("f.sql@one", "invalid weight specification: @one");
+	check_weight_fail("f.sql@", "invalid weight specification: @");
+	check_weight_fail("f.sql@5 ", "invalid weight specification: @5 ");
+	check_weight_fail("f.sql@0x1", "invalid weight specification: @0x1");
+	check_weight_fail("f.sql@1.5", "invalid weight specification: @1.5");
+	check_weight_fail("f.sql@99999999999999999999",
+					  "invalid weight specification: @99999999999999999999");
+	check_weight_fail("f.sql@-1",
+					  "weight specification out of range (0 .. 2147483647): -1");
+	check_weight_fail("f.sql@2147483648",
+					  "weight specification out of range (0 .. 2147483647): 2147483648");
+	check_weight_fail("f.sql@99999999999",
+					  "weight specification out of range (0 .. 2147483647): 99999999999");
+}
+
+/* ---------------------------------------------------------------------- */
 /* allocation hooks: counted, and nothing allocated on the hot path */
 
 static long n_allocs = 0;
@@ -1197,6 +1536,62 @@ test_hot_path_allocations(void)
 		script_client_free(c);
 		script_free(s);
 	}
+
+	/*
+	 * A mix (tpcb-like@1, select-only@2, and a script sharing a variable
+	 * with them): choosing and selecting the script of every transaction,
+	 * and stepping it, allocates nothing once warmed up.
+	 */
+	for (mode = SCRIPT_QUERY_SIMPLE; mode <= SCRIPT_QUERY_PREPARED; mode++)
+	{
+		static const int64_t weights[] = {1, 2, 1};
+		ScriptError err;
+		Script	   *s[3];
+		ScriptClient *c;
+		prng_state	choose,
+					throttle,
+					sample;
+		long		before;
+		int			i,
+					used[3] = {0, 0, 0};
+		int64_t		delay = 0;
+
+		s[0] = script_parse(b[0].desc, b[0].text, &err);
+		s[1] = script_parse(b[2].desc, b[2].text, &err);
+		s[2] = script_parse("mine", "\\set aid :aid + 1\nSELECT :aid, :bid;\n", &err);
+		CHECK(s[0] != NULL && s[1] != NULL && s[2] != NULL);
+		if (s[0] == NULL || s[1] == NULL || s[2] == NULL)
+			break;
+		c = mix_client_for((const Script *const *) s, 3, mode, 7, NULL, 0);
+		if (c == NULL)
+			break;
+		script_seed_thread(7, 1, true, 0, &choose, &throttle, &sample);
+		for (i = 0; i < 30; i++)
+		{
+			script_client_select(c, script_choose(&choose, weights, 3, 4));
+			run_tx_client(c, &err, NULL);
+		}
+		before = n_allocs;
+		for (i = 0; i < 10000; i++)
+		{
+			int			k = script_choose(&choose, weights, 3, 4);
+			int			idx = -1;
+
+			delay += script_poisson_delay_usec(&throttle, 100.0);
+			script_client_select(c, k);
+			CHECK_INT(run_tx_client(c, &err, &idx), SCRIPT_STEP_END_OF_TRANSACTION);
+			CHECK_INT(idx, k);
+			if (k >= 0 && k < 3)
+				used[k]++;
+		}
+		CHECK_INT(n_allocs - before, 0);
+		CHECK(used[0] > 0 && used[1] > used[0] && used[2] > 0);
+		CHECK(delay > 0);
+		script_client_free(c);
+		script_free(s[0]);
+		script_free(s[1]);
+		script_free(s[2]);
+	}
 	script_set_alloc_hooks(NULL);
 }
 
@@ -1213,6 +1608,10 @@ main(void)
 	test_arithmetic();
 	test_variables_and_sleep();
 	test_conditionals_and_pipeline();
+	test_script_mix();
+	test_script_choose();
+	test_poisson_delay();
+	test_parse_weight();
 	test_hot_path_allocations();
 
 	printf("test_script: %d checks, %d failed\n", n_checks, n_failed);
