@@ -45,3 +45,12 @@ SELECT pgbenchx.add_script('many-params', 'SELECT ' || (SELECT string_agg(':v' |
 SELECT pgbx_try($$SELECT run_bench(1, 1, 'many-params', protocol => 'extended')$$) ~ '^22023: script "many-params" cannot run: statement has too many arguments \(maximum is 255\)' AS too_many_params;
 SELECT pgbenchx.drop_script('many-params');
 SELECT count(*) AS runs FROM pgbenchx.runs;
+
+-- weighted mixes, in pgbench's name@weight spelling
+SELECT pgx FROM (SELECT pgbx_try($$SELECT run_bench(1, 1, 'tpcb-like@x')$$) AS pgx) s;
+SELECT pgbx_try($$SELECT run_bench(1, 1, 'tpcb-like@-1')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, 'tpcb-like@0, select-only@0')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, 'tpcb-like@1, nosuch@1')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, ',')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, 'select-only@1, ' || (SELECT string_agg('select-only@1', ', ') FROM generate_series(1, 128)))$$);
+SELECT count(*) AS runs_after_mix_refusals FROM pgbenchx.runs;

@@ -229,51 +229,71 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	}
 }
 
-/* the number of commands of the run's script (it parsed at launch) */
+/* the number of commands of all the run's scripts (they parsed at launch) */
 static int
 coordinator_command_count(const LaunchRequest *req)
 {
-	ScriptError err;
-	Script	   *script = script_parse(req->script_name, req->script_text, &err);
-	int			n;
+	LaunchPayload pl;
+	int			n = 0;
 
-	if (script == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("script \"%s\" does not parse: %s", req->script_name, err.message)));
-	n = script_command_count(script);
-	script_free(script);
+	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
+	for (int i = 0; i < pl.nscripts; i++)
+	{
+		ScriptError err;
+		Script	   *script = script_parse(pl.names[i], pl.texts[i], &err);
+
+		if (script == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("script \"%s\" does not parse: %s", pl.names[i], err.message)));
+		n += script_command_count(script);
+		script_free(script);
+	}
 	return n;
 }
 
-/* pgbench -r: the drivers' per-command figures, summed, one row each */
+/*
+ * pgbench -r: the drivers' per-command figures, summed, one row per command
+ * of each script (the drivers lay the scripts' commands out one after the
+ * other, in the mix's order).
+ */
 static void
 coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *run)
 {
-	ScriptError err;
-	Script	   *script = script_parse(req->script_name, req->script_text, &err);
-	CommandStats *sum;
-	const char **texts;
+	LaunchPayload pl;
+	int			base = 0;
 
-	if (script == NULL)
-		return;
-	sum = palloc0(sizeof(CommandStats) * Max(1, run->ncommands));
-	texts = palloc(sizeof(char *) * Max(1, run->ncommands));
-	for (int i = 0; i < run->ncommands; i++)
+	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
+	for (int k = 0; k < pl.nscripts; k++)
 	{
-		texts[i] = pstrdup(script_command_first_line(script, i));
-		for (int d = 0; d < run->njobs; d++)
-		{
-			const CommandStats *cs = &run_shmem_cmdstats(run, d)[i];
+		ScriptError err;
+		Script	   *script = script_parse(pl.names[k], pl.texts[k], &err);
+		CommandStats *sum;
+		const char **texts;
+		int			n;
 
-			sum[i].executions += cs->executions;
-			sum[i].sum_usec += cs->sum_usec;
-			sum[i].failures += cs->failures;
-			sum[i].retries += cs->retries;
+		if (script == NULL)
+			return;
+		n = script_command_count(script);
+		sum = palloc0(sizeof(CommandStats) * Max(1, n));
+		texts = palloc(sizeof(char *) * Max(1, n));
+		for (int i = 0; i < n && base + i < run->ncommands; i++)
+		{
+			texts[i] = pstrdup(script_command_first_line(script, i));
+			for (int d = 0; d < run->njobs; d++)
+			{
+				const CommandStats *cs = &run_shmem_cmdstats(run, d)[base + i];
+
+				sum[i].executions += cs->executions;
+				sum[i].sum_usec += cs->sum_usec;
+				sum[i].failures += cs->failures;
+				sum[i].retries += cs->retries;
+			}
 		}
+		script_free(script);
+		results_write_statements(run_id, pl.names[k], n, texts, sum);
+		base += n;
 	}
-	script_free(script);
-	results_write_statements(run_id, req->script_name, run->ncommands, texts, sum);
 }
 
 /* the jobs of a step: as asked, at most one per client, else chosen */
@@ -336,10 +356,11 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	strlcpy(run->conninfo, req->conninfo, RUN_CONNINFO_LEN);
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
-	run->script_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
-	memcpy((char *) run + run->script_offset, req->script_text, req->payload_len);
+	run->payload_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
+	memcpy((char *) run + run->payload_offset, req->payload, req->payload_len);
 	run->ncommands = ncommands;
-	run->cmdstats_offset = MAXALIGN(run->script_offset + req->payload_len);
+	run->cmdstats_offset = MAXALIGN(run->payload_offset + req->payload_len);
+	run->nscripts = req->nscripts;
 	run->ndefines = req->ndefines;
 	for (int i = 0; i < njobs; i++)
 	{
@@ -613,7 +634,7 @@ coordinator_main(Datum main_arg)
 				 errmsg("pgbenchx coordinator found a bad request")));
 
 	/* a private copy: the caller may go away once we have started */
-	size = offsetof(LaunchRequest, script_text) + shared_req->payload_len;
+	size = offsetof(LaunchRequest, payload) + shared_req->payload_len;
 	req = MemoryContextAlloc(TopMemoryContext, size);
 	memcpy(req, shared_req, size);
 	coordinator_req = req;

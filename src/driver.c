@@ -37,6 +37,7 @@
 #include "utils/wait_event.h"
 
 #include "driver.h"
+#include "launch.h"
 #include "loopback.h"
 #include "prng.h"
 #include "run_shmem.h"
@@ -76,6 +77,7 @@ typedef struct DriverClient
 	bool		txn_started;
 	TimestampTz txn_start;		/* latency counts from here (-R: the schedule) */
 	int			tries;			/* of the transaction in progress */
+	bool		chosen;			/* the next transaction's script is chosen */
 	bool		throttled;		/* -R: sleeping until txn_scheduled */
 	TimestampTz txn_scheduled;
 	TimestampTz cmd_start;		/* the command in flight (-r) */
@@ -91,7 +93,12 @@ typedef struct DriverRun
 	RunShared  *run;
 	DriverShared *me;
 	int			index;
-	const Script *script;
+	LaunchPayload payload;		/* the scripts, their weights, the variables */
+	const Script *scripts[SCRIPT_MAX_SCRIPTS];
+	int			cmd_base[SCRIPT_MAX_SCRIPTS];	/* script's first command in cmdstats */
+	int			sql_base[SCRIPT_MAX_SCRIPTS];	/* script's first statement in prepared[] */
+	int			nsql;			/* statements of all scripts */
+	prng_state	choose_rs;		/* pgbench's per-thread script choice */
 	DriverClient *clients;
 	int			nclients;
 	WaitEventSet *wes;
@@ -188,6 +195,7 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	c->ntx++;
 	c->txn_failed = false;
 	c->txn_started = false;
+	c->chosen = false;
 }
 
 /* ---------------------------------------------------------------------
@@ -295,17 +303,19 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 								   (const char *const *) s->params, NULL, NULL, 0);
 			break;
 		default:
-			snprintf(name, sizeof(name), "%s%d", driver_prepared_names_prefix, s->sql_index);
-			if (!c->prepared[s->sql_index] && c->in_pipeline)
+			/* pgbench's names: P_<statement>, per script */
+			snprintf(name, sizeof(name), "%s%d_%d", driver_prepared_names_prefix,
+					 s->script, s->sql_index);
+			if (!c->prepared[dr->sql_base[s->script] + s->sql_index] && c->in_pipeline)
 			{
 				/* queued in the pipeline just before its first execution */
 				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
-				c->prepared[s->sql_index] = true;
+				c->prepared[dr->sql_base[s->script] + s->sql_index] = true;
 				if (ok)
 					ok = PQsendQueryPrepared(c->conn, name, s->nparams,
 											 (const char *const *) s->params, NULL, NULL, 0);
 			}
-			else if (!c->prepared[s->sql_index])
+			else if (!c->prepared[dr->sql_base[s->script] + s->sql_index])
 			{
 				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
 				if (ok)
@@ -408,6 +418,13 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 				driver_client_close(dr, c, CLIENT_DONE);
 				return;
 			}
+			/* pgbench chooses the script first, then schedules (-R) */
+			if (dr->payload.nscripts > 1 && !c->chosen)
+				script_client_select(c->sc,
+									 script_choose(&dr->choose_rs, dr->payload.weights,
+												   dr->payload.nscripts,
+												   dr->payload.total_weight));
+			c->chosen = true;
 			if (dr->run->knobs.rate > 0 && !c->throttled)
 			{
 				if (!driver_client_schedule(dr, c, now))
@@ -444,7 +461,7 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 			}
 		}
 
-		switch (script_step(dr->script, c->sc, &c->step, &err))
+		switch (script_step_client(c->sc, &c->step, &err))
 		{
 			case SCRIPT_STEP_SQL:
 				driver_client_send(dr, c, now);
@@ -563,7 +580,7 @@ static void
 driver_client_failed(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	const RunKnobs *k = &dr->run->knobs;
-	CommandStats *cs = &dr->cmdstats[c->step.command];
+	CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
 	bool		retry;
 
 	retry = (k->max_tries == 0 || c->tries < k->max_tries) &&
@@ -704,7 +721,7 @@ driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
 	}
 	c->in_pipeline = false;
 	{
-		CommandStats *cs = &dr->cmdstats[c->step.command];
+		CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
 
 		cs->executions++;
 		cs->sum_usec += now - c->cmd_start;
@@ -790,7 +807,7 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 										c->id, c->step.sql_index);
 					return;
 				}
-				c->prepared[c->step.sql_index] = true;
+				c->prepared[dr->sql_base[c->step.script] + c->step.sql_index] = true;
 				driver_client_send(dr, c, now);
 				return;
 
@@ -818,7 +835,7 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 				}
 				else
 				{
-					CommandStats *cs = &dr->cmdstats[c->step.command];
+					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
 
 					cs->executions++;
 					cs->sum_usec += now - c->cmd_start;
@@ -1024,7 +1041,7 @@ driver_client_connecting(DriverRun *dr, DriverClient *c, TimestampTz now)
 		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
 		return;
 	}
-	memset(c->prepared, 0, sizeof(bool) * Max(1, script_sql_count(dr->script)));
+	memset(c->prepared, 0, sizeof(bool) * Max(1, dr->nsql));
 	c->phase = CLIENT_READY;
 	dr->wes_dirty = true;
 	driver_client_run(dr, c, now);
@@ -1127,7 +1144,7 @@ driver_loop(DriverRun *dr)
 				if (!c->throttled)
 				{
 					/* a \sleep: timed like any command (-r) */
-					CommandStats *cs = &dr->cmdstats[c->step.command];
+					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
 
 					cs->executions++;
 					cs->sum_usec += now - c->cmd_start;
@@ -1184,32 +1201,29 @@ static void
 driver_setup_clients(DriverRun *dr)
 {
 	ScriptError err;
-	Script	   *script;
 	int64		default_seed;
-	ScriptDefine *defs;
-	const char *p;
+	LaunchPayload *pl = &dr->payload;
 
-	/* the variables follow the script text in the payload */
-	defs = palloc0(sizeof(ScriptDefine) * Max(1, dr->run->ndefines));
-	p = run_shmem_script(dr->run);
-	p += strlen(p) + 1;
-	for (int i = 0; i < dr->run->ndefines; i++)
+	launch_payload_decode(run_shmem_payload(dr->run), dr->run->nscripts,
+						  dr->run->ndefines, pl);
+	dr->nsql = 0;
+	for (int k = 0, ncmd = 0; k < pl->nscripts; k++)
 	{
-		defs[i].name = p;
-		p += strlen(p) + 1;
-		defs[i].value = p;
-		p += strlen(p) + 1;
-	}
+		Script	   *script = script_parse(pl->names[k], pl->texts[k], &err);
 
-	script = script_parse(dr->run->script_name, run_shmem_script(dr->run), &err);
-	if (script == NULL)
-	{
-		char		msg[RUN_ERROR_LEN];
+		if (script == NULL)
+		{
+			char		msg[RUN_ERROR_LEN];
 
-		script_error_format(&err, msg, sizeof(msg));
-		ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", msg)));
+			script_error_format(&err, msg, sizeof(msg));
+			ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", msg)));
+		}
+		dr->scripts[k] = script;
+		dr->cmd_base[k] = ncmd;
+		dr->sql_base[k] = dr->nsql;
+		ncmd += script_command_count(script);
+		dr->nsql += script_sql_count(script);
 	}
-	dr->script = script;
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
 	default_seed = script_seed_default_seed(dr->run->random_seed, dr->run->nclients);
@@ -1228,9 +1242,9 @@ driver_setup_clients(DriverRun *dr)
 		opts.random_seed = dr->run->random_seed;
 		opts.default_seed = default_seed;
 		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
-		opts.defines = defs;
-		opts.ndefines = dr->run->ndefines;
-		c->sc = script_client_create(script, &opts, &err);
+		opts.defines = pl->defines;
+		opts.ndefines = pl->ndefines;
+		c->sc = script_client_create_multi(dr->scripts, pl->nscripts, &opts, &err);
 		if (c->sc == NULL)
 		{
 			char		msg[RUN_ERROR_LEN];
@@ -1238,7 +1252,7 @@ driver_setup_clients(DriverRun *dr)
 			script_error_format(&err, msg, sizeof(msg));
 			ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("%s", msg)));
 		}
-		c->prepared = palloc0(sizeof(bool) * Max(1, script_sql_count(script)));
+		c->prepared = palloc0(sizeof(bool) * Max(1, dr->nsql));
 	}
 }
 
@@ -1272,12 +1286,11 @@ driver_main(Datum main_arg)
 	dr.counts = &dr.me->counts;
 	dr.cmdstats = run_shmem_cmdstats(dr.run, dr.index);
 	{
-		prng_state	choose;
 		prng_state	sample;
 
 		/* pgbench's per-thread random states, in its order */
 		script_seed_thread(dr.run->random_seed, dr.run->nclients, true, dr.index,
-						   &choose, &dr.throttle_rs, &sample);
+						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 
 	PG_TRY();

@@ -362,59 +362,177 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 	return scale;
 }
 
+void
+launch_payload_decode(const char *payload, int nscripts, int ndefines, LaunchPayload *out)
+{
+	const char *p = payload;
+
+	out->nscripts = nscripts;
+	out->total_weight = 0;
+	for (int i = 0; i < nscripts; i++)
+	{
+		out->names[i] = p;
+		p += strlen(p) + 1;
+		out->weights[i] = pg_strtoint64(p);
+		out->total_weight += out->weights[i];
+		p += strlen(p) + 1;
+		out->texts[i] = p;
+		p += strlen(p) + 1;
+	}
+	out->ndefines = ndefines;
+	out->defines = palloc0(sizeof(ScriptDefine) * Max(1, ndefines));
+	for (int i = 0; i < ndefines; i++)
+	{
+		out->defines[i].name = p;
+		p += strlen(p) + 1;
+		out->defines[i].value = p;
+		p += strlen(p) + 1;
+	}
+}
+
 /*
- * The script parses, and a client can be made of it with these variables
- * in this protocol (variable names, at most 255 parameters per statement),
- * so that no driver fails on it later.
+ * Every script parses, and a client can be made of the mix with these
+ * variables in this protocol (variable names, at most 255 parameters per
+ * statement), so that no driver fails on it later.
  */
 static void
-launch_check_script(const char *name, const char *body, RunProtocol protocol,
-					const ScriptDefine *defs, int ndefs)
+launch_check_scripts(const LaunchPayload *pl, RunProtocol protocol)
 {
 	ScriptError err;
-	Script	   *script;
+	Script	   *scripts[SCRIPT_MAX_SCRIPTS];
 	ScriptClient *client;
 	ScriptClientOptions copts;
 	char		msg[2048];
 
-	script = script_parse(name, body, &err);
-	if (script == NULL)
+	for (int i = 0; i < pl->nscripts; i++)
 	{
-		script_error_format(&err, msg, sizeof(msg));
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("script \"%s\" has an error: %s", name, err.message),
-				 errdetail("%s", msg)));
+		scripts[i] = script_parse(pl->names[i], pl->texts[i], &err);
+		if (scripts[i] == NULL)
+		{
+			for (int j = 0; j < i; j++)
+				script_free(scripts[j]);
+			script_error_format(&err, msg, sizeof(msg));
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("script \"%s\" has an error: %s", pl->names[i], err.message),
+					 errdetail("%s", msg)));
+		}
 	}
 	memset(&copts, 0, sizeof(copts));
 	copts.query_mode = (ScriptQueryMode) protocol;
 	copts.scale = 1;
-	copts.defines = defs;
-	copts.ndefines = ndefs;
-	client = script_client_create(script, &copts, &err);
+	copts.defines = pl->defines;
+	copts.ndefines = pl->ndefines;
+	client = script_client_create_multi((const Script *const *) scripts, pl->nscripts, &copts, &err);
+	if (client)
+		script_client_free(client);
+	for (int i = 0; i < pl->nscripts; i++)
+		script_free(scripts[i]);
 	if (client == NULL)
 	{
-		script_free(script);
 		script_error_format(&err, msg, sizeof(msg));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("script \"%s\" cannot run: %s", name, err.message),
+				 errmsg("script \"%s\" cannot run: %s", err.source, err.message),
 				 errdetail("%s", msg)));
 	}
-	script_client_free(client);
-	script_free(script);
+}
+
+/*
+ * The script argument: one name, or pgbench's "name@weight, name@weight"
+ * mix.  Appends each script's name, weight and text to payload, and the
+ * mix as the runs table shows it to display.  Returns the number of
+ * scripts; *any_builtin says whether the scale must be read from
+ * pgbench_branches.
+ */
+static int
+launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *any_builtin)
+{
+	char	   *copy = pstrdup(spec);
+	char	   *item;
+	char	   *save = NULL;
+	int			n = 0;
+	int64		total = 0;
+	bool		weighted = false;
+	List	   *names = NIL;
+	List	   *weights = NIL;
+
+	*any_builtin = false;
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
+	{
+		char	   *name;
+		char	   *resolved;
+		char	   *body;
+		bool		builtin;
+		int64		weight;
+		ScriptError err;
+		int			len;
+
+		while (*item == ' ' || *item == '\t' || *item == '\n')
+			item++;
+		len = strlen(item);
+		while (len > 0 && (item[len - 1] == ' ' || item[len - 1] == '\t' || item[len - 1] == '\n'))
+			item[--len] = '\0';
+		if (!script_parse_weight(item, &name, &weight, &err))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s", err.message),
+					 errdetail("A script is named \"name\" or \"name@weight\", with an integer weight from 0 to 2147483647, as pgbench -b and -f take them."),
+					 errhint("Pass script => 'tpcb-like@9, select-only@1', for example.")));
+		if (strchr(item, '@'))
+			weighted = true;
+		if (++n > SCRIPT_MAX_SCRIPTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("at most %d SQL scripts are allowed", SCRIPT_MAX_SCRIPTS),
+					 errhint("Pass fewer scripts.")));
+		if (!script_sql_resolve(name, &resolved, &body, &builtin))
+			script_sql_unknown(name);
+		script_mem_free(name);
+		*any_builtin |= builtin;
+		total += weight;
+		appendBinaryStringInfo(payload, resolved, strlen(resolved) + 1);
+		appendStringInfo(payload, INT64_FORMAT, weight);
+		appendStringInfoChar(payload, '\0');
+		appendBinaryStringInfo(payload, body, strlen(body) + 1);
+		names = lappend(names, pstrdup(resolved));
+		weights = lappend(weights, psprintf(INT64_FORMAT, weight));
+	}
+	for (int i = 0; i < list_length(names); i++)
+	{
+		appendStringInfo(display, "%s%s", i > 0 ? ", " : "", (char *) list_nth(names, i));
+		if (weighted || n > 1)
+			appendStringInfo(display, "@%s", (char *) list_nth(weights, i));
+	}
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no script given"),
+				 errhint("Pass script => 'tpcb-like', or a mix such as 'tpcb-like@9, select-only@1'.")));
+	if (total == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("total script weight must not be zero"),
+				 errhint("Give at least one script a weight above 0.")));
+	if (display->len >= RUN_SCRIPT_NAME_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the script mix is too long"),
+				 errhint("Keep it under %d bytes.", RUN_SCRIPT_NAME_LEN)));
+	return n;
 }
 
 int64
 launch_start(const LaunchOptions *opts, bool is_sweep)
 {
 	const char *what = is_sweep ? "run_sweep" : "run_bench";
-	char	   *script_name;
-	char	   *script_body;
 	bool		builtin;
 	ScriptDefine defs[SCRIPT_SQL_MAX_VARIABLES];
 	int			ndefs = 0;
+	int			nscripts;
 	StringInfoData payload;
+	StringInfoData display;
+	LaunchPayload decoded;
 	RunProtocol protocol;
 	StringInfoData shown;
 	bool		remote;
@@ -433,7 +551,6 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	BackgroundWorkerHandle *handle;
 	BgwHandleStatus bgw_status;
 	pid_t		pid;
-	Size		script_len;
 
 	if (launch_in_explicit_block())
 		ereport(ERROR,
@@ -453,12 +570,20 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	initStringInfo(&shown);
 	remote = opts->conninfo ? launch_check_conninfo(opts->conninfo, &shown) : false;
 
+	/* in our own context: they outlive SPI_finish */
+	initStringInfo(&payload);
+	initStringInfo(&display);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
-	if (!script_sql_resolve(opts->script, &script_name, &script_body, &builtin))
-		script_sql_unknown(opts->script);
-	launch_check_script(script_name, script_body, protocol, defs, ndefs);
+	nscripts = launch_scripts(opts->script, &payload, &display, &builtin);
+	for (int i = 0; i < ndefs; i++)
+	{
+		appendBinaryStringInfo(&payload, defs[i].name, strlen(defs[i].name) + 1);
+		appendBinaryStringInfo(&payload, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	launch_payload_decode(payload.data, nscripts, ndefs, &decoded);
+	launch_check_scripts(&decoded, protocol);
 
 	launch_check_no_run();
 
@@ -499,17 +624,9 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	SPI_finish();
 
 	/* the request, handed over in a DSM segment the coordinator attaches */
-	script_len = strlen(script_body);
-	initStringInfo(&payload);
-	appendBinaryStringInfo(&payload, script_body, script_len + 1);
-	for (int i = 0; i < ndefs; i++)
-	{
-		appendBinaryStringInfo(&payload, defs[i].name, strlen(defs[i].name) + 1);
-		appendBinaryStringInfo(&payload, defs[i].value, strlen(defs[i].value) + 1);
-	}
-	seg = dsm_create(offsetof(LaunchRequest, script_text) + payload.len, 0);
+	seg = dsm_create(offsetof(LaunchRequest, payload) + payload.len, 0);
 	req = (LaunchRequest *) dsm_segment_address(seg);
-	memset(req, 0, offsetof(LaunchRequest, script_text));
+	memset(req, 0, offsetof(LaunchRequest, payload));
 	req->magic = LAUNCH_MAGIC;
 	req->dboid = MyDatabaseId;
 	req->roleid = GetUserId();
@@ -533,17 +650,17 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		(uint64) GetCurrentTimestamp();
 	req->ncpus = ncpus;
 	req->scale_detected = scale;
-	strlcpy(req->script_name, script_name, sizeof(req->script_name));
+	strlcpy(req->script_name, display.data, sizeof(req->script_name));
 	if (opts->label)
 		strlcpy(req->label, opts->label, sizeof(req->label));
 	strlcpy(req->conninfo, conninfo, sizeof(req->conninfo));
 	strlcpy(req->conninfo_shown, shown.data, sizeof(req->conninfo_shown));
 	req->caller_procno = MyProc->pgprocno;
 	pg_atomic_init_u32(&req->status, LAUNCH_PENDING);
+	req->nscripts = nscripts;
 	req->ndefines = ndefs;
-	req->script_len = script_len;
 	req->payload_len = payload.len;
-	memcpy(req->script_text, payload.data, payload.len);
+	memcpy(req->payload, payload.data, payload.len);
 
 	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,

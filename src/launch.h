@@ -16,6 +16,7 @@
 #include "storage/dsm.h"
 
 #include "run_shmem.h"
+#include "script.h"
 
 #define LAUNCH_MAX_STEPS	64
 #define LAUNCH_LABEL_LEN	256
@@ -58,12 +59,30 @@ typedef struct LaunchRequest
 	pg_atomic_uint32 status;	/* LaunchStatus */
 	char		error[RUN_ERROR_LEN];
 
-	/* the payload: the script text, NUL, then ndefines "name\0value\0" */
+	/*
+	 * The payload: nscripts "name\0weight\0text\0", then ndefines
+	 * "name\0value\0" (decode with launch_payload_decode).
+	 */
+	int			nscripts;
 	int			ndefines;
-	Size		script_len;
 	Size		payload_len;
-	char		script_text[FLEXIBLE_ARRAY_MEMBER];
+	char		payload[FLEXIBLE_ARRAY_MEMBER];
 } LaunchRequest;
+
+/* a decoded payload; the strings point into it */
+typedef struct LaunchPayload
+{
+	int			nscripts;
+	const char *names[SCRIPT_MAX_SCRIPTS];
+	int64		weights[SCRIPT_MAX_SCRIPTS];
+	int64		total_weight;
+	const char *texts[SCRIPT_MAX_SCRIPTS];
+	int			ndefines;
+	ScriptDefine *defines;		/* palloc'd */
+} LaunchPayload;
+
+extern void launch_payload_decode(const char *payload, int nscripts, int ndefines,
+								  LaunchPayload *out);
 
 #define LAUNCH_MAGIC	0x70627832	/* "pbx2" */
 

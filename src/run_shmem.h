@@ -36,7 +36,7 @@
 #define RUN_SECOND_RING			32
 #define RUN_CONNINFO_LEN		2048
 #define RUN_ERROR_LEN			1024
-#define RUN_SCRIPT_NAME_LEN		64
+#define RUN_SCRIPT_NAME_LEN		1024	/* a mix: "name@weight, ..." */
 
 /* the protocols, as pgbench's -M */
 typedef enum RunProtocol
@@ -141,9 +141,10 @@ typedef struct RunShared
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
-	Size		script_offset;	/* script text, NUL, then ndefines name/value pairs */
+	Size		payload_offset; /* the launch payload: scripts, variables */
+	int			nscripts;
 	int			ndefines;		/* variables given as -D would give them */
-	int			ncommands;		/* commands of the script */
+	int			ncommands;		/* commands of all the scripts */
 	Size		cmdstats_offset;	/* njobs x ncommands CommandStats */
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
@@ -163,9 +164,9 @@ run_shmem_cmdstats(RunShared *run, int driver)
 }
 
 static inline const char *
-run_shmem_script(const RunShared *run)
+run_shmem_payload(const RunShared *run)
 {
-	return (const char *) run + run->script_offset;
+	return (const char *) run + run->payload_offset;
 }
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -85,6 +85,18 @@ q1(q{SELECT pgbenchx.add_script('hot', E'BEGIN ISOLATION LEVEL REPEATABLE READ;\
 	is($tps, $tpsc, '-C: tps includes the reconnection times');
 }
 
+# --- a weighted mix splits transactions in proportion
+{
+	my ($id) = run_and_wait("2, transactions => 1000, script => 'tpcb-like\@3, select-only\@1', checkpoint => false, protocol => 'prepared'");
+	my ($status, $script, $tx) = split /\|/, q1("SELECT status, script, transactions FROM pgbenchx.runs WHERE run_id = $id");
+	is($status, 'completed', 'a mix completes');
+	is($script, 'tpcb-like@3, select-only@1', 'the mix is recorded');
+	is($tx, 2000, 'every transaction of the mix ran');
+	my ($tpcb, $sel) = split /\|/, q1("SELECT (SELECT executions FROM pgbenchx.statement_stats WHERE run_id = $id AND script = 'tpcb-like' AND command = 11), (SELECT executions FROM pgbenchx.statement_stats WHERE run_id = $id AND script = 'select-only' AND command = 2)");
+	is($tpcb + $sel, 2000, 'each transaction ran one script');
+	cmp_ok(abs($tpcb / 2000 - 0.75), '<', 0.05, "tpcb-like ran $tpcb of 2000 (target 75%)");
+}
+
 # --- -r: per-statement latencies, stored and printed
 {
 	my ($id, $notices) = run_and_wait("1, 2, 'tpcb-like', checkpoint => false");
