@@ -18,6 +18,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -71,10 +72,11 @@ results_float8(ResultsStmt *st, double value)
 
 /*
  * Run one statement in a transaction of its own.  Returns the int8 first
- * column of the first row, or 0.
+ * column of the first row, or 0.  async_commit: commit without waiting for
+ * the WAL flush (the row is visible at once, and durable a moment later).
  */
 static int64
-results_exec(const char *sql, ResultsStmt *st)
+results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	int64		ret = 0;
@@ -82,6 +84,10 @@ results_exec(const char *sql, ResultsStmt *st)
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	/* a per-second sample need not wait for a WAL flush: no fsync per second */
+	if (async_commit)
+		(void) set_config_option("synchronous_commit", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -104,6 +110,12 @@ results_exec(const char *sql, ResultsStmt *st)
 	pgstat_report_stat(false);
 	MemoryContextSwitchTo(oldcxt);
 	return ret;
+}
+
+static int64
+results_exec(const char *sql, ResultsStmt *st)
+{
+	return results_exec_ext(sql, st, false);
 }
 
 void
@@ -240,8 +252,8 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_float8(&st, stats_mean(m) / 1000.0);
 	results_float8(&st, stats_hist_percentile(&s->latency, 99.0) / 1000.0);
 	results_int8(&st, (int64) s->failed);
-	results_exec("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-				 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st);
+	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
+					 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st, true);
 }
 
 void
