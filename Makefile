@@ -9,6 +9,7 @@ EXTVERSION  = 0.1
 OBJS = \
 	src/pgbenchx.o \
 	src/datagen.o \
+	src/btload.o \
 	src/launch.o \
 	src/coordinator.o \
 	src/driver.o \

@@ -25,8 +25,52 @@ CREATE FUNCTION pgbx_constraints() RETURNS TABLE (rel text, def text) LANGUAGE s
     ORDER BY 1, 2
 $$;
 
+-- The primary key of an unpartitioned pgbench_accounts is built from the
+-- TIDs the load hands out (btload.c), not by ALTER TABLE's sort.  Proof
+-- that it is right: amcheck finds a valid btree that indexes every heap
+-- tuple exactly once (heapallindexed) and whose every key can be found from
+-- the root (rootdescend), and the index is page for page what CREATE UNIQUE
+-- INDEX builds from the same heap (all but each page's LSN and checksum).
+CREATE EXTENSION amcheck;
+CREATE EXTENSION pageinspect;
+CREATE FUNCTION pgbx_check_accounts_pkey()
+RETURNS TABLE (levels int, pages bigint, amcheck_ok bool, same_as_create_index bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+    ref_pages bigint;
+BEGIN
+    PERFORM bt_index_parent_check('pgbench_accounts_pkey', heapallindexed => true, rootdescend => true);
+    PERFORM bt_index_check('pgbench_accounts_pkey', heapallindexed => true);
+    amcheck_ok := true;
+    SELECT m.level INTO levels FROM bt_metap('pgbench_accounts_pkey') m;
+    pages := pg_relation_size('pgbench_accounts_pkey') / current_setting('block_size')::int;
+    CREATE UNIQUE INDEX pgbx_reference_pkey ON pgbench_accounts (aid);
+    ref_pages := pg_relation_size('pgbx_reference_pkey') / current_setting('block_size')::int;
+    SELECT ref_pages = pages AND bool_and(substr(get_raw_page('pgbench_accounts_pkey', b), 11)
+                                          = substr(get_raw_page('pgbx_reference_pkey', b), 11))
+    INTO same_as_create_index
+    FROM generate_series(0, (pages - 1)::int) b;
+    DROP INDEX pgbx_reference_pkey;
+    RETURN NEXT;
+END
+$$;
+
 -- scale 2, defaults
 SELECT pgbench_init(2) IS NOT NULL AS done;
+SELECT * FROM pgbx_check_accounts_pkey();
+-- lookups and index-only scans through it
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET max_parallel_workers_per_gather = 0;
+SELECT aid, bid, abalance FROM pgbench_accounts WHERE aid IN (1, 2, 99999, 100000, 100001, 199999, 200000) ORDER BY aid;
+SELECT count(*) FROM pgbench_accounts WHERE aid IN (0, 200001, -5);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM pgbench_accounts WHERE aid BETWEEN 1000 AND 150000;
+SELECT count(*), sum(aid) FROM pgbench_accounts WHERE aid BETWEEN 1000 AND 150000;
+SELECT array_agg(aid) FROM (SELECT aid FROM pgbench_accounts WHERE aid > 199995 ORDER BY aid DESC) s;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET max_parallel_workers_per_gather;
 SELECT * FROM pgbx_tables();
 SELECT * FROM pgbx_constraints();
 SELECT count(*), min(bid), max(bid), sum(bbalance), count(filler) AS filler_not_null FROM pgbench_branches;
@@ -59,6 +103,10 @@ FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
 WHERE i.inhparent = 'pgbench_accounts'::regclass ORDER BY c.relname;
 SELECT count(*), min(aid), max(aid) FROM pgbench_accounts;
 SELECT * FROM pgbx_constraints();
+-- partitioned accounts keep ALTER TABLE's key, one per partition
+SELECT c.relname, (SELECT count(*) FROM bt_index_parent_check(c.oid, true, true)) = 1 AS amcheck_ok
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = 'pgbench_accounts_pkey'::regclass ORDER BY c.relname;
 
 -- hash partitions: rows where the executor routes them
 SELECT pgbench_init(2, partitions => 3, partition_method => 'hash') IS NOT NULL AS done;
@@ -83,6 +131,18 @@ SELECT * FROM pgbx_tables();
 SELECT * FROM pgbx_constraints();
 SELECT relpages AS accounts_pages_ff50 FROM pg_class WHERE relname = 'pgbench_accounts';
 SELECT relallvisible = relpages AS all_visible FROM pg_class WHERE relname = 'pgbench_accounts';
+SELECT * FROM pgbx_check_accounts_pkey();
+-- an unlogged key has the init fork (an empty btree) that crash recovery resets it to
+SELECT relpersistence, pg_relation_size('pgbench_accounts_pkey', 'init') AS init_fork_bytes
+FROM pg_class WHERE relname = 'pgbench_accounts_pkey';
+
+-- more scales and heap fillfactors (other TIDs), roots at levels 1 and 2
+SELECT pgbench_init(1) IS NOT NULL AS done;
+SELECT * FROM pgbx_check_accounts_pkey();
+SELECT pgbench_init(7, fillfactor => 83) IS NOT NULL AS done;
+SELECT * FROM pgbx_check_accounts_pkey();
+SELECT pgbench_init(2, fillfactor => 10) IS NOT NULL AS done;
+SELECT * FROM pgbx_check_accounts_pkey();
 
 -- the default again, for the tests that follow
 SELECT pgbench_init(1) IS NOT NULL AS done;
@@ -97,6 +157,9 @@ WHERE relname = 'pgbench_accounts' ORDER BY 1::text;
 RESET search_path;
 DROP SCHEMA pgbx_other CASCADE;
 
+DROP FUNCTION pgbx_check_accounts_pkey();
+DROP EXTENSION pageinspect;
+DROP EXTENSION amcheck;
 DROP FUNCTION pgbx_constraints();
 DROP FUNCTION pgbx_tables();
 DROP FUNCTION pgbx_columns(regclass);
