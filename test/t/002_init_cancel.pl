@@ -42,20 +42,22 @@ sub cancelled_init
 	return $stderr;
 }
 
-# pgbench_init is fast: pick a scale that takes about 4 s here, so that the
-# cancels land in the load and in the keys rather than after the end
+# pgbench_init is fast: pick a scale that takes about 6 s here, and cancel
+# at fractions of that, so that every cancel lands inside the work
 my $t0 = time;
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(5)');
-my $per_unit = (time - $t0) / 5;
-my $scale = int(4 / ($per_unit > 0 ? $per_unit : 0.01));
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(10)');
+my $per_unit = (time - $t0) / 10;
+my $scale = int(6 / ($per_unit > 0 ? $per_unit : 0.01));
 $scale = 10 if $scale < 10;
-$scale = 300 if $scale > 300;
-note("cancel tests use scale $scale ($per_unit s per scale unit)");
+$scale = 400 if $scale > 400;
+my $expected_ms = 1000 * $per_unit * $scale;
+note("cancel tests use scale $scale ($per_unit s per scale unit, about $expected_ms ms)");
 $node->safe_psql('postgres', 'DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history');
 
 # no tables before: none after
-foreach my $delay (100, 700)
+foreach my $fraction (0.02, 0.4)
 {
+	my $delay = int($fraction * $expected_ms);
 	my $err = cancelled_init($scale, $delay);
 	like($err, qr/canceling statement due to user request/, "cancelled after ${delay} ms");
 	is($node->safe_psql('postgres', $snapshot_sql), '', "no pgbench table left after cancel at ${delay} ms");
@@ -65,8 +67,9 @@ foreach my $delay (100, 700)
 $node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
 $node->safe_psql('postgres', 'UPDATE pgbench_branches SET bbalance = 7');
 my $before = $node->safe_psql('postgres', $snapshot_sql);
-foreach my $delay (50, 400, 1500)
+foreach my $fraction (0.01, 0.2, 0.5)
 {
+	my $delay = int($fraction * $expected_ms);
 	my $err = cancelled_init($scale, $delay);
 	like($err, qr/canceling statement due to user request/, "cancelled replacing init after ${delay} ms");
 	is($node->safe_psql('postgres', $snapshot_sql), $before, "same relations after cancel at ${delay} ms");
