@@ -9,10 +9,11 @@ PGX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pgx_log() { printf '== %s\n' "$*" >&2; }
 pgx_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# Install the Debian packages the build, the server and the tests need.
+# Install the Debian packages the build, the server and the tests need
+# (plus any extra packages given as arguments).
 pgx_ensure_packages() {
 	local pkgs=(postgresql-$PGX_PGVERSION postgresql-server-dev-$PGX_PGVERSION
-		postgresql-client-$PGX_PGVERSION libpq-dev libipc-run-perl make gcc)
+		postgresql-client-$PGX_PGVERSION libpq-dev libipc-run-perl make gcc "$@")
 	local missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

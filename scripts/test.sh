@@ -8,7 +8,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-pgx_ensure_packages
+# clang and its runtime bring libFuzzer, for the fuzz harness's regression run
+pgx_ensure_packages clang-14 libclang-rt-14-dev
 pgx_build_install
 
 status=0
@@ -17,6 +18,9 @@ pgx_log "unit tests (test/unit)"
 for mk in "$PGX_ROOT"/test/unit/Makefile*; do
 	make -C "$PGX_ROOT/test/unit" -f "$(basename "$mk")" -s check || status=1
 done
+
+pgx_log "fuzz harness: replay the seed corpus under ASan/UBSan (test/fuzz)"
+make -C "$PGX_ROOT/test/fuzz" -s regress || status=1
 
 work=$(pgx_workdir)
 port=$(pgx_free_port)

@@ -1,0 +1,5 @@
+\set x 1 + \
+  2 * \
+  3
+\SET y :x
+SELECT :x, :y;

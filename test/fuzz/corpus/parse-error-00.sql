@@ -1,0 +1,2 @@
+\set i 1 +
+SELECT 1;

@@ -1,0 +1,2 @@
+\set x abc
+SELECT 1;

@@ -1,0 +1,2 @@
+\set y foo(1)
+SELECT 1;

@@ -1,0 +1,2 @@
+\set w greatest()
+SELECT 1;

@@ -1,0 +1,2 @@
+\set t 1e999
+SELECT 1;

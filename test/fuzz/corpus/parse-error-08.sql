@@ -1,0 +1,2 @@
+\set s 1 ;
+SELECT 1;

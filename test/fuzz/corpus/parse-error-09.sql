@@ -1,0 +1,2 @@
+\setshell x echo 1
+SELECT 1;

@@ -1,0 +1,2 @@
+\shell echo hi
+SELECT 1;

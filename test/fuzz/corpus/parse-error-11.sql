@@ -1,0 +1,2 @@
+\unknown
+SELECT 1;

@@ -1,0 +1,2 @@
+\set
+SELECT 1;

@@ -1,0 +1,3 @@
+\startpipeline
+SELECT 1;
+\startpipeline

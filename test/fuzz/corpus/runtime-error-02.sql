@@ -1,0 +1,2 @@
+\set c random(10, 1)
+SELECT 1;

@@ -1,0 +1,2 @@
+\set d random_gaussian(1, 10, 1.0)
+SELECT 1;

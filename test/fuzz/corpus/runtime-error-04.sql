@@ -1,0 +1,2 @@
+\set e random_zipfian(1, 10, 1.0)
+SELECT 1;

@@ -1,0 +1,2 @@
+\set g permute(1, 0)
+SELECT 1;

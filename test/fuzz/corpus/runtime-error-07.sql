@@ -1,0 +1,2 @@
+\set h int(1e300)
+SELECT 1;

@@ -1,0 +1,2 @@
+\set i NOT 1
+SELECT 1;

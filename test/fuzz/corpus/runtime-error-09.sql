@@ -1,0 +1,2 @@
+\set j 5 OR 0
+SELECT 1;

@@ -1,0 +1,2 @@
+\set k :undefined_var + 1
+SELECT 1;

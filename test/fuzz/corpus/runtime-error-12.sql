@@ -1,0 +1,2 @@
+\set m :word + 1
+SELECT 1;
