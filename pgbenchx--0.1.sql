@@ -44,7 +44,9 @@ CREATE TABLE pgbenchx.sweeps (
     transactions bigint,         -- per client, instead of a duration
     conninfo     text,           -- extra libpq parameters of the clients
     coordinator_pid int,         -- while running
-    error        text
+    error        text,
+    tags         jsonb,          -- free tags naming what is compared
+    repeats      int NOT NULL DEFAULT 1  -- each client count run this many times, interleaved
 );
 COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
@@ -98,7 +100,11 @@ CREATE TABLE pgbenchx.runs (
     skipped            bigint,   -- -R with -L: too late to start
     late               bigint,   -- latency above -L
     lag_avg_ms         float8,   -- -R: schedule lag
-    lag_max_ms         float8
+    lag_max_ms         float8,
+    tags               jsonb,
+    repeat             int NOT NULL DEFAULT 1,  -- which repeat of a sweep's client count
+    checkpoints        int,      -- checkpoints that happened during the run
+    autovacuums        int       -- autovacuum/autoanalyze runs during the run (its database)
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -189,7 +195,8 @@ CREATE FUNCTION run_bench(
     rate         float8 DEFAULT NULL,
     latency_limit float8 DEFAULT NULL,
     max_tries    int DEFAULT 1,
-    connect_per_transaction boolean DEFAULT false)
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -213,7 +220,9 @@ CREATE FUNCTION run_sweep(
     rate         float8 DEFAULT NULL,
     latency_limit float8 DEFAULT NULL,
     max_tries    int DEFAULT 1,
-    connect_per_transaction boolean DEFAULT false)
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    repeats      int DEFAULT 1)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -235,7 +244,9 @@ CREATE FUNCTION run_sweep(
     rate         float8 DEFAULT NULL,
     latency_limit float8 DEFAULT NULL,
     max_tries    int DEFAULT 1,
-    connect_per_transaction boolean DEFAULT false)
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    repeats      int DEFAULT 1)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -342,9 +353,9 @@ LEFT JOIN LATERAL (
     FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
 WHERE r.status = 'running';
 
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;

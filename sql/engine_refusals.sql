@@ -84,3 +84,10 @@ SELECT pgbx_try('SELECT run_bench(1, transactions => 5, max_tries => 0)');
 SELECT pgbx_try('SELECT run_bench(1, 1, max_tries => NULL)');
 SELECT pgbx_try('SELECT run_bench(1, 1, connect_per_transaction => NULL)');
 SELECT count(*) AS runs_after_pacing_refusals FROM pgbenchx.runs;
+
+-- repeats and tags
+SELECT pgbx_try('SELECT run_sweep(1, 8, 1, repeats => 0)');
+SELECT pgbx_try('SELECT run_sweep(1, 80, 1, repeats => 20)');
+SELECT pgbx_try($$SELECT run_bench(1, 1, tags => '[1, 2]')$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, tags => jsonb_build_object('x', repeat('y', 5000)))$$);
+SELECT count(*) AS runs_after_repeat_refusals FROM pgbenchx.runs;

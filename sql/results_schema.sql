@@ -12,10 +12,10 @@ SELECT unnest(extconfig)::regclass AS dumped FROM pg_extension WHERE extname = '
 -- one sequence numbers sweeps and runs, so an id names one of them
 INSERT INTO pgbenchx.sweeps (script, clients, duration) VALUES ('tpcb-like', '{1,2}', 10) RETURNING sweep_id, status \gset
 SELECT :sweep_id AS sweep_id, :'status' AS status;
-SELECT pgbx_try($$INSERT INTO pgbenchx.sweeps (status, script, clients, started_at) VALUES ('done', 'x', '{1}', '2026-01-01 00:00 UTC')$$);
+SELECT split_part(pgbx_try($$INSERT INTO pgbenchx.sweeps (status, script, clients, started_at) VALUES ('done', 'x', '{1}', '2026-01-01 00:00 UTC')$$), E'\n', 1);
 INSERT INTO pgbenchx.runs (sweep_id, script, clients, jobs, duration) VALUES (:sweep_id, 'tpcb-like', 1, 1, 10) RETURNING run_id, status, protocol \gset
 SELECT :run_id AS run_id, :'status' AS status, :'protocol' AS protocol;
-SELECT pgbx_try($$INSERT INTO pgbenchx.runs (script, clients, jobs, protocol, started_at) VALUES ('x', 1, 1, 'binary', '2026-01-01 00:00 UTC')$$);
+SELECT split_part(pgbx_try($$INSERT INTO pgbenchx.runs (script, clients, jobs, protocol, started_at) VALUES ('x', 1, 1, 'binary', '2026-01-01 00:00 UTC')$$), E'\n', 1);
 INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (:run_id, 1, 100);
 SELECT pgbx_try(format($$INSERT INTO pgbenchx.samples (run_id, second, transactions) VALUES (%s, 0, 1)$$, :run_id));
 DELETE FROM pgbenchx.sweeps;

@@ -136,6 +136,31 @@ coordinator_wait_latch(long timeout_ms)
 	CHECK_FOR_INTERRUPTS();
 }
 
+/*
+ * Checkpoints and autovacuum runs so far on the server the clients use
+ * (another one with conninfo), so that a run can say which happened during
+ * it.  Returns false if they could not be read.
+ */
+static bool
+coordinator_counters(const LaunchRequest *req, int64 *checkpoints, int64 *autovacuums)
+{
+	char	   *connerr;
+	char	   *value = NULL;
+	char	   *error;
+	PGconn	   *conn = loopback_connect(req->conninfo, &connerr);
+
+	if (conn == NULL)
+		return false;
+	error = loopback_exec(conn,
+						  "SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_catalog.pg_stat_bgwriter)"
+						  " || ' ' || (SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)"
+						  " FROM pg_catalog.pg_stat_all_tables)", &value, NULL);
+	loopback_finish(conn);
+	if (error || value == NULL || sscanf(value, INT64_FORMAT " " INT64_FORMAT, checkpoints, autovacuums) != 2)
+		return false;
+	return true;
+}
+
 /* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
 static void
 coordinator_maintenance(const LaunchRequest *req, int64 run_id)
@@ -321,6 +346,11 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	stats_second *scratch;
 	uint64		next_sec = 0;
 	int			ncommands;
+	bool		counters_ok;
+	int64		checkpoints0 = 0,
+				autovacuums0 = 0,
+				checkpoints1,
+				autovacuums1;
 	RunResult	result;
 	int			first_client = 0;
 	bool		stop_sent = false;
@@ -331,6 +361,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 
 	njobs = coordinator_jobs(req, clients);
 	coordinator_maintenance(req, run_id);
+	counters_ok = coordinator_counters(req, &checkpoints0, &autovacuums0);
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
 									run_id, clients, njobs));
@@ -552,6 +583,12 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 			result.status = "completed";
 	}
 	result.connect_per_transaction = req->knobs.connect_per_transaction;
+	result.checkpoints = result.autovacuums = -1;
+	if (counters_ok && coordinator_counters(req, &checkpoints1, &autovacuums1))
+	{
+		result.checkpoints = (int) (checkpoints1 - checkpoints0);
+		result.autovacuums = (int) (autovacuums1 - autovacuums0);
+	}
 	results_finish_run(run_id, &result);
 	coordinator_write_statements(req, run_id, run);
 	step->run_id = 0;
@@ -665,7 +702,7 @@ coordinator_main(Datum main_arg)
 		else
 		{
 			results_create_run(req, req->id, req->clients[0],
-							   coordinator_jobs(req, req->clients[0]));
+							   coordinator_jobs(req, req->clients[0]), 1);
 			coordinator_step.run_id = req->id;
 		}
 
@@ -680,7 +717,8 @@ coordinator_main(Datum main_arg)
 			int64		run_id = req->id;
 
 			if (req->is_sweep)
-				run_id = results_create_run(req, 0, clients, coordinator_jobs(req, clients));
+				run_id = results_create_run(req, 0, clients, coordinator_jobs(req, clients),
+											req->step_repeat[i]);
 			coordinator_step.run_id = run_id;
 			if (strcmp(coordinator_run_step(req, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;

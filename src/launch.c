@@ -124,12 +124,18 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s needs at least one client count", what),
 				 errhint("Pass an array such as '{1,2,4}'.")));
-	if (opts->nsteps > LAUNCH_MAX_STEPS)
+	if (opts->repeats < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeats must be at least 1, not %d", opts->repeats),
+				 errdetail("repeats runs each client count of the sweep that many times, interleaved."),
+				 errhint("Pass repeats => 1 or more.")));
+	if ((int64) opts->nsteps * opts->repeats > LAUNCH_MAX_STEPS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a sweep has at most %d client counts, not %d",
-						LAUNCH_MAX_STEPS, opts->nsteps),
-				 errhint("Split the sweep in several.")));
+				 errmsg("a sweep has at most %d runs, not %d client counts times %d repeats",
+						LAUNCH_MAX_STEPS, opts->nsteps, opts->repeats),
+				 errhint("Split the sweep in several, or repeat it less.")));
 	for (int i = 0; i < opts->nsteps; i++)
 	{
 		if (opts->clients[i] < 1)
@@ -533,6 +539,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	StringInfoData payload;
 	StringInfoData display;
 	LaunchPayload decoded;
+	char	   *tags_text = NULL;
 	RunProtocol protocol;
 	StringInfoData shown;
 	bool		remote;
@@ -614,6 +621,20 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
+	if (opts->tags)
+	{
+		if (!JB_ROOT_IS_OBJECT(opts->tags))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tags must be a jsonb object"),
+					 errhint("Pass tags => '{\"fs\": \"ext4\", \"barrier\": false}'.")));
+		tags_text = JsonbToCString(NULL, &opts->tags->root, VARSIZE(opts->tags));
+		if (strlen(tags_text) >= LAUNCH_TAGS_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("tags are too long"),
+					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
+	}
 	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
@@ -632,8 +653,17 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->roleid = GetUserId();
 	req->is_sweep = is_sweep;
 	req->id = id;
-	req->nsteps = opts->nsteps;
-	memcpy(req->clients, opts->clients, sizeof(int) * opts->nsteps);
+	/* repeats are interleaved: the whole ladder, then the whole ladder again */
+	req->repeats = opts->repeats;
+	req->nsteps = opts->nsteps * opts->repeats;
+	for (int r = 0; r < opts->repeats; r++)
+		for (int i = 0; i < opts->nsteps; i++)
+		{
+			req->clients[r * opts->nsteps + i] = opts->clients[i];
+			req->step_repeat[r * opts->nsteps + i] = r + 1;
+		}
+	if (tags_text)
+		strlcpy(req->tags, tags_text, sizeof(req->tags));
 	req->jobs = opts->jobs_given ? opts->jobs : 0;
 	req->duration = opts->duration_given ? opts->duration : 0;
 	req->transactions = opts->transactions_given ? opts->transactions : 0;

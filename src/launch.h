@@ -18,7 +18,8 @@
 #include "run_shmem.h"
 #include "script.h"
 
-#define LAUNCH_MAX_STEPS	64
+#define LAUNCH_MAX_STEPS	256		/* client counts x repeats */
+#define LAUNCH_TAGS_LEN		4096
 #define LAUNCH_LABEL_LEN	256
 
 typedef enum LaunchStatus
@@ -38,6 +39,9 @@ typedef struct LaunchRequest
 	int64		id;				/* the sweep id, or the lone run's id */
 	int			nsteps;
 	int			clients[LAUNCH_MAX_STEPS];
+	int			step_repeat[LAUNCH_MAX_STEPS];	/* 1-based repeat of each step */
+	int			repeats;
+	char		tags[LAUNCH_TAGS_LEN];	/* jsonb as text; "" if none */
 	int			jobs;			/* 0: chosen per step */
 	int			duration;		/* 0 with transactions */
 	int64		transactions;	/* 0 with duration */
@@ -112,6 +116,8 @@ typedef struct LaunchOptions
 	double		latency_limit;	/* ms */
 	int			max_tries;
 	bool		connect_per_transaction;
+	Jsonb	   *tags;			/* NULL if not given */
+	int			repeats;
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

@@ -131,7 +131,7 @@ pgbench_init(PG_FUNCTION_ARGS)
  * The options common to run_bench and both run_sweep forms, from argument
  * first onwards: duration, script, jobs, protocol, transactions, vacuum,
  * checkpoint, label, conninfo, random_seed, variables, rate, latency_limit,
- * max_tries, connect_per_transaction.
+ * max_tries, connect_per_transaction, tags, and (run_sweep) repeats.
  */
 static void
 pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
@@ -139,13 +139,14 @@ pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 	static const char *const names[] = {
 		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
 		"checkpoint", "label", "conninfo", "random_seed", "variables",
-		"rate", "latency_limit", "max_tries", "connect_per_transaction"
+		"rate", "latency_limit", "max_tries", "connect_per_transaction", "tags",
+		"repeats"
 	};
 
 	/* NULL means "not given" for these; the others must not be NULL */
-	for (int i = 0; i < (int) lengthof(names); i++)
+	for (int i = 0; i < (int) lengthof(names) && first + i < PG_NARGS(); i++)
 	{
-		bool		may_be_null = (i == 0 || i == 2 || i == 4 || (i >= 7 && i <= 12));
+		bool		may_be_null = (i == 0 || i == 2 || i == 4 || (i >= 7 && i <= 12) || i == 15);
 
 		if (!may_be_null && PG_ARGISNULL(first + i))
 			pgbenchx_null_argument(names[i]);
@@ -171,6 +172,9 @@ pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 	o->latency_limit = o->latency_limit_given ? PG_GETARG_FLOAT8(first + 12) : 0;
 	o->max_tries = PG_GETARG_INT32(first + 13);
 	o->connect_per_transaction = PG_GETARG_BOOL(first + 14);
+	o->tags = PG_ARGISNULL(first + 15) ? NULL : PG_GETARG_JSONB_P(first + 15);
+	/* run_sweep only: repeats */
+	o->repeats = first + 16 < PG_NARGS() ? PG_GETARG_INT32(first + 16) : 1;
 }
 
 /* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */

@@ -146,7 +146,7 @@ results_start_sweep(const LaunchRequest *req)
 
 	initStringInfo(&clients);
 	appendStringInfoChar(&clients, '{');
-	for (int i = 0; i < req->nsteps; i++)
+	for (int i = 0; i < req->nsteps / Max(req->repeats, 1); i++)
 		appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", req->clients[i]);
 	appendStringInfoChar(&clients, '}');
 
@@ -169,9 +169,11 @@ results_start_sweep(const LaunchRequest *req)
 		results_arg(&st, INT8OID, (Datum) 0, true);
 	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
 	results_int4(&st, MyProcPid);
+	results_text(&st, req->tags[0] ? req->tags : NULL);
+	results_int4(&st, req->repeats);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
-				 "protocol, jobs, transactions, conninfo, coordinator_pid) "
-				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10)", &st);
+				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats) "
+				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)", &st);
 }
 
 void
@@ -187,7 +189,7 @@ results_finish_sweep(int64 sweep_id, const char *status, const char *error)
 }
 
 int64
-results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs)
+results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs, int repeat)
 {
 	ResultsStmt st = {0};
 
@@ -220,12 +222,14 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 	results_float8(&st, req->knobs.latency_limit_usec > 0 ? req->knobs.latency_limit_usec / 1000.0 : NAN);
 	results_int4(&st, req->knobs.max_tries);
 	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.connect_per_transaction), false);
+	results_text(&st, req->tags[0] ? req->tags : NULL);
+	results_int4(&st, repeat);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction) "
+						"connect_per_transaction, tags, repeat) "
 						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19) "
 						"RETURNING run_id", &st);
 }
 
@@ -295,6 +299,14 @@ results_finish_run(int64 run_id, const RunResult *r)
 	results_int8(&st, (int64) r->counts.late);
 	results_float8(&st, r->counts.lag_count > 0 ? r->counts.lag_sum_usec / r->counts.lag_count / 1000.0 : NAN);
 	results_float8(&st, r->counts.lag_count > 0 ? r->counts.lag_max_usec / 1000.0 : NAN);
+	if (r->checkpoints >= 0)
+		results_int4(&st, r->checkpoints);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	if (r->autovacuums >= 0)
+		results_int4(&st, r->autovacuums);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -302,7 +314,8 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "latency_max_ms = $13, conn_time_ms = $14, error = $15, aborted_clients = $16, "
 				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL, "
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
-				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26 "
+				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
+				 "checkpoints = $27, autovacuums = $28 "
 				 "WHERE run_id = $1", &st);
 }
 

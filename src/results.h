@@ -23,6 +23,8 @@ typedef struct RunResult
 	double		driver_cpu_s;
 	int			aborted_clients;
 	bool		connect_per_transaction;
+	int			checkpoints;	/* during the run; -1 if unknown */
+	int			autovacuums;	/* during the run; -1 if unknown */
 	DriverCounts counts;		/* summed over the drivers */
 	stats_run  *total;
 } RunResult;
@@ -32,7 +34,7 @@ extern void results_start_sweep(const LaunchRequest *req);
 extern void results_finish_sweep(int64 sweep_id, const char *status, const char *error);
 /* run_id 0: take the next id.  Returns the run's id. */
 extern int64 results_create_run(const LaunchRequest *req, int64 run_id,
-								int clients, int jobs);
+								int clients, int jobs, int repeat);
 extern void results_bench_started(int64 run_id);
 extern void results_write_sample(int64 run_id, int second,
 								  const stats_second *s, double span_s);
