@@ -26,6 +26,40 @@ COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
 -- of them (pgbenchx.wait(id) and pgbenchx.cancel(id) take either).
 CREATE SEQUENCE pgbenchx.id_seq;
 
+-- One row per distinct environment a sweep or run was measured in, as the
+-- server itself sees it: OS, CPU, memory, file systems and mount options of
+-- the data directory and of pg_wal, the build, the settings.  Deduplicated
+-- by env_hash (an md5 over every field but the id and the capture time).
+CREATE TABLE pgbenchx.environments (
+    environment_id    bigserial PRIMARY KEY,
+    env_hash          text NOT NULL UNIQUE,
+    captured_at       timestamptz NOT NULL DEFAULT now(),
+    hostname          text,
+    os_sysname        text,      -- uname: Linux, FreeBSD, DragonFly ...
+    os_release        text,
+    os_version        text,
+    os_machine        text,      -- x86_64, amd64, aarch64 ...
+    os_distribution   text,      -- e.g. "Debian GNU/Linux 12 (bookworm)"
+    cpu_model         text,
+    cpu_count         int,       -- online CPUs
+    memory_bytes      bigint,
+    virtualization    text,      -- a hint: kvm, xen, vmware, container, none ...
+    data_fstype       text,      -- for data_directory
+    data_mount_options text,
+    data_device       text,
+    wal_fstype        text,      -- for pg_wal (it may be another mount)
+    wal_mount_options text,
+    wal_device        text,
+    pg_version        text,      -- version()
+    pointer_bits      int,       -- 32 or 64
+    block_size        int,       -- BLCKSZ
+    wal_block_size    int,
+    segment_size      bigint,    -- RELSEG_SIZE * BLCKSZ
+    integer_datetimes boolean,
+    settings          jsonb      -- every setting not at its default, and the key ones always
+);
+COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
+
 -- One row per run_sweep() call: the ladder of client counts it runs.
 CREATE TABLE pgbenchx.sweeps (
     sweep_id     bigint PRIMARY KEY
@@ -46,7 +80,8 @@ CREATE TABLE pgbenchx.sweeps (
     coordinator_pid int,         -- while running
     error        text,
     tags         jsonb,          -- free tags naming what is compared
-    repeats      int NOT NULL DEFAULT 1  -- each client count run this many times, interleaved
+    repeats      int NOT NULL DEFAULT 1, -- each client count run this many times, interleaved
+    environment_id bigint REFERENCES pgbenchx.environments
 );
 COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
@@ -104,7 +139,8 @@ CREATE TABLE pgbenchx.runs (
     tags               jsonb,
     repeat             int NOT NULL DEFAULT 1,  -- which repeat of a sweep's client count
     checkpoints        int,      -- checkpoints that happened during the run
-    autovacuums        int       -- autovacuum/autoanalyze runs during the run (its database)
+    autovacuums        int,      -- autovacuum/autoanalyze runs during the run (its database)
+    environment_id     bigint REFERENCES pgbenchx.environments
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -136,6 +172,8 @@ CREATE TABLE pgbenchx.samples (
 );
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments_environment_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs', '');
