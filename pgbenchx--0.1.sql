@@ -140,7 +140,9 @@ CREATE TABLE pgbenchx.runs (
     repeat             int NOT NULL DEFAULT 1,  -- which repeat of a sweep's client count
     checkpoints        int,      -- checkpoints that happened during the run
     autovacuums        int,      -- autovacuum/autoanalyze runs during the run (its database)
-    environment_id     bigint REFERENCES pgbenchx.environments
+    environment_id     bigint REFERENCES pgbenchx.environments,
+    replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
+    qpm                float8    -- run_replay: statements per minute until the last client finished
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -289,6 +291,31 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
+-- Replays a list of SQL statements (the text, or with from_file => true the
+-- name of a server-side file, which needs pg_read_server_files) over the
+-- client ladder of run_sweep(min_clients, max_clients): every client runs the
+-- whole list once, in order or (shuffle) in an order of its own.  Each
+-- statement counts as one transaction: runs.transactions is the statements
+-- executed, runs.failed those that failed (counted, and the replay goes on),
+-- runs.qpm the queries per minute; the completion time is bench_duration_s.
+-- Returns the sweep_id.
+CREATE FUNCTION run_replay(
+    queries      text,
+    min_clients  int,
+    max_clients  int,
+    from_file    boolean DEFAULT false,
+    shuffle      boolean DEFAULT false,
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    tags         jsonb DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_run_replay'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
 -- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
 -- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
 -- min and ending at max.
@@ -395,6 +422,7 @@ REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boo
 REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.eval(text, jsonb, bigint) FROM PUBLIC;

@@ -91,3 +91,11 @@ SELECT pgbx_try('SELECT run_sweep(1, 80, 1, repeats => 20)');
 SELECT pgbx_try($$SELECT run_bench(1, 1, tags => '[1, 2]')$$);
 SELECT pgbx_try($$SELECT run_bench(1, 1, tags => jsonb_build_object('x', repeat('y', 5000)))$$);
 SELECT count(*) AS runs_after_repeat_refusals FROM pgbenchx.runs;
+
+-- run_replay
+SELECT pgbx_try($$SELECT run_replay('SELECT 1;', 0, 4)$$);
+SELECT pgbx_try($$SELECT run_replay('SELECT 1;', 4, 2)$$);
+SELECT pgbx_try($$SELECT run_replay(NULL, 1, 2)$$);
+SELECT pgbx_try($$SELECT run_replay('-- nothing', 1, 1)$$);
+SELECT regexp_replace(pgbx_try($$SELECT run_replay('/nonexistent/list.sql', 1, 1, from_file => true)$$), ': No such file.*', ': No such file ...');
+SELECT count(*) AS runs_after_replay_refusals FROM pgbenchx.runs;

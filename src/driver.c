@@ -72,6 +72,8 @@ typedef struct DriverClient
 	ScriptStep	step;			/* the SQL being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
 	bool		txn_failed;		/* serialization or deadlock failure */
+	bool		stmt_failed;	/* replay: the statement in flight failed */
+	int		   *cmd_map;		/* replay shuffle: own command -> original */
 	bool		failed_deadlock;	/* ... and which of the two */
 	PGresult   *gset_res;		/* \gset: the last result of the command */
 	bool		txn_started;
@@ -521,7 +523,15 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 										c->id);
 					return;
 				}
-				driver_transaction_ended(dr, c, now);
+				if (dr->run->knobs.replay)
+				{
+					/* the statements were counted one by one */
+					c->ntx++;
+					c->txn_started = false;
+					c->chosen = false;
+				}
+				else
+					driver_transaction_ended(dr, c, now);
 				if (dr->run->knobs.connect_per_transaction)
 					driver_client_disconnect(dr, c);
 				break;
@@ -557,6 +567,12 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
 {
 	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 
+	/* a replay counts a failing statement and goes on, whatever the error */
+	if (dr->run->knobs.replay)
+	{
+		c->stmt_failed = true;
+		return true;
+	}
 	if (sqlstate && (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0))
 	{
 		if (!c->txn_failed)
@@ -598,6 +614,52 @@ driver_client_failed(DriverRun *dr, DriverClient *c, TimestampTz now)
 	cs->failures++;
 	script_client_reset(c->sc);
 	driver_transaction_ended(dr, c, now);
+}
+
+/*
+ * run_replay: a statement ended.  Each statement counts as one transaction
+ * (its latency, or a failure), and a failing one does not stop the replay;
+ * a transaction it left aborted is rolled back first.  Returns false if the
+ * client was aborted.
+ */
+static bool
+driver_client_replayed(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	int			cmd = c->cmd_map ? c->cmd_map[c->step.command] : c->step.command;
+	CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + cmd];
+
+	if (c->gset_res)
+		PQclear(c->gset_res);
+	c->gset_res = NULL;
+	driver_advance_seconds(dr, now);
+	if (c->stmt_failed)
+	{
+		c->stmt_failed = false;
+		cs->failures++;
+		stats_second_record_failed(driver_slot(dr));
+	}
+	else
+	{
+		cs->executions++;
+		cs->sum_usec += now - c->cmd_start;
+		stats_second_record_ok(driver_slot(dr), (uint64) (now - c->cmd_start));
+	}
+	pg_atomic_write_u64(&dr->me->transactions,
+						pg_atomic_read_u64(&dr->me->transactions) + 1);
+	if (PQtransactionStatus(c->conn) == PQTRANS_INERROR)
+	{
+		if (!PQsendQuery(c->conn, "ROLLBACK"))
+		{
+			driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+			return false;
+		}
+		c->phase = CLIENT_ROLLING_BACK;
+		driver_client_flush(dr, c);
+		return false;
+	}
+	script_sql_done(c->sc);
+	c->phase = CLIENT_READY;
+	return true;
 }
 
 /* \gset / \aset: store one row's columns as variables */
@@ -812,6 +874,12 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 				return;
 
 			case CLIENT_WAITING:
+				if (dr->run->knobs.replay)
+				{
+					if (!driver_client_replayed(dr, c, now))
+						return;
+					break;
+				}
 				/* \gset's row (dropped when the transaction failed) */
 				if (!driver_client_gset(dr, c))
 					return;
@@ -845,6 +913,13 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 				break;
 
 			case CLIENT_ROLLING_BACK:
+				if (dr->run->knobs.replay)
+				{
+					/* the replay's failed statement left a transaction: go on */
+					script_sql_done(c->sc);
+					c->phase = CLIENT_READY;
+					break;
+				}
 				driver_client_failed(dr, c, now);
 				c->phase = CLIENT_READY;
 				break;
@@ -1197,6 +1272,48 @@ driver_set_state(DriverRun *dr, DriverState state)
 	SetLatch(&ProcGlobal->allProcs[dr->run->coordinator_procno].procLatch);
 }
 
+/*
+ * run_replay with shuffle: the client runs the statements in an order of its
+ * own (a Fisher-Yates shuffle seeded by the run's seed and the client), from
+ * a private copy of the script; cmd_map keeps each command's original
+ * position for the per-statement figures.
+ */
+static ScriptClient *
+driver_shuffled_client(DriverRun *dr, DriverClient *c, const ScriptClientOptions *opts,
+					   ScriptError *err)
+{
+	const Script *orig = dr->scripts[0];
+	int			n = script_command_count(orig);
+	StringInfoData text;
+	prng_state	rs;
+	Script	   *mine;
+
+	c->cmd_map = palloc(sizeof(int) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+		c->cmd_map[i] = i;
+	prng_seed(&rs, dr->run->random_seed ^ ((uint64) (c->id + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
+	for (int i = n - 1; i > 0; i--)
+	{
+		int			j = (int) prng_uint64_range(&rs, 0, i);
+		int			t = c->cmd_map[i];
+
+		c->cmd_map[i] = c->cmd_map[j];
+		c->cmd_map[j] = t;
+	}
+	initStringInfo(&text);
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&text, "%s\n", script_command_text(orig, c->cmd_map[i]));
+	mine = script_parse(script_name(orig), text.data, err);
+	if (mine == NULL)
+		return NULL;
+	if (script_command_count(mine) != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("client %d: the shuffled replay has %d statements, not %d",
+						c->id, script_command_count(mine), n)));
+	return script_client_create(mine, opts, err);
+}
+
 static void
 driver_setup_clients(DriverRun *dr)
 {
@@ -1244,7 +1361,10 @@ driver_setup_clients(DriverRun *dr)
 		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
 		opts.defines = pl->defines;
 		opts.ndefines = pl->ndefines;
-		c->sc = script_client_create_multi(dr->scripts, pl->nscripts, &opts, &err);
+		if (dr->run->knobs.shuffle && pl->nscripts == 1)
+			c->sc = driver_shuffled_client(dr, c, &opts, &err);
+		else
+			c->sc = script_client_create_multi(dr->scripts, pl->nscripts, &opts, &err);
 		if (c->sc == NULL)
 		{
 			char		msg[RUN_ERROR_LEN];

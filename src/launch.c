@@ -583,7 +583,20 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
-	nscripts = launch_scripts(opts->script, &payload, &display, &builtin);
+	if (opts->inline_script)
+	{
+		/* run_replay: the statements are the one script */
+		appendStringInfoString(&payload, "replay");
+		appendStringInfoChar(&payload, '\0');
+		appendStringInfoString(&payload, "1");
+		appendStringInfoChar(&payload, '\0');
+		appendBinaryStringInfo(&payload, opts->inline_script, strlen(opts->inline_script) + 1);
+		appendStringInfoString(&display, "replay");
+		nscripts = 1;
+		builtin = false;
+	}
+	else
+		nscripts = launch_scripts(opts->script, &payload, &display, &builtin);
 	for (int i = 0; i < ndefs; i++)
 	{
 		appendBinaryStringInfo(&payload, defs[i].name, strlen(defs[i].name) + 1);
@@ -673,6 +686,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;
 	req->knobs.max_tries = opts->max_tries;
 	req->knobs.connect_per_transaction = opts->connect_per_transaction;
+	req->knobs.replay = opts->replay;
+	req->knobs.shuffle = opts->shuffle;
 	req->vacuum = opts->vacuum;
 	req->checkpoint = opts->checkpoint;
 	req->random_seed_given = opts->random_seed_given;

@@ -118,6 +118,9 @@ typedef struct LaunchOptions
 	bool		connect_per_transaction;
 	Jsonb	   *tags;			/* NULL if not given */
 	int			repeats;
+	const char *inline_script;	/* run_replay: the statements themselves */
+	bool		replay;
+	bool		shuffle;
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

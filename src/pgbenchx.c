@@ -12,8 +12,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -30,6 +34,10 @@ PG_FUNCTION_INFO_V1(pgbenchx_run_bench);
 PG_FUNCTION_INFO_V1(pgbenchx_run_sweep);
 PG_FUNCTION_INFO_V1(pgbenchx_run_sweep_list);
 PG_FUNCTION_INFO_V1(pgbenchx_sweep_ladder);
+PG_FUNCTION_INFO_V1(pgbenchx_run_replay);
+
+/* the largest statement list run_replay takes */
+#define PGBENCHX_MAX_REPLAY_BYTES	(64 * 1024 * 1024)
 
 void
 _PG_init(void)
@@ -282,4 +290,114 @@ pgbenchx_sweep_ladder(PG_FUNCTION_ARGS)
 	for (int i = 0; i < n; i++)
 		elems[i] = Int32GetDatum(ladder[i]);
 	PG_RETURN_ARRAYTYPE_P(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+}
+
+/* Read a server-side file of statements, as pg_read_file would allow it. */
+static char *
+pgbenchx_read_queries_file(const char *path)
+{
+	FILE	   *f;
+	StringInfoData buf;
+	char		chunk[8192];
+	size_t		n;
+
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to read the server file \"%s\"", path),
+				 errdetail("Only roles with the privileges of pg_read_server_files may have run_replay read server files."),
+				 errhint("Pass the statements themselves, or have a superuser grant pg_read_server_files.")));
+	f = AllocateFile(path, "r");
+	if (f == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\" for reading: %m", path),
+				 errhint("Pass an absolute path readable by the server's operating system user.")));
+	initStringInfo(&buf);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+	{
+		if (buf.len + n > PGBENCHX_MAX_REPLAY_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("file \"%s\" is larger than %d bytes", path, PGBENCHX_MAX_REPLAY_BYTES),
+					 errhint("Replay a shorter list.")));
+		appendBinaryStringInfo(&buf, chunk, n);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (ferror(f))
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %m", path)));
+	FreeFile(f);
+	if (memchr(buf.data, '\0', buf.len) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("file \"%s\" contains a zero byte", path),
+				 errhint("Replay a text file of SQL statements.")));
+	return buf.data;
+}
+
+/*
+ * run_replay(queries, min_clients, max_clients, from_file, shuffle, jobs,
+ *			  protocol, checkpoint, label, conninfo, tags, random_seed)
+ */
+Datum
+pgbenchx_run_replay(PG_FUNCTION_ARGS)
+{
+	static const char *const names[] = {
+		"queries", "min_clients", "max_clients", "from_file", "shuffle", "jobs",
+		"protocol", "checkpoint", "label", "conninfo", "tags", "random_seed"
+	};
+	LaunchOptions o;
+	int			ladder[LAUNCH_MAX_STEPS];
+	int			min_clients;
+	int			max_clients;
+	char	   *queries;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"queries\" must not be null"),
+				 errhint("Pass the statements to replay, or a server file name with from_file => true.")));
+	for (int i = 1; i < (int) lengthof(names); i++)
+		if (PG_ARGISNULL(i) && !(i == 5 || i >= 8))
+			pgbenchx_null_argument(names[i]);
+	memset(&o, 0, sizeof(o));
+	queries = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	min_clients = PG_GETARG_INT32(1);
+	max_clients = PG_GETARG_INT32(2);
+	if (min_clients < 1 || min_clients > max_clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid client range %d..%d", min_clients, max_clients),
+				 errhint("Pass 1 <= min_clients <= max_clients.")));
+	if (PG_GETARG_BOOL(3))
+		queries = pgbenchx_read_queries_file(queries);
+	if (strlen(queries) > PGBENCHX_MAX_REPLAY_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the statement list is larger than %d bytes", PGBENCHX_MAX_REPLAY_BYTES),
+				 errhint("Replay a shorter list.")));
+
+	o.nsteps = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
+	o.clients = ladder;
+	o.inline_script = queries;
+	o.replay = true;
+	o.shuffle = PG_GETARG_BOOL(4);
+	o.script = "replay";
+	o.transactions_given = true;
+	o.transactions = 1;			/* each client runs the list once */
+	o.jobs_given = !PG_ARGISNULL(5);
+	o.jobs = o.jobs_given ? PG_GETARG_INT32(5) : 0;
+	o.protocol = text_to_cstring(PG_GETARG_TEXT_PP(6));
+	o.vacuum = false;			/* no pgbench maintenance on a replayed workload */
+	o.checkpoint = PG_GETARG_BOOL(7);
+	o.label = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
+	o.conninfo = PG_ARGISNULL(9) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(9));
+	o.tags = PG_ARGISNULL(10) ? NULL : PG_GETARG_JSONB_P(10);
+	o.random_seed_given = !PG_ARGISNULL(11);
+	o.random_seed = o.random_seed_given ? PG_GETARG_INT64(11) : 0;
+	o.max_tries = 1;
+	o.repeats = 1;
+	PG_RETURN_INT64(launch_start(&o, true));
 }

@@ -224,12 +224,13 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.connect_per_transaction), false);
 	results_text(&st, req->tags[0] ? req->tags : NULL);
 	results_int4(&st, repeat);
+	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.replay), false);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction, tags, repeat) "
+						"connect_per_transaction, tags, repeat, replay) "
 						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20) "
 						"RETURNING run_id", &st);
 }
 
@@ -315,7 +316,8 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL, "
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
-				 "checkpoints = $27, autovacuums = $28 "
+				 "checkpoints = $27, autovacuums = $28, "
+				 "qpm = CASE WHEN replay AND $18 > 0 THEN ($3 + $4) / $18 * 60 END "
 				 "WHERE run_id = $1", &st);
 }
 

@@ -53,6 +53,10 @@ typedef struct RunKnobs
 	int64		latency_limit_usec; /* -L; 0 = none */
 	int			max_tries;		/* --max-tries; 0 = unlimited */
 	bool		connect_per_transaction;	/* -C */
+	bool		replay;			/* run_replay: each statement counts as one
+								 * transaction, and a failing one is counted
+								 * and skipped */
+	bool		shuffle;		/* run_replay: each client its own order */
 } RunKnobs;
 
 /* totals a driver counts beyond the per-second series */
