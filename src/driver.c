@@ -990,6 +990,11 @@ driver_connect_all(DriverRun *dr)
 								PQerrorMessage(c->conn))));
 			if (c->phase == CLIENT_CONNECTING && c->poll == PGRES_POLLING_OK)
 			{
+				if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
+					ereport(ERROR,
+							(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+							 errmsg("client %d logged in without a password", c->id),
+							 errdetail("A non-superuser's clients must log in with a password.")));
 				dr->me->conn_usec_total += GetCurrentTimestamp() - c->conn_start;
 				if (PQsetnonblocking(c->conn, 1) != 0)
 					ereport(ERROR,
@@ -1107,6 +1112,11 @@ driver_client_connecting(DriverRun *dr, DriverClient *c, TimestampTz now)
 	{
 		/* the socket may change between attempts: rebuild to be sure */
 		dr->wes_dirty = true;
+		return;
+	}
+	if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
+	{
+		driver_client_abort(dr, c, "client %d aborted: it logged in without a password", c->id);
 		return;
 	}
 	dr->counts->reconnects++;

@@ -221,9 +221,16 @@ launch_protocol(const char *name)
 	return RUN_PROTOCOL_SIMPLE; /* keep compiler quiet */
 }
 
-/* The caller's conninfo: checked, and a copy without the password. */
+/*
+ * The caller's conninfo: checked, and a copy without the password.  A
+ * non-superuser may not name another role, nor have libpq read the server
+ * account's password file or service file (dblink's and postgres_fdw's
+ * rule: the server's own identity is not for borrowing).  Sets *password
+ * when the conninfo supplies one.
+ */
 static bool
-launch_check_conninfo(const char *conninfo, StringInfo shown)
+launch_check_conninfo(const char *conninfo, StringInfo shown, const char *role,
+					  bool *password)
 {
 	char	   *perr = NULL;
 	PQconninfoOption *opts;
@@ -253,6 +260,24 @@ launch_check_conninfo(const char *conninfo, StringInfo shown)
 		if (strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
 			strcmp(o->keyword, "port") == 0)
 			remote = true;
+		if (strcmp(o->keyword, "password") == 0)
+			*password = true;
+		if (!superuser())
+		{
+			if (strcmp(o->keyword, "user") == 0 && strcmp(o->val, role) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("conninfo may not name another role"),
+						 errdetail("The clients log in as the role that starts the run, \"%s\".", role),
+						 errhint("Remove user= from conninfo; only a superuser may have the clients log in as another role.")));
+			if (strcmp(o->keyword, "passfile") == 0 || strcmp(o->keyword, "service") == 0 ||
+				strcmp(o->keyword, "sslkey") == 0 || strcmp(o->keyword, "sslcert") == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("conninfo may not use \"%s\"", o->keyword),
+						 errdetail("It would have the clients read a file of the server's operating system account."),
+						 errhint("Only a superuser may pass %s; pass password=... instead.", o->keyword)));
+		}
 		if (strcmp(o->keyword, "password") == 0)
 			loopback_append_param(shown, o->keyword, "********");
 		else
@@ -335,6 +360,16 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 				 errdetail("libpq said: %s", connerr),
 				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
 						 role)));
+	if (!superuser() && !PQconnectionUsedPassword(conn))
+	{
+		loopback_finish(conn);
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("The server let a non-superuser's clients in without asking for the password."),
+				 errhint("Have pg_hba.conf ask role \"%s\" for a password (scram-sha-256) on the connection the clients use.",
+						 role)));
+	}
 
 	if (!need_tables)
 	{
@@ -540,6 +575,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	StringInfoData display;
 	LaunchPayload decoded;
 	char	   *tags_text = NULL;
+	bool		password_given = false;
 	RunProtocol protocol;
 	StringInfoData shown;
 	bool		remote;
@@ -575,7 +611,15 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		max_clients = Max(max_clients, opts->clients[i]);
 
 	initStringInfo(&shown);
-	remote = opts->conninfo ? launch_check_conninfo(opts->conninfo, &shown) : false;
+	role = GetUserNameFromId(GetUserId(), false);
+	remote = opts->conninfo ?
+		launch_check_conninfo(opts->conninfo, &shown, role, &password_given) : false;
+	if (!superuser() && !password_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("A non-superuser's benchmark clients must log in with a password, so that they cannot borrow the server's own identity through trust or peer authentication."),
+				 errhint("Pass conninfo => 'password=...' with role \"%s\"'s password.", role)));
 
 	/* in our own context: they outlive SPI_finish */
 	initStringInfo(&payload);
@@ -624,7 +668,6 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		launch_check_connections(max_clients);
 
 	dbname = get_database_name(MyDatabaseId);
-	role = GetUserNameFromId(GetUserId(), false);
 	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", opts->conninfo);
 	scale = launch_check_login(conninfo, role, builtin);
 	/* each client puts its own application_name in front of this */
@@ -687,6 +730,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->knobs.max_tries = opts->max_tries;
 	req->knobs.connect_per_transaction = opts->connect_per_transaction;
 	req->knobs.replay = opts->replay;
+	req->knobs.require_password = !superuser();
 	req->knobs.shuffle = opts->shuffle;
 	req->vacuum = opts->vacuum;
 	req->checkpoint = opts->checkpoint;

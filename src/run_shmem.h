@@ -57,6 +57,8 @@ typedef struct RunKnobs
 								 * transaction, and a failing one is counted
 								 * and skipped */
 	bool		shuffle;		/* run_replay: each client its own order */
+	bool		require_password;	/* a non-superuser's run: every client
+									 * login must have used the password */
 } RunKnobs;
 
 /* totals a driver counts beyond the per-second series */
