@@ -42,8 +42,11 @@ sub cancelled_init
 	return $stderr;
 }
 
-# pgbench_init is fast: pick a scale that takes about 6 s here, and cancel
-# at fractions of that, so that every cancel lands inside the work
+# pgbench_init is fast, and this machine's speed varies: calibrate a scale
+# that should take about 6 s and cancel at fractions of it; an attempt that
+# finished before its cancel proves nothing, so it is retried at twice the
+# scale (the tables are put back first).  Every cancel that landed must
+# have left nothing behind.
 my $t0 = time;
 $node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(10)');
 my $per_unit = (time - $t0) / 10;
@@ -51,31 +54,54 @@ my $scale = int(6 / ($per_unit > 0 ? $per_unit : 0.01));
 $scale = 10 if $scale < 10;
 $scale = 400 if $scale > 400;
 my $expected_ms = 1000 * $per_unit * $scale;
-note("cancel tests use scale $scale ($per_unit s per scale unit, about $expected_ms ms)");
-$node->safe_psql('postgres', 'DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history');
+note("cancel tests start at scale $scale ($per_unit s per scale unit, about $expected_ms ms)");
 
+# Cancel pgbench_init at fraction of its expected time; returns when a
+# cancel landed.  reset puts the tables back as they were before.
+sub cancel_at
+{
+	my ($fraction, $reset, $what) = @_;
+	my ($s, $ms) = ($scale, $expected_ms);
+	for my $try (1 .. 4)
+	{
+		$reset->();
+		my $delay = int($fraction * $ms);
+		my $err = cancelled_init($s, $delay);
+		if ($err =~ /canceling statement due to user request/)
+		{
+			pass("$what: cancelled after $delay ms at scale $s");
+			return;
+		}
+		note("$what: scale $s finished before the cancel at $delay ms; retrying at twice the scale");
+		($s, $ms) = (2 * $s, 2 * $ms);
+	}
+	fail("$what: no cancel landed in 4 tries");
+}
+
+my $drop = sub {
+	$node->safe_psql('postgres', 'SET client_min_messages = warning; DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history');
+};
 # no tables before: none after
 foreach my $fraction (0.02, 0.4)
 {
-	my $delay = int($fraction * $expected_ms);
-	my $err = cancelled_init($scale, $delay);
-	like($err, qr/canceling statement due to user request/, "cancelled after ${delay} ms");
-	is($node->safe_psql('postgres', $snapshot_sql), '', "no pgbench table left after cancel at ${delay} ms");
+	cancel_at($fraction, $drop, "fresh init, cancel at $fraction");
+	is($node->safe_psql('postgres', $snapshot_sql), '', "no pgbench table left (cancel at $fraction)");
 }
 
 # old tables before: the same tables after, with their rows and marker
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
-$node->safe_psql('postgres', 'UPDATE pgbench_branches SET bbalance = 7');
-my $before = $node->safe_psql('postgres', $snapshot_sql);
+my $before;
+my $old = sub {
+	$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+	$node->safe_psql('postgres', 'UPDATE pgbench_branches SET bbalance = 7');
+	$before = $node->safe_psql('postgres', $snapshot_sql);
+};
 foreach my $fraction (0.01, 0.2, 0.5)
 {
-	my $delay = int($fraction * $expected_ms);
-	my $err = cancelled_init($scale, $delay);
-	like($err, qr/canceling statement due to user request/, "cancelled replacing init after ${delay} ms");
-	is($node->safe_psql('postgres', $snapshot_sql), $before, "same relations after cancel at ${delay} ms");
+	cancel_at($fraction, $old, "replacing init, cancel at $fraction");
+	is($node->safe_psql('postgres', $snapshot_sql), $before, "same relations after the cancel at $fraction");
 	is($node->safe_psql('postgres',
 		'SELECT (SELECT count(*) FROM pgbench_accounts) || \'/\' || (SELECT sum(bbalance) FROM pgbench_branches)'),
-		'100000/7', "old rows intact after cancel at ${delay} ms");
+		'100000/7', "old rows intact after the cancel at $fraction");
 }
 
 # and the server is fine: a new init works
