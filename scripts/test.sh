@@ -8,8 +8,9 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# clang and its runtime bring libFuzzer, for the fuzz harness's regression run
-pgx_ensure_packages clang-14 libclang-rt-14-dev
+# clang and its runtime bring libFuzzer, for the fuzz harness's regression run;
+# chromium and a font render the charts to PNG (test/t/015_charts_chromium.pl)
+pgx_ensure_packages clang-14 libclang-rt-14-dev chromium fonts-dejavu-core
 pgx_build_install
 
 status=0

@@ -1,0 +1,152 @@
+-- charts: chart_sweeps, chart_run and sweep_report on fixed rows written
+-- straight into the result tables (no benchmark runs here).  The SVG must
+-- parse as XML, carry labels escaped, and have the expected lines, points,
+-- ticks and axis titles; errors have their SQLSTATE, DETAIL and HINT.
+SET extra_float_digits = 0;
+
+-- seed 000's two sweeps (tps including connections, select-only, 300 s),
+-- a label that needs escaping, and one without a label
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label)
+VALUES (900001, 'completed', 'select-only', '{1,2,4,8,12,16,20,24,28,32,40,48,64,80}', 300,
+        'DragonFly <2.13> & "hammer" ''23'''),
+       (900002, 'completed', 'select-only', '{1,2,4,8,12,16,20,24,28,32,40,48,64,80}', 300, NULL),
+       (900003, 'cancelled', 'tpcb-like', '{1,2,4}', 10, 'repeats');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms)
+SELECT 900100 + ord, 900001, 'completed', 'select-only', c, 2, 300, t, round((c / t * 1000 * 2.5)::numeric, 3)
+FROM unnest('{1,2,4,8,12,16,20,24,28,32,40,48,64,80}'::int[],
+            '{2814.436256,5758.492990,12110.817227,23479.369294,35262.181923,45879.002498,53121.327116,56507.085984,57766.732481,58024.329481,55903.643062,55155.781111,54639.144366,50212.999512}'::float8[])
+     WITH ORDINALITY u(c, t, ord);
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms)
+SELECT 900200 + ord, 900002, 'completed', 'select-only', c, 2, 300, t, round((c / t * 1000 * 2.5)::numeric, 3)
+FROM unnest('{1,2,4,8,12,16,20,24,28,32,40,48,64,80}'::int[],
+            '{3461.652333,7011.837319,14068.277973,24343.375571,33735.166180,44396.261119,53253.263396,56646.069533,57052.945475,56741.652440,55964.533240,55211.878514,52007.536455,49995.428447}'::float8[])
+     WITH ORDINALITY u(c, t, ord);
+-- three repeats of 1, 2 and 4 clients; one failed at 4, and 4's others cancelled
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms, repeat, error)
+VALUES (900301, 900003, 'completed', 'tpcb-like', 1, 1, 10, 410, 4.1, 1, NULL),
+       (900302, 900003, 'completed', 'tpcb-like', 2, 1, 10, 700, 5.2, 1, NULL),
+       (900303, 900003, 'failed',    'tpcb-like', 4, 1, 10, 20, 9.9, 1, 'connection lost'),
+       (900304, 900003, 'completed', 'tpcb-like', 1, 1, 10, 400, 4.0, 2, NULL),
+       (900305, 900003, 'completed', 'tpcb-like', 2, 1, 10, 780, 5.0, 2, NULL),
+       (900306, 900003, 'cancelled', 'tpcb-like', 4, 1, 10, 1000, 6.0, 2, NULL),
+       (900307, 900003, 'completed', 'tpcb-like', 1, 1, 10, 430, 4.3, 3, NULL),
+       (900308, 900003, 'completed', 'tpcb-like', 2, 1, 10, 760, 5.6, 3, NULL);
+-- a lone run of 10 seconds with its samples; second 7 had no transaction
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms, label)
+VALUES (900401, NULL, 'completed', 'tpcb-like', 8, 2, 10, 1203.4, 22.5, 'ext4 <nobarrier> & co');
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms)
+SELECT 900401, s, t, t, 6.5, CASE WHEN t > 0 THEN 12 + s END
+FROM unnest('{1180,1250,1190,1300,1220,1270,0,1240,1210,1258}'::int[]) WITH ORDINALITY u(t, s);
+-- a label with a control character XML 1.0 forbids, and two client counts
+-- (a linear axis); a sweep with no completed run
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label)
+VALUES (900004, 'completed', 'select-only', '{1,2}', 2, E'bell\x07 <b>'),
+       (900005, 'failed', 'select-only', '{1,2}', 2, 'nothing completed');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms)
+VALUES (900501, 900004, 'completed', 'select-only', 1, 1, 2, 9000, 0.2),
+       (900502, 900004, 'completed', 'select-only', 2, 1, 2, 17000, 0.25),
+       (900503, 900005, 'failed', 'select-only', 1, 1, 2, NULL, NULL),
+       (900504, NULL, 'failed', 'select-only', 1, 1, 2, NULL, NULL);
+
+-- the nodes an XPath finds in an SVG, as text without tags, joined by |
+CREATE FUNCTION pgbx_svg_xpath(svg text, path text) RETURNS text
+LANGUAGE sql AS $$
+SELECT string_agg(regexp_replace(v::text, '<[^>]*>', '', 'g'), ' | ')
+FROM unnest(xpath(path, xmlparse(document svg),
+                  ARRAY[ARRAY['s', 'http://www.w3.org/2000/svg']])) v
+$$;
+
+-- XML escaping of user text
+SELECT pgbenchx.xml_escape($$a&b <c> "d" 'e'$$) AS escaped,
+       pgbenchx.xml_escape(E'x\x01\x08\ty\nz\x1f') = E'x\ty\nz' AS control_dropped,
+       pgbenchx.xml_escape(NULL) IS NULL AS null_is_null;
+
+-- round steps and tick labels
+SELECT v, pgbenchx.chart_step(v, 6) AS step6, pgbenchx.chart_number(v, v) AS label
+FROM unnest('{1, 7, 58024.3, 1203.4, 0.3, 12500, 25000000}'::float8[]) v;
+
+-- chart_sweeps: three sweeps, the first given twice (drawn once)
+CREATE TABLE chart AS
+SELECT pgbenchx.chart_sweeps(ARRAY[900001, 900002, 900003, 900001]) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       svg LIKE '<svg xmlns="http://www.w3.org/2000/svg" %' AS svg_root,
+       svg NOT LIKE '%<script%' AND svg NOT LIKE '%href%' AND svg NOT LIKE '%@import%' AS self_contained,
+       position('DragonFly &lt;2.13&gt; &amp; &quot;hammer&quot; &#39;23&#39;' IN svg) > 0 AS label_escaped,
+       position('<2.13>' IN svg) = 0 AS label_not_raw
+FROM chart;
+-- one polyline per sweep, one point per client count with completed runs
+SELECT (xpath('/*/@data-sweep-id', p))[1]::text AS sweep,
+       (xpath('/*/@stroke', p))[1]::text AS color,
+       cardinality(regexp_split_to_array((xpath('/*/@points', p))[1]::text, ' ')) AS points
+FROM chart, unnest(xpath('//s:polyline', xmlparse(document svg),
+                         ARRAY[ARRAY['s', 'http://www.w3.org/2000/svg']])) p;
+SELECT pgbx_svg_xpath(svg, 'count(//s:circle[@class="point"])') AS markers,
+       pgbx_svg_xpath(svg, 'count(//s:path[@class="whisker"])') AS whiskers,
+       pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles,
+       pgbx_svg_xpath(svg, '//s:text[@class="title"]/text()') AS title
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS clients_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-y"]/text()') AS tps_ticks
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="subtitle"]/text()') AS subtitle FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="legend"]') AS legend FROM chart;
+-- repeats: the median and its whisker's ends in the tooltip
+SELECT pgbx_svg_xpath(svg, '//s:circle[@fill="#2ca02c"]/s:title/text()') AS repeats FROM chart;
+DROP TABLE chart;
+
+-- two client counts: a linear axis; a forbidden character dropped; a sweep
+-- with no completed run has a legend entry and no line
+CREATE TABLE chart AS SELECT pgbenchx.chart_sweeps(ARRAY[900004, 900005]) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, 'count(//s:polyline)') AS lines,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS clients_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-y"]/text()') AS tps_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="legend"]') AS legend FROM chart;
+DROP TABLE chart;
+
+-- chart_run: tps per second and p99 per second on a second axis
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900401) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       position('ext4 &lt;nobarrier&gt; &amp; co' IN svg) > 0 AS label_escaped,
+       pgbx_svg_xpath(svg, '//s:text[@class="title"]/text()') AS title,
+       pgbx_svg_xpath(svg, '//s:text[@class="subtitle"]/text()') AS subtitle
+FROM chart;
+SELECT (xpath('/*/@class', p))[1]::text AS line,
+       cardinality(regexp_split_to_array((xpath('/*/@points', p))[1]::text, ' ')) AS points
+FROM chart, unnest(xpath('//s:polyline', xmlparse(document svg),
+                         ARRAY[ARRAY['s', 'http://www.w3.org/2000/svg']])) p;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles,
+       pgbx_svg_xpath(svg, 'count(//s:circle[@class="tps-point"])') AS markers,
+       pgbx_svg_xpath(svg, 'count(//s:line[@class="run-tps"])') AS run_tps_line
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS seconds_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-y"]/text()') AS tps_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-y2"]/text()') AS p99_ticks
+FROM chart;
+DROP TABLE chart;
+
+-- sweep_report: deterministic on fixed data
+SELECT * FROM pgbenchx.sweep_report(900001);
+SELECT * FROM pgbenchx.sweep_report(900003);
+SELECT * FROM pgbenchx.sweep_report(900005);
+
+-- errors
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(NULL)');
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[]::bigint[])');
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[900001, NULL])');
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[900001, 899999])');
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[900401])');
+SELECT pgbx_try('SELECT pgbenchx.chart_run(NULL)');
+SELECT pgbx_try('SELECT pgbenchx.chart_run(899999)');
+SELECT pgbx_try('SELECT pgbenchx.chart_run(900001)');
+SELECT pgbx_try('SELECT pgbenchx.chart_run(900504)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(NULL)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(899999)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(900401)');
+
+DROP FUNCTION pgbx_svg_xpath(text, text);
+DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900504);
+DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900005;
+RESET extra_float_digits;
