@@ -515,9 +515,11 @@ LEFT JOIN pgbenchx.imports i ON i.sweep_id = s.sweep_id;
 COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak at the highest client count, environment';
 
 -- compare(sweep_a, sweep_b): one row per client count measured (completed
--- runs) in either sweep: the median tps of each, ratio = tps_b / tps_a
--- (4 decimals), pct_diff = 100 * (tps_b - tps_a) / tps_a (2 decimals), and
--- the median p99 latency of each.  A count measured in only one sweep has
+-- runs) in either sweep: the median tps of each (1 decimal), ratio =
+-- tps_b / tps_a (4 decimals), pct_diff = 100 * (tps_b - tps_a) / tps_a
+-- (2 decimals), and the median p99 latency of each (ms, 3 decimals); ratio
+-- and pct_diff are computed before rounding.  sweep_points has the
+-- unrounded medians.  A count measured in only one sweep has
 -- NULLs for the other.  An unknown id is an ERROR.  Callers: roles granted
 -- EXECUTE and SELECT on the results.
 CREATE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
@@ -548,10 +550,10 @@ BEGIN
 
     RETURN QUERY
     SELECT coalesce(a.clients, b.clients),
-           a.median_tps, b.median_tps,
+           round(a.median_tps::numeric, 1)::float8, round(b.median_tps::numeric, 1)::float8,
            round((b.median_tps / nullif(a.median_tps, 0))::numeric, 4)::float8,
            round((100 * (b.median_tps - a.median_tps) / nullif(a.median_tps, 0))::numeric, 2)::float8,
-           a.median_p99_ms, b.median_p99_ms
+           round(a.median_p99_ms::numeric, 3)::float8, round(b.median_p99_ms::numeric, 3)::float8
     FROM (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
     FULL JOIN (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
         ON a.clients = b.clients
@@ -814,12 +816,13 @@ BEGIN
     -- one import at a time, so that two loading the same sweeps cannot both add them
     LOCK TABLE pgbenchx.imports IN SHARE ROW EXCLUSIVE MODE;
 
-    -- environments: reuse the one with the same env_hash, else add it under a new id
-    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
-    FROM pg_catalog.pg_attribute a
-    WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
-      AND NOT a.attisdropped AND a.attname <> 'environment_id';
+    -- environments: reuse the one with the same env_hash, else add it under a
+    -- new id, with the columns the element has (the others take their defaults)
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'environments') x LOOP
+        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
+        FROM pg_catalog.pg_attribute a
+        WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
+          AND NOT a.attisdropped AND a.attname <> 'environment_id' AND e ? a.attname;
         EXECUTE format('INSERT INTO pgbenchx.environments (%1$s) SELECT %1$s '
                        'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
                        'ON CONFLICT (env_hash) DO NOTHING', env_cols) USING e;

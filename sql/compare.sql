@@ -160,6 +160,16 @@ DELETE FROM pgbenchx.sweeps WHERE sweep_id = 1002;
 SELECT count(*) AS imports_left FROM pgbenchx.imports;
 SELECT pgbenchx.import(:'doc') AS reimported;
 
+-- from another origin, with an environment not here yet: added under a new id
+SELECT pgbenchx.import(jsonb_set(jsonb_set(:'doc', '{environments,0,env_hash}', '"cmp-env-2"'),
+                                 '{provenance,database}', '"elsewhere"')) AS from_elsewhere;
+SELECT s.sweep_id, e.env_hash, e.environment_id <> :env1 AS new_environment, e.os_sysname,
+       i.origin_database, i.origin_id
+FROM pgbenchx.sweeps s JOIN pgbenchx.imports i USING (sweep_id)
+LEFT JOIN pgbenchx.environments e USING (environment_id)
+WHERE i.origin_database = 'elsewhere' ORDER BY 1;
+SELECT count(*) AS environments FROM pgbenchx.environments;
+
 -- documents refused, with nothing loaded
 SELECT count(*) AS sweeps_before FROM pgbenchx.sweeps;
 SELECT pgbx_try('SELECT pgbenchx.import(NULL)');
