@@ -976,3 +976,501 @@ REVOKE ALL ON FUNCTION pgbenchx.chart_number(float8, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.chart_sweeps(bigint[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.chart_run(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_report(bigint) FROM PUBLIC;
+
+/*
+ * Provenance of imported results (pgbenchx.import): one row per sweep or
+ * run that came from another database, naming the server (its
+ * pg_control_system() system identifier), the database and the id it was
+ * measured under.  That origin is unique: importing the same document
+ * twice finds it and adds nothing.  A sweep or run exported again from
+ * here keeps its first origin.  Deleting the sweep deletes its rows here.
+ */
+CREATE TABLE pgbenchx.imports (
+    origin_system_identifier bigint NOT NULL,  -- the server that measured it
+    origin_database text NOT NULL,
+    origin_id       bigint NOT NULL,           -- its sweep_id or run_id there
+    sweep_id        bigint UNIQUE REFERENCES pgbenchx.sweeps ON DELETE CASCADE,  -- here
+    run_id          bigint UNIQUE REFERENCES pgbenchx.runs ON DELETE CASCADE,    -- here
+    exported_from_system_identifier bigint NOT NULL,  -- the server the document came from
+    exported_from_database text NOT NULL,
+    exported_at     timestamptz,
+    exported_pgbenchx_version text,
+    imported_at     timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (origin_system_identifier, origin_database, origin_id),
+    CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
+);
+COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.imports', '');
+
+/*
+ * Comparing.  Only completed runs count.  A point is one client count of one
+ * sweep; with repeats (run_sweep(..., repeats => N)) it has N runs and its
+ * tps is their median (percentile_cont(0.5): the mean of the middle two for
+ * an even N).
+ */
+
+-- One row per (sweep, client count) with completed runs: n runs, the
+-- median, min and max tps, spread = (max - min) / median, the median p99
+-- latency, the checkpoints and autovacuum runs that fell inside its runs,
+-- and whether the point is unstable, with the reason: its spread exceeds
+-- pgbenchx.unstable_spread (default 0.10 = 10%), or a checkpoint happened
+-- during one of its runs.  Readable by roles granted SELECT.
+CREATE VIEW pgbenchx.sweep_points AS
+WITH pts AS (
+    SELECT r.sweep_id, r.clients,
+           count(*)::int AS n,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS median_tps,
+           min(r.tps) AS min_tps,
+           max(r.tps) AS max_tps,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS median_p99_ms,
+           sum(r.checkpoints)::int AS checkpoints,
+           sum(r.autovacuums)::int AS autovacuums,
+           array_agg(r.run_id ORDER BY r.run_id) AS run_ids,
+           array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints > 0) AS checkpoint_run_ids
+    FROM pgbenchx.runs r
+    WHERE r.status = 'completed' AND r.sweep_id IS NOT NULL
+    GROUP BY r.sweep_id, r.clients
+), thr AS (
+    SELECT coalesce(nullif(current_setting('pgbenchx.unstable_spread', true), '')::float8,
+                    0.10) AS spread
+), flagged AS (
+    SELECT p.*,
+           (p.max_tps - p.min_tps) / nullif(p.median_tps, 0) AS spread,
+           t.spread AS threshold
+    FROM pts p CROSS JOIN thr t
+)
+SELECT f.sweep_id, f.clients, f.n, f.median_tps, f.min_tps, f.max_tps, f.spread,
+       f.median_p99_ms, f.checkpoints, f.autovacuums,
+       coalesce(f.spread > f.threshold, false) OR f.checkpoint_run_ids IS NOT NULL AS unstable,
+       nullif(concat_ws('; ',
+           CASE WHEN f.spread > f.threshold THEN
+               format('spread %s%% > %s%%', round((f.spread * 100)::numeric, 1)::float8,
+                      round((f.threshold * 100)::numeric, 2)::float8) END,
+           CASE WHEN f.checkpoint_run_ids IS NOT NULL THEN
+               format('checkpoint during run%s %s',
+                      CASE WHEN cardinality(f.checkpoint_run_ids) > 1 THEN 's' ELSE '' END,
+                      array_to_string(f.checkpoint_run_ids, ', ')) END), '') AS unstable_reason,
+       f.run_ids
+FROM flagged f;
+COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, min, max and spread of tps over repeats, and unstable points';
+
+-- One row per sweep: its peak tps (the highest median of a point) and the
+-- client count reaching it (the lowest on a tie), the tps at the highest
+-- client count measured and its percent of the peak (seed 003: "79% of
+-- peak at 64 connections"), its runs, unstable points, where it came from
+-- when imported, and the key facts of its environment (NULL when none was
+-- recorded).  Readable by roles granted SELECT.
+CREATE VIEW pgbenchx.sweep_summary AS
+SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
+       (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id)::int AS runs,
+       (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id AND r.status = 'completed')::int AS completed_runs,
+       pk.median_tps AS peak_tps,
+       pk.clients AS peak_clients,
+       hi.clients AS highest_clients,
+       hi.median_tps AS tps_at_highest,
+       round((100 * hi.median_tps / nullif(pk.median_tps, 0))::numeric, 1) AS pct_of_peak_at_highest,
+       (SELECT count(*) FROM pgbenchx.sweep_points p WHERE p.sweep_id = s.sweep_id AND p.unstable)::int AS unstable_points,
+       s.tags,
+       s.started_at,
+       s.environment_id,
+       e.os_sysname, e.os_release, e.data_fstype, e.data_mount_options,
+       e.cpu_model, e.cpu_count,
+       e.settings ->> 'shared_buffers' AS shared_buffers,
+       i.origin_system_identifier
+FROM pgbenchx.sweeps s
+LEFT JOIN LATERAL (
+    SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
+    WHERE p.sweep_id = s.sweep_id ORDER BY p.median_tps DESC NULLS LAST, p.clients LIMIT 1) pk ON true
+LEFT JOIN LATERAL (
+    SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
+    WHERE p.sweep_id = s.sweep_id ORDER BY p.clients DESC LIMIT 1) hi ON true
+LEFT JOIN pgbenchx.environments e ON e.environment_id = s.environment_id
+LEFT JOIN pgbenchx.imports i ON i.sweep_id = s.sweep_id;
+COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak at the highest client count, environment';
+
+-- compare(sweep_a, sweep_b): one row per client count measured (completed
+-- runs) in either sweep: the median tps of each (1 decimal), ratio =
+-- tps_b / tps_a (4 decimals), pct_diff = 100 * (tps_b - tps_a) / tps_a
+-- (2 decimals), and the median p99 latency of each (ms, 3 decimals); ratio
+-- and pct_diff are computed before rounding.  sweep_points has the
+-- unrounded medians.  A count measured in only one sweep has
+-- NULLs for the other.  An unknown id is an ERROR.  Callers: roles granted
+-- EXECUTE and SELECT on the results.
+CREATE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
+RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
+               pct_diff float8, p99_a float8, p99_b float8)
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
+#variable_conflict use_column
+DECLARE
+    arg text;
+    id bigint;
+BEGIN
+    FOREACH arg IN ARRAY ARRAY['sweep_a', 'sweep_b'] LOOP
+        id := CASE arg WHEN 'sweep_a' THEN compare.sweep_a ELSE compare.sweep_b END;
+        IF id IS NULL THEN
+            RAISE EXCEPTION 'argument "%" must not be null', arg
+                USING ERRCODE = 'null_value_not_allowed',
+                      HINT = 'Pass the sweep_id of a sweep.';
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM pgbenchx.sweeps s WHERE s.sweep_id = id) THEN
+            RAISE EXCEPTION 'no sweep has id %', id
+                USING ERRCODE = 'undefined_object',
+                      DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = id)
+                                    THEN format('%s is the id of a run, not of a sweep (argument "%s").', id, arg)
+                                    ELSE format('pgbenchx.sweeps has no row with sweep_id %s (argument "%s").', id, arg) END,
+                      HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweep_summary lists the sweeps.';
+        END IF;
+    END LOOP;
+
+    RETURN QUERY
+    SELECT coalesce(a.clients, b.clients),
+           round(a.median_tps::numeric, 1)::float8, round(b.median_tps::numeric, 1)::float8,
+           round((b.median_tps / nullif(a.median_tps, 0))::numeric, 4)::float8,
+           round((100 * (b.median_tps - a.median_tps) / nullif(a.median_tps, 0))::numeric, 2)::float8,
+           round(a.median_p99_ms::numeric, 3)::float8, round(b.median_p99_ms::numeric, 3)::float8
+    FROM (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
+    FULL JOIN (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
+        ON a.clients = b.clients
+    ORDER BY 1;
+END $$;
+
+/*
+ * Across servers.  export() writes sweeps with everything measured under
+ * them into one jsonb document; import() loads such a document into this
+ * database under new ids.  The document:
+ *   { "format": "pgbenchx-export", "format_version": 1,
+ *     "provenance": { "system_identifier", "database", "exported_at",
+ *                     "pgbenchx_version", "server_version" },
+ *     "environments": [...], "sweeps": [...], "runs": [...],
+ *     "samples": [...], "statement_stats": [...], "imports": [...] }
+ * Each array holds the table rows as to_jsonb() writes them; "imports"
+ * carries the origin of sweeps and runs that were themselves imported.
+ */
+
+-- export(sweep_ids): the sweeps (in the order given, duplicates once),
+-- all their runs (whatever their status), samples, per-statement
+-- latencies, the environments they reference, and provenance.  Unknown ids
+-- and running sweeps are refused.  Callers: roles granted EXECUTE and
+-- SELECT on the results.
+CREATE FUNCTION pgbenchx.export(sweep_ids bigint[])
+RETURNS jsonb
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
+DECLARE
+    ids bigint[];
+    missing bigint[];
+    running bigint;
+BEGIN
+    IF sweep_ids IS NULL OR cardinality(sweep_ids) = 0 THEN
+        RAISE EXCEPTION 'no sweep to export'
+            USING ERRCODE = CASE WHEN sweep_ids IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+                  DETAIL = 'sweep_ids must name at least one sweep.',
+                  HINT = 'Pass ARRAY[sweep_id, ...]; SELECT sweep_id, label FROM pgbenchx.sweep_summary lists them.';
+    END IF;
+    IF array_position(sweep_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'sweep_ids must not contain NULL'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass only the sweep_id of existing sweeps.';
+    END IF;
+    SELECT array_agg(u.id ORDER BY u.first) INTO ids
+    FROM (SELECT x.id, min(x.ord) AS first
+          FROM unnest(sweep_ids) WITH ORDINALITY x(id, ord) GROUP BY x.id) u;
+    SELECT array_agg(x ORDER BY x) INTO missing
+    FROM unnest(ids) x WHERE NOT EXISTS (SELECT 1 FROM pgbenchx.sweeps s WHERE s.sweep_id = x);
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION '%', CASE WHEN cardinality(missing) = 1 THEN 'no sweep has id ' || missing[1]
+                                   ELSE 'no sweeps have ids ' || array_to_string(missing, ', ') END
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = 'Only sweeps can be exported, with all their runs.',
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweep_summary lists the sweeps.';
+    END IF;
+    SELECT s.sweep_id INTO running FROM pgbenchx.sweeps s
+    WHERE s.sweep_id = ANY (ids) AND s.status = 'running' ORDER BY 1 LIMIT 1;
+    IF running IS NOT NULL THEN
+        RAISE EXCEPTION 'sweep % is still running', running
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'An export holds finished sweeps only: what it holds must not change after it is taken.',
+                  HINT = format('CALL pgbenchx.wait(%s), then export it.', running);
+    END IF;
+
+    RETURN jsonb_build_object(
+        'format', 'pgbenchx-export',
+        'format_version', 1,
+        'provenance', jsonb_build_object(
+            'system_identifier', (SELECT c.system_identifier::text FROM pg_catalog.pg_control_system() c),
+            'database', current_database(),
+            'exported_at', now(),
+            'pgbenchx_version', (SELECT x.extversion FROM pg_catalog.pg_extension x WHERE x.extname = 'pgbenchx'),
+            'server_version', current_setting('server_version')),
+        'environments', coalesce((
+            SELECT jsonb_agg(to_jsonb(e) ORDER BY e.environment_id)
+            FROM pgbenchx.environments e
+            WHERE e.environment_id IN (
+                SELECT s.environment_id FROM pgbenchx.sweeps s WHERE s.sweep_id = ANY (ids)
+                UNION
+                SELECT r.environment_id FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids))), '[]'),
+        'sweeps', (
+            SELECT jsonb_agg(to_jsonb(s) ORDER BY array_position(ids, s.sweep_id))
+            FROM pgbenchx.sweeps s WHERE s.sweep_id = ANY (ids)),
+        'runs', coalesce((
+            SELECT jsonb_agg(to_jsonb(r) ORDER BY r.run_id)
+            FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids)), '[]'),
+        'samples', coalesce((
+            SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.second)
+            FROM pgbenchx.samples x JOIN pgbenchx.runs r USING (run_id)
+            WHERE r.sweep_id = ANY (ids)), '[]'),
+        'statement_stats', coalesce((
+            SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script, x.command)
+            FROM pgbenchx.statement_stats x JOIN pgbenchx.runs r USING (run_id)
+            WHERE r.sweep_id = ANY (ids)), '[]'),
+        'imports', coalesce((
+            SELECT jsonb_agg(jsonb_build_object(
+                       'sweep_id', i.sweep_id, 'run_id', i.run_id,
+                       'origin_system_identifier', i.origin_system_identifier::text,
+                       'origin_database', i.origin_database,
+                       'origin_id', i.origin_id)
+                   ORDER BY i.sweep_id, i.run_id)
+            FROM pgbenchx.imports i
+            WHERE i.sweep_id = ANY (ids)
+               OR i.run_id IN (SELECT r.run_id FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids))), '[]'));
+END $$;
+
+-- import(doc): loads a document written by export() into this database.
+-- Sweeps and runs get new ids from pgbenchx.id_seq; environments are
+-- matched by env_hash (an existing one is reused); each sweep and run
+-- records its origin in pgbenchx.imports.  A sweep whose origin is already
+-- there is not loaded again.  Returns the local sweep_ids, in the
+-- document's order (new or existing).  A malformed document is refused
+-- before anything is loaded.  Callers: roles granted EXECUTE and INSERT on
+-- the results.
+CREATE FUNCTION pgbenchx.import(doc jsonb)
+RETURNS bigint[]
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT AS $$
+DECLARE
+    prov jsonb;
+    src_sysid bigint;
+    src_db text;
+    k text;
+    want text;
+    req text[];
+    bad record;
+    e jsonb;
+    o jsonb;
+    new_id bigint;
+    existing bigint;
+    env_cols text;
+    env_map jsonb := '{}';
+    sweep_map jsonb := '{}';
+    run_map jsonb := '{}';
+    result bigint[] := '{}';
+    hint_export CONSTANT text := 'Pass the jsonb that pgbenchx.export() returned, unchanged.';
+BEGIN
+    -- the document as a whole
+    IF doc IS NULL THEN
+        RAISE EXCEPTION 'argument "doc" must not be null'
+            USING ERRCODE = 'null_value_not_allowed', HINT = hint_export;
+    END IF;
+    IF jsonb_typeof(doc) <> 'object' THEN
+        RAISE EXCEPTION 'the import document must be a JSON object, not %', jsonb_typeof(doc)
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    IF doc->'format' IS DISTINCT FROM '"pgbenchx-export"' THEN
+        RAISE EXCEPTION 'not a pgbenchx export document'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Its key "format" is %s, not "pgbenchx-export".', coalesce((doc->'format')::text, 'missing')),
+                  HINT = hint_export;
+    END IF;
+    IF doc->'format_version' IS DISTINCT FROM '1' THEN
+        RAISE EXCEPTION 'unsupported export format version %', coalesce((doc->'format_version')::text, '(missing)')
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'This pgbenchx reads format version 1.',
+                  HINT = 'Export the sweeps again with this version of pgbenchx, or import them with the version that exported them.';
+    END IF;
+    FOREACH k IN ARRAY ARRAY['provenance', 'environments', 'sweeps', 'runs', 'samples', 'statement_stats'] LOOP
+        IF NOT doc ? k THEN
+            RAISE EXCEPTION 'the import document lacks the key "%"', k
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = 'A pgbenchx export holds provenance, environments, sweeps, runs, samples and statement_stats.',
+                      HINT = hint_export;
+        END IF;
+        want := CASE k WHEN 'provenance' THEN 'object' ELSE 'array' END;
+        IF jsonb_typeof(doc->k) <> want THEN
+            RAISE EXCEPTION 'key "%" of the import document must be an %, not %', k, want, jsonb_typeof(doc->k)
+                USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+        END IF;
+    END LOOP;
+    IF doc ? 'imports' AND jsonb_typeof(doc->'imports') <> 'array' THEN
+        RAISE EXCEPTION 'key "imports" of the import document must be an array, not %', jsonb_typeof(doc->'imports')
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    prov := doc->'provenance';
+    IF coalesce(prov->>'system_identifier', '') !~ '^[0-9]{1,20}$'
+       OR jsonb_typeof(prov->'database') IS DISTINCT FROM 'string' THEN
+        RAISE EXCEPTION 'the provenance of the import document is incomplete'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'provenance needs "system_identifier" (digits) and "database" (a string): where the results come from.',
+                  HINT = hint_export;
+    END IF;
+    src_sysid := (prov->>'system_identifier')::numeric::bigint;
+    src_db := prov->>'database';
+    IF jsonb_array_length(doc->'sweeps') = 0 THEN
+        RAISE EXCEPTION 'the import document holds no sweep'
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+
+    -- every element: an object with the keys it needs
+    FOR k, req IN VALUES
+        ('environments', ARRAY['environment_id', 'env_hash']),
+        ('sweeps', ARRAY['sweep_id', 'status', 'script', 'clients', 'started_at']),
+        ('runs', ARRAY['run_id', 'sweep_id', 'status', 'script', 'clients', 'jobs', 'started_at']),
+        ('samples', ARRAY['run_id', 'second', 'transactions']),
+        ('statement_stats', ARRAY['run_id', 'script', 'command', 'command_text', 'executions'])
+    LOOP
+        SELECT x.i, x.e, key INTO bad
+        FROM jsonb_array_elements(doc->k) WITH ORDINALITY x(e, i)
+        LEFT JOIN LATERAL unnest(req) key
+            ON jsonb_typeof(x.e) = 'object' AND coalesce(jsonb_typeof(x.e->key), 'null') = 'null'
+        WHERE jsonb_typeof(x.e) <> 'object' OR key IS NOT NULL
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'element % of "%" in the import document %', bad.i, k,
+                  CASE WHEN jsonb_typeof(bad.e) <> 'object' THEN 'is not an object'
+                       ELSE format('lacks the key "%s"', bad.key) END
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = format('Each element of "%s" needs %s.', k, array_to_string(req, ', ')),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+
+    -- references inside the document, and nothing unfinished
+    SELECT x->>'sweep_id' AS id INTO bad FROM jsonb_array_elements(doc->'sweeps') x
+    GROUP BY 1 HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'sweep % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    SELECT x->>'run_id' AS id INTO bad FROM jsonb_array_elements(doc->'runs') x
+    GROUP BY 1 HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    SELECT 'sweep' AS what, x->>'sweep_id' AS id INTO bad FROM jsonb_array_elements(doc->'sweeps') x
+    WHERE x->>'status' = 'running'
+    UNION ALL
+    SELECT 'run', x->>'run_id' FROM jsonb_array_elements(doc->'runs') x
+    WHERE x->>'status' = 'running'
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% % of the import document is still running', bad.what, bad.id
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Only finished sweeps and runs can be imported.',
+                  HINT = 'Export the sweep again once it has finished.';
+    END IF;
+    SELECT format('run %s names sweep %s', x->>'run_id', x->>'sweep_id') AS what INTO bad
+    FROM jsonb_array_elements(doc->'runs') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'sweeps') s WHERE s->'sweep_id' = x->'sweep_id')
+    UNION ALL
+    SELECT format('a sample names run %s', x->>'run_id') FROM jsonb_array_elements(doc->'samples') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a statement_stats row names run %s', x->>'run_id') FROM jsonb_array_elements(doc->'statement_stats') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('%s names environment %s', coalesce('run ' || (x->>'run_id'), 'sweep ' || (x->>'sweep_id')), x->>'environment_id')
+    FROM (SELECT s FROM jsonb_array_elements(doc->'sweeps') s
+          UNION ALL SELECT r - 'sweep_id' FROM jsonb_array_elements(doc->'runs') r) y(x)
+    WHERE coalesce(jsonb_typeof(x->'environment_id'), 'null') <> 'null'
+      AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'environments') v WHERE v->'environment_id' = x->'environment_id')
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'the import document is inconsistent: % that it does not hold', bad.what
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+
+    -- one import at a time, so that two loading the same sweeps cannot both add them
+    LOCK TABLE pgbenchx.imports IN SHARE ROW EXCLUSIVE MODE;
+
+    -- environments: reuse the one with the same env_hash, else add it under a
+    -- new id, with the columns the element has (the others take their defaults)
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'environments') x LOOP
+        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
+        FROM pg_catalog.pg_attribute a
+        WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
+          AND NOT a.attisdropped AND a.attname <> 'environment_id' AND e ? a.attname;
+        EXECUTE format('INSERT INTO pgbenchx.environments (%1$s) SELECT %1$s '
+                       'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
+                       'ON CONFLICT (env_hash) DO NOTHING', env_cols) USING e;
+        SELECT v.environment_id INTO new_id FROM pgbenchx.environments v WHERE v.env_hash = e->>'env_hash';
+        env_map := env_map || jsonb_build_object(e->>'environment_id', new_id);
+    END LOOP;
+
+    -- sweeps: an origin already imported maps to its existing sweep
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
+        o := coalesce(
+            (SELECT i FROM jsonb_array_elements(coalesce(doc->'imports', '[]')) i
+             WHERE i->'sweep_id' = e->'sweep_id' LIMIT 1),
+            jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
+                               'origin_id', e->'sweep_id'));
+        SELECT i.sweep_id INTO existing FROM pgbenchx.imports i
+        WHERE i.origin_system_identifier = (o->>'origin_system_identifier')::numeric::bigint
+          AND i.origin_database = o->>'origin_database'
+          AND i.origin_id = (o->>'origin_id')::bigint;
+        IF FOUND THEN
+            result := result || existing;
+            CONTINUE;
+        END IF;
+        new_id := nextval('pgbenchx.id_seq');
+        INSERT INTO pgbenchx.sweeps
+        SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.sweeps,
+            '{"repeats": 1}' || e || jsonb_build_object(
+                'sweep_id', new_id, 'coordinator_pid', NULL,
+                'environment_id', env_map->(e->>'environment_id'))) r;
+        INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, sweep_id,
+                                      exported_from_system_identifier, exported_from_database,
+                                      exported_at, exported_pgbenchx_version)
+        VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
+                (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
+        sweep_map := sweep_map || jsonb_build_object(e->>'sweep_id', new_id);
+        result := result || new_id;
+    END LOOP;
+
+    -- the runs of the sweeps added, their samples and per-statement latencies
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'runs') x
+             WHERE sweep_map ? (x->>'sweep_id') ORDER BY (x->>'run_id')::bigint LOOP
+        o := coalesce(
+            (SELECT i FROM jsonb_array_elements(coalesce(doc->'imports', '[]')) i
+             WHERE i->'run_id' = e->'run_id' LIMIT 1),
+            jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
+                               'origin_id', e->'run_id'));
+        new_id := nextval('pgbenchx.id_seq');
+        INSERT INTO pgbenchx.runs
+        SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.runs,
+            '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
+                'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
+                'environment_id', env_map->(e->>'environment_id'))) r;
+        INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, run_id,
+                                      exported_from_system_identifier, exported_from_database,
+                                      exported_at, exported_pgbenchx_version)
+        VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
+                (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
+        run_map := run_map || jsonb_build_object(e->>'run_id', new_id);
+    END LOOP;
+    INSERT INTO pgbenchx.samples
+    SELECT r.* FROM jsonb_array_elements(doc->'samples') x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.samples,
+             '{"failed": 0}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.statement_stats
+    SELECT r.* FROM jsonb_array_elements(doc->'statement_stats') x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.statement_stats,
+             '{"failures": 0, "retries": 0}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+
+    RETURN result;
+END $$;
+
+REVOKE ALL ON FUNCTION pgbenchx.compare(bigint, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.export(bigint[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.import(jsonb) FROM PUBLIC;

@@ -29,6 +29,14 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
+/*
+ * pgbenchx.unstable_spread: pgbenchx.sweep_points flags a point as unstable
+ * when the spread of its repeats, (max - min) / median tps, exceeds this.
+ * Only the SQL view reads it (current_setting, falling back to the same
+ * default when this library is not loaded in the session).
+ */
+static double pgbenchx_unstable_spread = 0.10;
+
 PG_FUNCTION_INFO_V1(pgbench_init);
 PG_FUNCTION_INFO_V1(pgbenchx_run_bench);
 PG_FUNCTION_INFO_V1(pgbenchx_run_sweep);
@@ -42,6 +50,13 @@ PG_FUNCTION_INFO_V1(pgbenchx_run_replay);
 void
 _PG_init(void)
 {
+	DefineCustomRealVariable("pgbenchx.unstable_spread",
+							 "Spread of repeated runs, (max - min) / median tps, above which pgbenchx.sweep_points flags a point as unstable.",
+							 "0.10 means 10%. Checkpoints during a run flag it regardless.",
+							 &pgbenchx_unstable_spread,
+							 0.10, 0.0, 100.0,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");
 #else
