@@ -430,7 +430,7 @@ BEGIN
     IF env IS NULL THEN
         RAISE EXCEPTION '% % has no recorded environment', kind, id
             USING ERRCODE = 'no_data_found',
-                  DETAIL = 'Its environment could not be captured when it started (the server log has a WARNING saying why).',
+                  DETAIL = 'None was recorded when it started; a capture that fails leaves a WARNING in the server log.',
                   HINT = 'Compare with a sweep or run that has an environment_id.';
     END IF;
     RETURN env;
