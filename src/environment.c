@@ -535,7 +535,7 @@ static void
 environment_os_facts(EnvironmentFacts *e)
 {
 	char		guest[64];
-	size_t		len = sizeof(guest) - 1;
+	size_t		len pg_attribute_unused() = sizeof(guest) - 1;
 	const char *vm = NULL;
 	bool		jailed = false;
 
