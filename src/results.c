@@ -2,10 +2,11 @@
  *
  * results.c
  *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs and
- *	  pgbenchx.samples, and the environment captured (environment.c) at the
- *	  start of a sweep and of each run.  Each write is its own short transaction, so a result
- *	  is committed the moment it exists and no snapshot is held between
- *	  writes.  Values are always passed as parameters, never spliced into SQL.
+ *	  pgbenchx.samples, and the environment (environment.c) captured at the
+ *	  start of a sweep and of each run.  Each write is its own short
+ *	  transaction, so a result is committed the moment it exists and no
+ *	  snapshot is held between writes.  Values are always passed as
+ *	  parameters, never spliced into SQL.
  *
  *-------------------------------------------------------------------------
  */
@@ -135,9 +136,10 @@ results_mark_orphans_aborted(void)
 
 /*
  * Capture the environment (environment.c) in a transaction of its own and
- * return its id, or NULL if it could not be recorded (for example a role
- * without INSERT on pgbenchx.environments): a benchmark does not fail
- * because its environment could not be written down; a WARNING says why.
+ * add its id to st as the next argument, or NULL if it could not be
+ * recorded (for example a role without INSERT on pgbenchx.environments): a
+ * benchmark does not fail because its environment could not be written
+ * down; a WARNING in the server log says why.
  */
 static void
 results_environment(ResultsStmt *st)
