@@ -14,6 +14,7 @@ OBJS = \
 	src/coordinator.o \
 	src/driver.o \
 	src/results.o \
+	src/environment.o \
 	src/loopback.o \
 	src/wait.o \
 	src/script_sql.o \
@@ -25,7 +26,7 @@ OBJS = \
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

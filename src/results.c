@@ -2,9 +2,11 @@
  *
  * results.c
  *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs and
- *	  pgbenchx.samples.  Each write is its own short transaction, so a result
- *	  is committed the moment it exists and no snapshot is held between
- *	  writes.  Values are always passed as parameters, never spliced into SQL.
+ *	  pgbenchx.samples, and the environment (environment.c) captured at the
+ *	  start of a sweep and of each run.  Each write is its own short
+ *	  transaction, so a result is committed the moment it exists and no
+ *	  snapshot is held between writes.  Values are always passed as
+ *	  parameters, never spliced into SQL.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +24,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "environment.h"
 #include "results.h"
 
 #define RESULTS_MAX_ARGS 40
@@ -131,6 +134,51 @@ results_mark_orphans_aborted(void)
 				 "coordinator_pid = NULL, error = coalesce(error, $1) WHERE status = 'running'", &st);
 }
 
+/*
+ * Capture the environment (environment.c) in a transaction of its own and
+ * add its id to st as the next argument, or NULL if it could not be
+ * recorded (for example a role without INSERT on pgbenchx.environments): a
+ * benchmark does not fail because its environment could not be written
+ * down; a WARNING in the server log says why.
+ */
+static void
+results_environment(ResultsStmt *st)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	volatile int64 id = 0;
+
+	PG_TRY();
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		id = environment_capture();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		ereport(WARNING,
+				(errcode(edata->sqlerrcode),
+				 errmsg("pgbenchx could not record the environment: %s", edata->message),
+				 errhint("The run goes on with environment_id NULL; the role running it needs INSERT on pgbenchx.environments and USAGE on its sequence.")));
+		FreeErrorData(edata);
+		id = 0;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
+	if (id != 0)
+		results_int8(st, id);
+	else
+		results_arg(st, INT8OID, (Datum) 0, true);
+}
+
 static const char *
 results_protocol_name(RunProtocol p)
 {
@@ -171,9 +219,10 @@ results_start_sweep(const LaunchRequest *req)
 	results_int4(&st, MyProcPid);
 	results_text(&st, req->tags[0] ? req->tags : NULL);
 	results_int4(&st, req->repeats);
+	results_environment(&st);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
-				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats) "
-				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)", &st);
+				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id) "
+				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13)", &st);
 }
 
 void
@@ -225,12 +274,13 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 	results_text(&st, req->tags[0] ? req->tags : NULL);
 	results_int4(&st, repeat);
 	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.replay), false);
+	results_environment(&st);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction, tags, repeat, replay) "
+						"connect_per_transaction, tags, repeat, replay, environment_id) "
 						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21) "
 						"RETURNING run_id", &st);
 }
 
