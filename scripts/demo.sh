@@ -3,11 +3,12 @@
 # Installs what is missing, builds and installs pgbenchx, starts a throwaway
 # cluster as the postgres OS user on a free port, creates the extension,
 # runs pgbench_init, shows what was made, runs a short sweep of client counts
-# with pgbenchx's background workers, prints its results, and stops the
-# cluster.
+# with pgbenchx's background workers, prints its results, writes its chart
+# (SVG) to ./out/, and stops the cluster.
 #
 #   SCALE=10     scale passed to pgbench_init
 #   MAX_CLIENTS=8 DURATION=3 SCRIPT=tpcb-like   the sweep
+#   OUT=./out    where the charts are written
 #   KEEP=1       leave the cluster running (prints how to stop it)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +17,7 @@ SCALE=${SCALE:-10}
 MAX_CLIENTS=${MAX_CLIENTS:-8}
 DURATION=${DURATION:-3}
 SCRIPT=${SCRIPT:-tpcb-like}
+OUT=${OUT:-$PGX_ROOT/out}
 
 pgx_ensure_packages
 pgx_build_install
@@ -66,6 +68,15 @@ SELECT r.clients, string_agg(round(s.tps)::text, ' ' ORDER BY s.second) AS tps_p
 FROM pgbenchx.runs r JOIN pgbenchx.samples s USING (run_id)
 WHERE r.sweep_id = :sweep GROUP BY r.run_id, r.clients ORDER BY r.run_id;
 SQL
+
+pgx_log "the sweep in the terminal (pgbenchx.sweep_report)"
+psql -c "SELECT * FROM pgbenchx.sweep_report($sweep)"
+
+mkdir -p "$OUT"
+psql -XAt -c "SELECT pgbenchx.chart_sweeps(ARRAY[$sweep])" -o "$OUT/sweep-$sweep.svg"
+last_run=$(psql -XAt -c "SELECT max(run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep")
+psql -XAt -c "SELECT pgbenchx.chart_run($last_run)" -o "$OUT/run-$last_run.svg"
+pgx_log "charts written: $OUT/sweep-$sweep.svg (tps by clients), $OUT/run-$last_run.svg (tps and p99 per second)"
 
 if [ "${KEEP:-0}" = 1 ]; then
 	pgx_log "cluster left running: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=postgres psql"
