@@ -42,6 +42,11 @@ static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40,
 /* sanity limit on clients, far above what any server here accepts */
 #define LAUNCH_MAX_CLIENTS	100000
 
+/* -R and -L, so that their microseconds fit an int64 with room to spare */
+#define LAUNCH_MIN_RATE		1e-6
+#define LAUNCH_MAX_RATE		1e9
+#define LAUNCH_MAX_LATENCY_LIMIT_MS	1e12
+
 int
 launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 {
@@ -174,18 +179,28 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 				 errmsg("transactions must be at least 1, not " INT64_FORMAT,
 						opts->transactions),
 				 errhint("Pass 1 or more transactions per client, as pgbench -t.")));
-	if (opts->rate_given && !(opts->rate > 0))
+	/*
+	 * The schedule and the limit become int64 microseconds: a rate below
+	 * LAUNCH_MIN_RATE (one transaction in more than 11 days) or a limit above
+	 * LAUNCH_MAX_LATENCY_LIMIT_MS would overflow them, and infinity means
+	 * nothing.
+	 */
+	if (opts->rate_given &&
+		!(opts->rate >= LAUNCH_MIN_RATE && opts->rate <= LAUNCH_MAX_RATE))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid rate limit: %g", opts->rate),
 				 errdetail("rate is the target of transactions per second of all clients together, as pgbench -R."),
-				 errhint("Pass a rate greater than 0, or leave it out to run as fast as possible.")));
-	if (opts->latency_limit_given && !(opts->latency_limit > 0))
+				 errhint("Pass a rate between %g and %g, or leave it out to run as fast as possible.",
+						 LAUNCH_MIN_RATE, LAUNCH_MAX_RATE)));
+	if (opts->latency_limit_given &&
+		!(opts->latency_limit > 0 && opts->latency_limit <= LAUNCH_MAX_LATENCY_LIMIT_MS))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid latency limit: %g", opts->latency_limit),
 				 errdetail("latency_limit is in milliseconds, as pgbench -L."),
-				 errhint("Pass a latency limit greater than 0.")));
+				 errhint("Pass a latency limit greater than 0 and at most %g.",
+						 LAUNCH_MAX_LATENCY_LIMIT_MS)));
 	if (opts->max_tries < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -222,15 +237,16 @@ launch_protocol(const char *name)
 }
 
 /*
- * The caller's conninfo: checked, and a copy without the password.  A
+ * The caller's conninfo: checked; a copy re-quoted with libpq's rules for the
+ * clients (quoted), and one without the password to record (shown).  A
  * non-superuser may not name another role, nor have libpq read the server
  * account's password file or service file (dblink's and postgres_fdw's
  * rule: the server's own identity is not for borrowing).  Sets *password
  * when the conninfo supplies one.
  */
 static bool
-launch_check_conninfo(const char *conninfo, StringInfo shown, const char *role,
-					  bool *password)
+launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
+					  const char *role, bool *password)
 {
 	char	   *perr = NULL;
 	PQconninfoOption *opts;
@@ -278,6 +294,8 @@ launch_check_conninfo(const char *conninfo, StringInfo shown, const char *role,
 						 errdetail("It would have the clients read a file of the server's operating system account."),
 						 errhint("Only a superuser may pass %s; pass password=... instead.", o->keyword)));
 		}
+		/* re-quoted with libpq's rules: the URI form and odd quoting become keyword='value' */
+		loopback_append_param(quoted, o->keyword, o->val);
 		if (strcmp(o->keyword, "password") == 0)
 			loopback_append_param(shown, o->keyword, "********");
 		else
@@ -578,6 +596,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	bool		password_given = false;
 	RunProtocol protocol;
 	StringInfoData shown;
+	StringInfoData quoted;
 	bool		remote;
 	int			max_clients = 0;
 	int			max_jobs;
@@ -604,6 +623,26 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 
 	launch_check_arguments(opts, what);
 	protocol = launch_protocol(opts->protocol);
+	/* the label and the tags are refused here, before anything is looked up */
+	if (opts->tags)
+	{
+		if (!JB_ROOT_IS_OBJECT(opts->tags))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tags must be a jsonb object"),
+					 errhint("Pass tags => '{\"fs\": \"ext4\", \"barrier\": false}'.")));
+		tags_text = JsonbToCString(NULL, &opts->tags->root, VARSIZE(opts->tags));
+		if (strlen(tags_text) >= LAUNCH_TAGS_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("tags are too long"),
+					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
+	}
+	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+				 errmsg("label is too long"),
+				 errhint("Keep the label under %d bytes.", LAUNCH_LABEL_LEN)));
 	if (opts->variables)
 		ndefs = script_sql_defines(opts->variables, defs);
 
@@ -611,9 +650,10 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		max_clients = Max(max_clients, opts->clients[i]);
 
 	initStringInfo(&shown);
+	initStringInfo(&quoted);
 	role = GetUserNameFromId(GetUserId(), false);
 	remote = opts->conninfo ?
-		launch_check_conninfo(opts->conninfo, &shown, role, &password_given) : false;
+		launch_check_conninfo(opts->conninfo, &shown, &quoted, role, &password_given) : false;
 	if (!superuser() && !password_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
@@ -668,35 +708,15 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		launch_check_connections(max_clients);
 
 	dbname = get_database_name(MyDatabaseId);
-	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", opts->conninfo);
+	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", quoted.data);
 	scale = launch_check_login(conninfo, role, builtin);
 	/* each client puts its own application_name in front of this */
-	conninfo = loopback_conninfo(dbname, role, NULL, opts->conninfo);
+	conninfo = loopback_conninfo(dbname, role, NULL, quoted.data);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
-	if (opts->tags)
-	{
-		if (!JB_ROOT_IS_OBJECT(opts->tags))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("tags must be a jsonb object"),
-					 errhint("Pass tags => '{\"fs\": \"ext4\", \"barrier\": false}'.")));
-		tags_text = JsonbToCString(NULL, &opts->tags->root, VARSIZE(opts->tags));
-		if (strlen(tags_text) >= LAUNCH_TAGS_LEN)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("tags are too long"),
-					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
-	}
-	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
-				 errmsg("label is too long"),
-				 errhint("Keep the label under %d bytes.", LAUNCH_LABEL_LEN)));
-
 	id = pg_strtoint64(launch_query_value("SELECT nextval('pgbenchx.id_seq')"));
 	SPI_finish();
 

@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -315,6 +317,7 @@ pgbenchx_read_queries_file(const char *path)
 	StringInfoData buf;
 	char		chunk[8192];
 	size_t		n;
+	struct stat st;
 
 	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
 		ereport(ERROR,
@@ -322,6 +325,15 @@ pgbenchx_read_queries_file(const char *path)
 				 errmsg("permission denied to read the server file \"%s\"", path),
 				 errdetail("Only roles with the privileges of pg_read_server_files may have run_replay read server files."),
 				 errhint("Pass the statements themselves, or have a superuser grant pg_read_server_files.")));
+	/*
+	 * Only a regular file: opening a FIFO would block the backend in open(),
+	 * where no cancel reaches it, and a device or a directory is no list.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a regular file", path),
+				 errhint("Pass the path of a text file of SQL statements.")));
 	f = AllocateFile(path, "r");
 	if (f == NULL)
 		ereport(ERROR,

@@ -294,6 +294,26 @@ pgbenchx_builtin_scripts(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/*
+ * A script name: 1 to 63 bytes of letters, digits, '_', '-' and '.' (bytes
+ * above 127 count as letters, so UTF-8 names work).  No quotes, backslashes,
+ * '$', spaces or control characters, and neither '@' nor ',': run_bench reads
+ * "name@weight, name@weight".
+ */
+static bool
+script_sql_name_ok(const char *name)
+{
+	size_t		len = strlen(name);
+
+	if (len == 0 || len >= 64)
+		return false;
+	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			  (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.' || *p >= 0x80))
+			return false;
+	return true;
+}
+
 /* pgbenchx.add_script(name, body, replace): check, then register */
 Datum
 pgbenchx_add_script(PG_FUNCTION_ARGS)
@@ -315,11 +335,11 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	body = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	replace = PG_GETARG_BOOL(2);
 
-	if (name[0] == '\0' || strlen(name) >= 64 || strpbrk(name, "@, \t\r\n") != NULL)
+	if (!script_sql_name_ok(name))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("invalid script name \"%s\"", name),
-				 errdetail("A script name has 1 to 63 bytes, without '@', ',' or spaces: run_bench reads \"name@weight, name@weight\"."),
+				 errdetail("A script name has 1 to 63 bytes: letters, digits, '_', '-' and '.'."),
 				 errhint("Choose another name.")));
 	if (script_builtin_find(name, &err) != NULL &&
 		(strcmp(name, "tpcb-like") == 0 || strcmp(name, "simple-update") == 0 ||
