@@ -10,6 +10,8 @@ SELECT pgbx_try('SELECT pgbench_init(214748365)');
 SELECT pgbx_try('SELECT pgbench_init(1, fillfactor => 9)');
 SELECT pgbx_try('SELECT pgbench_init(1, fillfactor => 101)');
 SELECT pgbx_try('SELECT pgbench_init(1, partitions => -1)');
+SELECT pgbx_try('SELECT pgbench_init(1, partitions => 2147483647)');
+SELECT pgbx_try('SELECT pgbench_init(1, partitions => 10001)');
 SELECT pgbx_try($$SELECT pgbench_init(1, partitions => 2, partition_method => 'list')$$);
 SELECT pgbx_try($$SELECT pgbench_init(1, partition_method => 'hash')$$);
 SELECT pgbx_try('SELECT pgbench_init(NULL)');

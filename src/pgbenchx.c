@@ -46,6 +46,9 @@ PG_FUNCTION_INFO_V1(pgbenchx_run_sweep_list);
 PG_FUNCTION_INFO_V1(pgbenchx_sweep_ladder);
 PG_FUNCTION_INFO_V1(pgbenchx_run_replay);
 
+/* the most partitions pgbench_init creates: each is a table with its locks */
+#define PGBENCHX_MAX_PARTITIONS		10000
+
 /* the largest statement list run_replay takes */
 #define PGBENCHX_MAX_REPLAY_BYTES	(64 * 1024 * 1024)
 
@@ -127,6 +130,14 @@ pgbench_init(PG_FUNCTION_ARGS)
 				 errmsg("partitions must be 0 or more, not %d", opts.partitions),
 				 errdetail("partitions is the number of partitions of pgbench_accounts; 0 means not partitioned."),
 				 errhint("Pass 0 for a plain table, or a positive number of partitions.")));
+	if (opts.partitions > PGBENCHX_MAX_PARTITIONS ||
+		(int64) opts.partitions > (int64) 100000 * opts.scale)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d partitions are too many for scale %d", opts.partitions, opts.scale),
+				 errdetail("pgbench_accounts has 100000 * scale rows, and each partition is a table with its own locks; pgbenchx takes at most %d partitions and at most one per row.",
+						   PGBENCHX_MAX_PARTITIONS),
+				 errhint("Pass fewer partitions.")));
 
 	if (pg_strcasecmp(method, "range") == 0)
 		opts.method = DATAGEN_PART_RANGE;
