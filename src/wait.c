@@ -21,12 +21,16 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "results.h"
 #include "wait.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_wait);
@@ -69,6 +73,33 @@ wait_kind(int64 id, char **status)
 				 errhint("SELECT run_id, sweep_id, status FROM pgbenchx.runs lists them.")));
 	*status = wait_value(0, 2);
 	return pstrdup(wait_value(0, 1));
+}
+
+/*
+ * Runs and sweeps still "running" whose coordinator is gone (an immediate
+ * shutdown, a crash) are marked aborted here, so that after a restart they
+ * read aborted as soon as someone waits for or cancels one, not only when
+ * the next run starts.  Skipped where the caller cannot write: a read-only
+ * transaction, a standby, a role without UPDATE on the result tables.
+ */
+static void
+wait_reap_orphans(void)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(RESULTS_ORPHAN_ERROR)};
+
+	if (XactReadOnly || RecoveryInProgress())
+		return;
+	if (SPI_execute("SELECT pg_catalog.has_table_privilege('pgbenchx.runs', 'UPDATE') "
+					"AND pg_catalog.has_table_privilege('pgbenchx.sweeps', 'UPDATE')",
+					true, 1) != SPI_OK_SELECT || SPI_processed != 1 ||
+		strcmp(wait_value(0, 1), "t") != 0)
+		return;
+	/* a fresh look at pg_stat_activity, not one cached by this transaction */
+	pgstat_clear_snapshot();
+	if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
+		SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
 }
 
 /* One NOTICE per run that ended since last_reported; returns the last id. */
@@ -170,6 +201,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 	kind = wait_kind(id, &status);
 	for (;;)
 	{
+		wait_reap_orphans();
 		last_reported = wait_report_finished(id, last_reported);
 		(void) wait_kind(id, &status);
 		if (strcmp(status, "running") != 0)
@@ -217,6 +249,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	wait_reap_orphans();
 	kind = wait_kind(id, &status);
 	if (strcmp(status, "running") != 0)
 	{
@@ -239,7 +272,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	{
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
-				 errdetail("It will be marked aborted when the next run starts.")));
+				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel from a role that may update the result tables.")));
 		PG_RETURN_BOOL(false);
 	}
 	if (kill(pid, SIGUSR2) != 0)
