@@ -72,6 +72,8 @@ loopback_conninfo(const char *dbname, const char *user,
 	return buf.data;
 }
 
+volatile sig_atomic_t *loopback_cancel_flag = NULL;
+
 void
 loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
 			  uint32 wait_event_info)
@@ -137,6 +139,7 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 {
 	PGresult   *res;
 	char	   *error = NULL;
+	bool		cancel_sent = false;
 
 	if (first_value)
 		*first_value = NULL;
@@ -149,7 +152,21 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 	{
 		while (PQisBusy(conn))
 		{
-			loopback_wait(conn, WL_SOCKET_READABLE, -1, PG_WAIT_EXTENSION);
+			/* wake at least once a second to look at the cancel flag */
+			loopback_wait(conn, WL_SOCKET_READABLE, 1000, PG_WAIT_EXTENSION);
+			if (!cancel_sent && loopback_cancel_flag && *loopback_cancel_flag)
+			{
+				PGcancel   *cancel = PQgetCancel(conn);
+				char		errbuf[256];
+
+				/* the server answers with an error, which we drain below */
+				if (cancel)
+				{
+					(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+					PQfreeCancel(cancel);
+				}
+				cancel_sent = true;
+			}
 			if (!PQconsumeInput(conn))
 				return pstrdup(PQerrorMessage(conn));
 		}
