@@ -642,10 +642,31 @@ coordinator_abandon(const char *status, const char *message)
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
-	if (step->run_id != 0)
-		results_abandon_run(step->run_id, status, message);
-	if (coordinator_req && coordinator_req->is_sweep)
-		results_finish_sweep(coordinator_req->id, status, message);
+	PG_TRY();
+	{
+		if (step->run_id != 0)
+			results_abandon_run(step->run_id, status, message);
+		if (coordinator_req && coordinator_req->is_sweep)
+			results_finish_sweep(coordinator_req->id, status, message);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* e.g. DROP EXTENSION during the run: say so, keep the first error */
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortOutOfAnyTransaction();
+		ereport(WARNING,
+				(errmsg("pgbenchx could not record the end of its %s " INT64_FORMAT ": %s",
+						step->run_id != 0 ? "run" : "sweep",
+						step->run_id != 0 ? step->run_id : coordinator_req ? coordinator_req->id : 0,
+						edata->message),
+				 errhint("The result tables may have been dropped (DROP EXTENSION pgbenchx) during the run.")));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
 }
 
 /* before_shmem_exit: a FATAL (pg_terminate_backend, shutdown) ends us here */
@@ -757,6 +778,11 @@ coordinator_main(Datum main_arg)
 		ErrorData  *edata;
 
 		HOLD_INTERRUPTS();
+		/*
+		 * Not in the context of the failed transaction: coordinator_abandon
+		 * aborts it, which would free edata before we rethrow it.
+		 */
+		MemoryContextSwitchTo(TopMemoryContext);
 		edata = CopyErrorData();
 		FlushErrorState();
 		coordinator_abandon(cancelled || coordinator_cancel_requested ? "cancelled" : "failed",

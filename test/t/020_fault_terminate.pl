@@ -29,6 +29,9 @@ sub nothing_left
 		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
 }
 
+# a worker crash would restart the whole cluster: the start time must not move
+my $pm_start = q1('SELECT pg_postmaster_start_time()');
+
 # a finished run whose results must stay as they are
 my $ref = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
 $node->poll_query_until('postgres', "SELECT status = 'completed' FROM pgbenchx.runs WHERE run_id = $ref")
@@ -84,6 +87,9 @@ sub intact
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $next");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $next"), 'completed', 'the next run completes');
 }
+
+is(q1('SELECT pg_postmaster_start_time()'), $pm_start, 'no worker crashed (the cluster never restarted)');
+unlike(slurp_file($node->logfile), qr/terminated by signal/, 'no process was killed by a signal');
 
 $node->stop;
 done_testing();

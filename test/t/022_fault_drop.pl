@@ -27,6 +27,9 @@ sub nothing_left
 		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
 }
 
+# a worker crash would restart the whole cluster: the start time must not move
+my $pm_start = q1('SELECT pg_postmaster_start_time()');
+
 # --- DROP DATABASE of another database during a run
 {
 	q1('CREATE DATABASE other');
@@ -60,6 +63,9 @@ sub nothing_left
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $next"), 'completed', 'a run after CREATE EXTENSION again completes');
 	ok(nothing_left(), 'nothing left');
 }
+
+is(q1('SELECT pg_postmaster_start_time()'), $pm_start, 'no worker crashed (the cluster never restarted)');
+unlike(slurp_file($node->logfile), qr/terminated by signal/, 'no process was killed by a signal');
 
 $node->stop;
 done_testing();
