@@ -68,7 +68,21 @@ loopback_conninfo(const char *dbname, const char *user,
 	loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
 	loopback_append_param(&buf, "connect_timeout", "30");
 	if (extra && extra[0] != '\0')
+	{
+		PQconninfoOption *opts = PQconninfoParse(extra, NULL);
+
 		appendStringInfo(&buf, " %s", extra);
+		/*
+		 * The caller's options (say -c lock_timeout=1s) would replace ours:
+		 * keep the check interval in front of them, theirs still win.
+		 */
+		for (PQconninfoOption *o = opts; o && o->keyword; o++)
+			if (strcmp(o->keyword, "options") == 0 && o->val && o->val[0] != '\0')
+				loopback_append_param(&buf, "options",
+									  psprintf("-c client_connection_check_interval=1000 %s", o->val));
+		if (opts)
+			PQconninfoFree(opts);
+	}
 	return buf.data;
 }
 

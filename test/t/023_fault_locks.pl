@@ -64,8 +64,20 @@ sub ended
 	ended($id);
 	is(q1("SELECT status || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"), 'failed 1', 'the client failed');
 	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/statement timeout/, 'with the statement timeout');
+
 	$h->quit;
 	ok(nothing_left(), 'nothing left');
+}
+
+# --- options in conninfo keep the check that lets orphaned client backends
+# notice their driver is gone (client_connection_check_interval)
+{
+	q1("CREATE TABLE seen (cci text, lt text)");
+	q1("SELECT pgbenchx.add_script('seen', \$\$INSERT INTO seen SELECT current_setting('client_connection_check_interval'), current_setting('lock_timeout');\$\$)");
+	my $id = q1("SELECT run_bench(1, script => 'seen', transactions => 1, vacuum => false, checkpoint => false, conninfo => 'options=''-c lock_timeout=700ms''')");
+	ended($id);
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completed');
+	is(q1("SELECT cci || ' ' || lt FROM seen"), '1s 700ms', 'the clients had both the check interval and the caller\'s options');
 }
 
 # --- a run stuck on a lock without a timeout is cancelled
