@@ -56,7 +56,8 @@ wait_query(const char *sql, int64 id, int64 arg2)
 	Datum		values[2] = {Int64GetDatum(id), Int64GetDatum(arg2)};
 	int			nargs = strstr(sql, "$2") ? 2 : 1;
 
-	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 0) != SPI_OK_SELECT)
+	/* not read_only: a look must see what wait_reap_orphans just updated */
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed: %s", sql);
 }
 
@@ -100,6 +101,18 @@ wait_reap_orphans(void)
 	if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
 		SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
+}
+
+/* whether the run or sweep id is still "running" with its coordinator gone */
+static bool
+wait_orphaned(int64 id)
+{
+	pgstat_clear_snapshot();
+	wait_query("SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = $1 AND r.status = 'running' AND "
+			   RESULTS_COORDINATOR_GONE("r.coordinator_pid")
+			   " UNION ALL SELECT 1 FROM pgbenchx.sweeps w WHERE w.sweep_id = $1 AND w.status = 'running' AND "
+			   RESULTS_COORDINATOR_GONE("w.coordinator_pid"), id, 0);
+	return SPI_processed > 0;
 }
 
 /* One NOTICE per run that ended since last_reported; returns the last id. */
@@ -204,6 +217,15 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 		wait_reap_orphans();
 		last_reported = wait_report_finished(id, last_reported);
 		(void) wait_kind(id, &status);
+		if (strcmp(status, "running") == 0 && wait_orphaned(id))
+		{
+			/* a caller that could not mark it aborted must not wait forever */
+			ereport(NOTICE,
+					(errmsg("%s " INT64_FORMAT " has no coordinator any more (a crash or an immediate shutdown)",
+							kind, id),
+					 errdetail("It reads aborted once a role that may update the pgbenchx result tables waits for it, cancels it or starts a run.")));
+			break;
+		}
 		if (strcmp(status, "running") != 0)
 		{
 			if (strcmp(kind, "run") == 0)

@@ -50,6 +50,15 @@ sub nothing_left
 	is(q1("SELECT count(*) FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 3"), '0', 'the sweep did not go on');
 	is(q1("SELECT count(*) FROM pgbenchx.progress"), '0', 'progress lists no run whose coordinator is gone');
 
+	# a role that may only read the results: wait returns, without marking
+	q1("CREATE ROLE reader; GRANT USAGE ON SCHEMA pgbenchx TO reader; "
+		. "GRANT SELECT ON ALL TABLES IN SCHEMA pgbenchx TO reader; "
+		. "GRANT EXECUTE ON PROCEDURE pgbenchx.wait(bigint) TO reader");
+	my ($rret, $rout, $rerr) = $node->psql('postgres', "SET ROLE reader; CALL pgbenchx.wait($sweep)", timeout => 20);
+	is($rret, 0, 'wait by a read-only role returns');
+	like($rerr, qr/sweep $sweep has no coordinator any more/, 'saying the coordinator is gone');
+	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'running', 'it could not mark the sweep');
+
 	# wait returns at once, and the rows read aborted
 	my $t0 = time;
 	my ($ret, $out, $err) = $node->psql('postgres', "CALL pgbenchx.wait($sweep)");
