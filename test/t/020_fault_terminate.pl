@@ -1,7 +1,8 @@
 # Faults: pg_terminate_backend on one client connection (the client is
 # counted as aborted and the run ends as pgbench would: failed, the other
 # clients' numbers kept) and on a driver worker (the coordinator notices
-# within about a second: failed, with a reason).  After each, the server
+# within about a second: failed, with a reason; a sweep goes on with its
+# next step).  After each, the server
 # serves other sessions, nothing is left behind and stored results are
 # intact.  (Terminating the coordinator: 011_engine_lifecycle.pl.)
 use strict;
@@ -86,6 +87,21 @@ sub intact
 	my $next = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $next");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $next"), 'completed', 'the next run completes');
+}
+
+# --- a driver terminated in a sweep: that step fails, the sweep goes on
+{
+	my $sweep = q1("SELECT run_sweep('{2,1}'::int[], 3, 'select-only', jobs => 2, checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE sweep_id = $sweep AND clients = 2")
+	  or die 'first step never sampled';
+	is(q1("SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d"),
+		'1', 'a driver of the first step terminated');
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.sweeps WHERE sweep_id = $sweep")
+	  or die 'sweep never ended';
+	is(q1("SELECT string_agg(clients || ':' || status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+		'2:failed,1:completed', 'the step failed, the next one completed');
+	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'failed', 'the sweep reads failed');
+	intact('driver terminated in a sweep');
 }
 
 is(q1('SELECT pg_postmaster_start_time()'), $pm_start, 'no worker crashed (the cluster never restarted)');
