@@ -416,7 +416,11 @@ LEFT JOIN LATERAL (
            (array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
            max(x.second) AS seconds
     FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
-WHERE r.status = 'running';
+WHERE r.status = 'running'
+  -- a run whose coordinator is gone (immediate shutdown, crash) is not in
+  -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
+  AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a
+              WHERE a.pid = r.coordinator_pid AND a.backend_type = 'pgbenchx coordinator');
 
 /*
  * Environments.  The coordinator captures the environment at the start of

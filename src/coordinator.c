@@ -161,6 +161,20 @@ coordinator_counters(const LaunchRequest *req, int64 *checkpoints, int64 *autova
 	return true;
 }
 
+/*
+ * A cancel during the pre-run maintenance (which may wait on a lock: the
+ * statement in progress is cancelled by loopback_exec) stops the run
+ * before its drivers start.
+ */
+static void
+coordinator_check_cancel(int64 run_id)
+{
+	if (coordinator_cancel_requested)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("run " INT64_FORMAT " cancelled during its pre-run maintenance", run_id)));
+}
+
 /* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
 static void
 coordinator_maintenance(const LaunchRequest *req, int64 run_id)
@@ -179,6 +193,8 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
 				 errmsg("run " INT64_FORMAT ": could not connect for the pre-run maintenance: %s",
 						run_id, connerr)));
+	/* a cancel interrupts a maintenance statement waiting on a lock */
+	loopback_cancel_flag = &coordinator_cancel_requested;
 	PG_TRY();
 	{
 		if (req->vacuum)
@@ -186,7 +202,10 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": vacuum", run_id));
 			for (int i = 0; i < (int) lengthof(vacuum_sql); i++)
 			{
-				char	   *error = loopback_exec(conn, vacuum_sql[i], NULL, NULL);
+				char	   *error;
+
+				coordinator_check_cancel(run_id);
+				error = loopback_exec(conn, vacuum_sql[i], NULL, NULL);
 
 				if (error)
 					ereport(WARNING,
@@ -199,6 +218,7 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 		{
 			char	   *error;
 
+			coordinator_check_cancel(run_id);
 			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": checkpoint", run_id));
 			error = loopback_exec(conn, "checkpoint", NULL, NULL);
 			if (error)
@@ -209,9 +229,11 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 	}
 	PG_FINALLY();
 	{
+		loopback_cancel_flag = NULL;
 		loopback_finish(conn);
 	}
 	PG_END_TRY();
+	coordinator_check_cancel(run_id);
 }
 
 /*
@@ -620,10 +642,31 @@ coordinator_abandon(const char *status, const char *message)
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
-	if (step->run_id != 0)
-		results_abandon_run(step->run_id, status, message);
-	if (coordinator_req && coordinator_req->is_sweep)
-		results_finish_sweep(coordinator_req->id, status, message);
+	PG_TRY();
+	{
+		if (step->run_id != 0)
+			results_abandon_run(step->run_id, status, message);
+		if (coordinator_req && coordinator_req->is_sweep)
+			results_finish_sweep(coordinator_req->id, status, message);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* e.g. DROP EXTENSION during the run: say so, keep the first error */
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortOutOfAnyTransaction();
+		ereport(WARNING,
+				(errmsg("pgbenchx could not record the end of its %s " INT64_FORMAT ": %s",
+						step->run_id != 0 ? "run" : "sweep",
+						step->run_id != 0 ? step->run_id : coordinator_req ? coordinator_req->id : 0,
+						edata->message),
+				 errhint("The result tables may have been dropped (DROP EXTENSION pgbenchx) during the run.")));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
 }
 
 /* before_shmem_exit: a FATAL (pg_terminate_backend, shutdown) ends us here */
@@ -735,6 +778,11 @@ coordinator_main(Datum main_arg)
 		ErrorData  *edata;
 
 		HOLD_INTERRUPTS();
+		/*
+		 * Not in the context of the failed transaction: coordinator_abandon
+		 * aborts it, which would free edata before we rethrow it.
+		 */
+		MemoryContextSwitchTo(TopMemoryContext);
 		edata = CopyErrorData();
 		FlushErrorState();
 		coordinator_abandon(cancelled || coordinator_cancel_requested ? "cancelled" : "failed",

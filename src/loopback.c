@@ -68,9 +68,25 @@ loopback_conninfo(const char *dbname, const char *user,
 	loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
 	loopback_append_param(&buf, "connect_timeout", "30");
 	if (extra && extra[0] != '\0')
+	{
+		PQconninfoOption *opts = PQconninfoParse(extra, NULL);
+
 		appendStringInfo(&buf, " %s", extra);
+		/*
+		 * The caller's options (say -c lock_timeout=1s) would replace ours:
+		 * keep the check interval in front of them, theirs still win.
+		 */
+		for (PQconninfoOption *o = opts; o && o->keyword; o++)
+			if (strcmp(o->keyword, "options") == 0 && o->val && o->val[0] != '\0')
+				loopback_append_param(&buf, "options",
+									  psprintf("-c client_connection_check_interval=1000 %s", o->val));
+		if (opts)
+			PQconninfoFree(opts);
+	}
 	return buf.data;
 }
+
+volatile sig_atomic_t *loopback_cancel_flag = NULL;
 
 void
 loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
@@ -137,6 +153,7 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 {
 	PGresult   *res;
 	char	   *error = NULL;
+	bool		cancel_sent = false;
 
 	if (first_value)
 		*first_value = NULL;
@@ -149,7 +166,21 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 	{
 		while (PQisBusy(conn))
 		{
-			loopback_wait(conn, WL_SOCKET_READABLE, -1, PG_WAIT_EXTENSION);
+			/* wake at least once a second to look at the cancel flag */
+			loopback_wait(conn, WL_SOCKET_READABLE, 1000, PG_WAIT_EXTENSION);
+			if (!cancel_sent && loopback_cancel_flag && *loopback_cancel_flag)
+			{
+				PGcancel   *cancel = PQgetCancel(conn);
+				char		errbuf[256];
+
+				/* the server answers with an error, which we drain below */
+				if (cancel)
+				{
+					(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+					PQfreeCancel(cancel);
+				}
+				cancel_sent = true;
+			}
 			if (!PQconsumeInput(conn))
 				return pstrdup(PQerrorMessage(conn));
 		}

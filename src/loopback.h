@@ -9,6 +9,8 @@
 #ifndef PGBENCHX_LOOPBACK_H
 #define PGBENCHX_LOOPBACK_H
 
+#include <signal.h>
+
 #include "libpq-fe.h"
 
 /*
@@ -42,6 +44,14 @@ extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
  */
 extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
 						   char *sqlstate);
+
+/*
+ * When set and *loopback_cancel_flag becomes true (a signal handler sets
+ * it), loopback_exec cancels the statement in progress (PQcancel) and
+ * returns its error, instead of waiting for a statement that may wait on a
+ * lock forever.  The coordinator points it at its cancel flag.
+ */
+extern volatile sig_atomic_t *loopback_cancel_flag;
 
 /* Wait until conn's socket has the events, or the latch; services interrupts. */
 extern void loopback_wait(PGconn *conn, int socket_events, long timeout_ms,

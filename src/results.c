@@ -125,13 +125,12 @@ void
 results_mark_orphans_aborted(void)
 {
 	ResultsStmt st = {0};
-	const char *error = "its coordinator is gone (crash, immediate shutdown or restart)";
 
-	results_text(&st, error);
-	results_exec("UPDATE pgbenchx.runs SET status = 'aborted', finished_at = now(), "
-				 "coordinator_pid = NULL, error = coalesce(error, $1) WHERE status = 'running'", &st);
-	results_exec("UPDATE pgbenchx.sweeps SET status = 'aborted', finished_at = now(), "
-				 "coordinator_pid = NULL, error = coalesce(error, $1) WHERE status = 'running'", &st);
+	/* a fresh look at pg_stat_activity, not one cached by this transaction */
+	pgstat_clear_snapshot();
+	results_text(&st, RESULTS_ORPHAN_ERROR);
+	results_exec(RESULTS_ORPHAN_RUNS_SQL, &st);
+	results_exec(RESULTS_ORPHAN_SWEEPS_SQL, &st);
 }
 
 /*

@@ -29,6 +29,32 @@ typedef struct RunResult
 	stats_run  *total;
 } RunResult;
 
+/*
+ * A run or sweep still "running" whose coordinator_pid is not a live
+ * pgbenchx coordinator lost it (crash, immediate shutdown, restart): these
+ * statements mark such rows aborted, keeping their samples and setting a
+ * run's totals to those of its samples.  $1 is the error text.  Used by the
+ * coordinator at start (results.c) and by wait and cancel (wait.c), so that
+ * after a restart the rows read aborted as soon as anyone looks through
+ * pgbenchx; the progress view leaves such rows out with the same test.
+ */
+#define RESULTS_COORDINATOR_GONE(pidcol) \
+	"NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.pid = " pidcol \
+	" AND a.backend_type = 'pgbenchx coordinator')"
+#define RESULTS_ORPHAN_RUNS_SQL \
+	"UPDATE pgbenchx.runs r SET status = 'aborted', finished_at = now(), coordinator_pid = NULL, " \
+	"error = coalesce(r.error, $1), " \
+	"transactions = coalesce(r.transactions, (SELECT coalesce(sum(x.transactions), 0)::bigint " \
+	"FROM pgbenchx.samples x WHERE x.run_id = r.run_id)), " \
+	"failed = coalesce(r.failed, (SELECT coalesce(sum(x.failed), 0)::bigint " \
+	"FROM pgbenchx.samples x WHERE x.run_id = r.run_id)) " \
+	"WHERE r.status = 'running' AND " RESULTS_COORDINATOR_GONE("r.coordinator_pid")
+#define RESULTS_ORPHAN_SWEEPS_SQL \
+	"UPDATE pgbenchx.sweeps w SET status = 'aborted', finished_at = now(), coordinator_pid = NULL, " \
+	"error = coalesce(w.error, $1) " \
+	"WHERE w.status = 'running' AND " RESULTS_COORDINATOR_GONE("w.coordinator_pid")
+#define RESULTS_ORPHAN_ERROR "its coordinator is gone (crash, immediate shutdown or restart)"
+
 extern void results_mark_orphans_aborted(void);
 extern void results_start_sweep(const LaunchRequest *req);
 extern void results_finish_sweep(int64 sweep_id, const char *status, const char *error);

@@ -16,17 +16,21 @@
 
 #include <signal.h>
 
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "results.h"
 #include "wait.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_wait);
@@ -52,7 +56,8 @@ wait_query(const char *sql, int64 id, int64 arg2)
 	Datum		values[2] = {Int64GetDatum(id), Int64GetDatum(arg2)};
 	int			nargs = strstr(sql, "$2") ? 2 : 1;
 
-	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 0) != SPI_OK_SELECT)
+	/* not read_only: a look must see what wait_reap_orphans just updated */
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed: %s", sql);
 }
 
@@ -69,6 +74,45 @@ wait_kind(int64 id, char **status)
 				 errhint("SELECT run_id, sweep_id, status FROM pgbenchx.runs lists them.")));
 	*status = wait_value(0, 2);
 	return pstrdup(wait_value(0, 1));
+}
+
+/*
+ * Runs and sweeps still "running" whose coordinator is gone (an immediate
+ * shutdown, a crash) are marked aborted here, so that after a restart they
+ * read aborted as soon as someone waits for or cancels one, not only when
+ * the next run starts.  Skipped where the caller cannot write: a read-only
+ * transaction, a standby, a role without UPDATE on the result tables.
+ */
+static void
+wait_reap_orphans(void)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(RESULTS_ORPHAN_ERROR)};
+
+	if (XactReadOnly || RecoveryInProgress())
+		return;
+	if (SPI_execute("SELECT pg_catalog.has_table_privilege('pgbenchx.runs', 'UPDATE') "
+					"AND pg_catalog.has_table_privilege('pgbenchx.sweeps', 'UPDATE')",
+					true, 1) != SPI_OK_SELECT || SPI_processed != 1 ||
+		strcmp(wait_value(0, 1), "t") != 0)
+		return;
+	/* a fresh look at pg_stat_activity, not one cached by this transaction */
+	pgstat_clear_snapshot();
+	if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
+		SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
+}
+
+/* whether the run or sweep id is still "running" with its coordinator gone */
+static bool
+wait_orphaned(int64 id)
+{
+	pgstat_clear_snapshot();
+	wait_query("SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = $1 AND r.status = 'running' AND "
+			   RESULTS_COORDINATOR_GONE("r.coordinator_pid")
+			   " UNION ALL SELECT 1 FROM pgbenchx.sweeps w WHERE w.sweep_id = $1 AND w.status = 'running' AND "
+			   RESULTS_COORDINATOR_GONE("w.coordinator_pid"), id, 0);
+	return SPI_processed > 0;
 }
 
 /* One NOTICE per run that ended since last_reported; returns the last id. */
@@ -170,8 +214,18 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 	kind = wait_kind(id, &status);
 	for (;;)
 	{
+		wait_reap_orphans();
 		last_reported = wait_report_finished(id, last_reported);
 		(void) wait_kind(id, &status);
+		if (strcmp(status, "running") == 0 && wait_orphaned(id))
+		{
+			/* a caller that could not mark it aborted must not wait forever */
+			ereport(NOTICE,
+					(errmsg("%s " INT64_FORMAT " has no coordinator any more (a crash or an immediate shutdown)",
+							kind, id),
+					 errdetail("It reads aborted once a role that may update the pgbenchx result tables waits for it, cancels it or starts a run.")));
+			break;
+		}
 		if (strcmp(status, "running") != 0)
 		{
 			if (strcmp(kind, "run") == 0)
@@ -217,6 +271,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	wait_reap_orphans();
 	kind = wait_kind(id, &status);
 	if (strcmp(status, "running") != 0)
 	{
@@ -239,7 +294,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	{
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
-				 errdetail("It will be marked aborted when the next run starts.")));
+				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel from a role that may update the result tables.")));
 		PG_RETURN_BOOL(false);
 	}
 	if (kill(pid, SIGUSR2) != 0)

@@ -1,0 +1,114 @@
+# Faults: an immediate shutdown in the middle of a sweep, then a restart:
+# the sweep and its run in progress read aborted (through pgbenchx.wait and
+# pgbenchx.cancel without any new run; the progress view no longer lists
+# them), the completed steps and their samples are intact, and nothing
+# restarts by itself.  A fast shutdown during a run completes in seconds,
+# and the run reads aborted.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time sleep);
+
+my $node = PostgreSQL::Test::Cluster->new('fshut');
+$node->init;
+$node->append_conf('postgresql.conf',
+	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
+  if $ENV{PGX_EXTENSION_DESTDIR};
+$node->append_conf('postgresql.conf', "log_statement = none\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+sub nothing_left
+{
+	return $node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
+}
+
+# --- immediate shutdown in the middle of a sweep
+{
+	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+	  or die 'second step never ran';
+	# what the completed step stored, and the samples of the one in progress
+	# samples are committed asynchronously (no fsync per second): give the
+	# WAL writer a moment, as a crash loses the last fraction of a second
+	sleep 1;
+	my $step1 = q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1");
+	$node->stop('immediate');
+	$node->start;
+
+	# nothing restarts by itself
+	sleep 2;
+	is(q1("SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'"),
+		'0', 'no worker or client after the restart');
+	is(q1("SELECT count(*) FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 3"), '0', 'the sweep did not go on');
+	is(q1("SELECT count(*) FROM pgbenchx.progress"), '0', 'progress lists no run whose coordinator is gone');
+
+	# a role that may only read the results: wait returns, without marking
+	q1("CREATE ROLE reader; GRANT USAGE ON SCHEMA pgbenchx TO reader; "
+		. "GRANT SELECT ON ALL TABLES IN SCHEMA pgbenchx TO reader; "
+		. "GRANT EXECUTE ON PROCEDURE pgbenchx.wait(bigint) TO reader");
+	my ($rret, $rout, $rerr) = $node->psql('postgres', "SET ROLE reader; CALL pgbenchx.wait($sweep)", timeout => 20);
+	is($rret, 0, 'wait by a read-only role returns');
+	like($rerr, qr/sweep $sweep has no coordinator any more/, 'saying the coordinator is gone');
+	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'running', 'it could not mark the sweep');
+
+	# wait returns at once, and the rows read aborted
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres', "CALL pgbenchx.wait($sweep)");
+	is($ret, 0, 'wait on the orphaned sweep returns');
+	cmp_ok(time - $t0, '<', 5, 'at once');
+	like($err, qr/sweep $sweep aborted/, 'wait reports the sweep aborted');
+	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'aborted', 'the sweep reads aborted');
+	is(q1("SELECT string_agg(clients || ':' || status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+		'1:completed,2:aborted', 'step 1 completed, step 2 aborted');
+	like(q1("SELECT error FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"), qr/coordinator is gone/, 'with a reason');
+	is(q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1"),
+		$step1, 'the completed step and its samples are intact');
+	cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples s JOIN pgbenchx.runs r USING (run_id) WHERE r.sweep_id = $sweep AND r.clients = 2"),
+		'>=', 1, 'the aborted step keeps the samples it had committed');
+	is(q1("SELECT transactions = (SELECT sum(transactions) FROM pgbenchx.samples WHERE run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 2"),
+		't', 'its transactions are those of its samples');
+	is(q1("SELECT pgbenchx.cancel($sweep)"), 'f', 'cancelling it does nothing');
+	ok(nothing_left(), 'nothing left');
+}
+
+# --- cancel alone also marks an orphan aborted
+{
+	my $id = q1("SELECT run_bench(1, 30, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'run never sampled';
+	$node->stop('immediate');
+	$node->start;
+	is(q1("SELECT pgbenchx.cancel($id)"), 'f', 'cancel of an orphaned run returns false');
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'and marks it aborted');
+}
+
+# --- a fast shutdown during a run completes in seconds
+{
+	my $id = q1("SELECT run_bench(4, 60, 'tpcb-like', jobs => 2, checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 2 FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'run never sampled';
+	my $t0 = time;
+	$node->stop('fast');
+	my $elapsed = time - $t0;
+	cmp_ok($elapsed, '<', 10, "fast shutdown took $elapsed s");
+	$node->start;
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'the run reads aborted');
+	cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 2, 'with its samples');
+	sleep 1;
+	is(q1("SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'"),
+		'0', 'nothing restarted');
+	my $next = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $next");
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $next"), 'completed', 'the next run completes');
+}
+
+$node->stop;
+done_testing();

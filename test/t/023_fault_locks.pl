@@ -1,0 +1,120 @@
+# Faults: clients stuck on a lock.  With lock_timeout (or statement_timeout)
+# in conninfo the stuck clients fail with the timeout instead of hanging and
+# the run ends failed; without a timeout, a run stuck on a lock, in its
+# measured interval or in its pre-run maintenance, is cancelled by
+# pgbenchx.cancel within a few seconds; nothing is left behind.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $node = PostgreSQL::Test::Cluster->new('flock');
+$node->init;
+$node->append_conf('postgresql.conf',
+	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
+  if $ENV{PGX_EXTENSION_DESTDIR};
+$node->append_conf('postgresql.conf', "log_statement = none\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+sub nothing_left
+{
+	return $node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
+}
+
+# a session holding a lock until it is told to stop
+sub lock_table
+{
+	my ($table) = @_;
+	my $h = $node->background_psql('postgres');
+	$h->query_safe("BEGIN; LOCK TABLE $table IN ACCESS EXCLUSIVE MODE");
+	return $h;
+}
+
+sub ended
+{
+	my ($id) = @_;
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die "run $id never ended";
+}
+
+# --- lock_timeout through conninfo
+{
+	my $h = lock_table('pgbench_accounts');
+	my $t0 = time;
+	my $id = q1("SELECT run_bench(2, 20, 'select-only', vacuum => false, checkpoint => false, conninfo => 'options=''-c lock_timeout=500ms''')");
+	ended($id);
+	cmp_ok(time - $t0, '<', 8, 'the run ends long before its 20 s');
+	is(q1("SELECT status || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"), 'failed 2', 'both clients failed');
+	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/lock timeout/, 'with the lock timeout');
+	$h->quit;
+	ok(nothing_left(), 'nothing left');
+}
+
+# --- statement_timeout through conninfo
+{
+	my $h = lock_table('pgbench_accounts');
+	my $id = q1("SELECT run_bench(1, 20, 'select-only', vacuum => false, checkpoint => false, conninfo => 'options=''-c statement_timeout=500ms''')");
+	ended($id);
+	is(q1("SELECT status || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"), 'failed 1', 'the client failed');
+	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/statement timeout/, 'with the statement timeout');
+
+	$h->quit;
+	ok(nothing_left(), 'nothing left');
+}
+
+# --- options in conninfo keep the check that lets orphaned client backends
+# notice their driver is gone (client_connection_check_interval)
+{
+	q1("CREATE TABLE seen (cci text, lt text)");
+	q1("SELECT pgbenchx.add_script('seen', \$\$INSERT INTO seen SELECT current_setting('client_connection_check_interval'), current_setting('lock_timeout');\$\$)");
+	my $id = q1("SELECT run_bench(1, script => 'seen', transactions => 1, vacuum => false, checkpoint => false, conninfo => 'options=''-c lock_timeout=700ms''')");
+	ended($id);
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completed');
+	is(q1("SELECT cci || ' ' || lt FROM seen"), '1s 700ms', 'the clients had both the check interval and the caller\'s options');
+}
+
+# --- a run stuck on a lock without a timeout is cancelled
+{
+	my $id = q1("SELECT run_bench(2, 60, 'select-only', vacuum => false, checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'run never sampled';
+	my $h = lock_table('pgbench_accounts');
+	$node->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' AND wait_event_type = 'Lock'")
+	  or die 'clients never blocked';
+	my $t0 = time;
+	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'cancel signals the stuck run');
+	ended($id);
+	my $elapsed = time - $t0;
+	cmp_ok($elapsed, '<', 5, "the stuck run stopped within a few seconds ($elapsed s)");
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
+	cmp_ok(q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), '>', 0, 'what was measured is kept');
+	ok(nothing_left(), 'nothing left while the lock is still held');
+	$h->quit;
+}
+
+# --- a run stuck in its pre-run maintenance (vacuum waits for a lock) is cancelled
+{
+	# (tellers: run_bench itself reads pgbench_branches for the scale)
+	my $h = lock_table('pgbench_tellers');
+	my $id = q1("SELECT run_bench(1, 60, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'vacuum pgbench_tellers' AND wait_event_type = 'Lock'")
+	  or die 'maintenance never blocked';
+	my $t0 = time;
+	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'cancel signals the run stuck in maintenance');
+	ended($id);
+	my $elapsed = time - $t0;
+	cmp_ok($elapsed, '<', 5, "it stopped within a few seconds ($elapsed s)");
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
+	ok(nothing_left(), 'nothing left while the lock is still held');
+	$h->quit;
+}
+
+$node->stop;
+done_testing();
