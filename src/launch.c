@@ -649,6 +649,21 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	launch_payload_decode(payload.data, nscripts, ndefs, &decoded);
 	launch_check_scripts(&decoded, protocol);
 
+	/*
+	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
+	 * (simple-update and custom scripts write some of the tables and not the
+	 * others); select-only writes nothing, so it may be mixed in.
+	 */
+	if (opts->check_tpcb)
+		for (int i = 0; i < decoded.nscripts; i++)
+			if (strcmp(decoded.names[i], "tpcb-like") != 0 &&
+				strcmp(decoded.names[i], "select-only") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", decoded.names[i]),
+						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
+						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
+
 	launch_check_no_run();
 
 	ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
@@ -734,6 +749,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->knobs.shuffle = opts->shuffle;
 	req->vacuum = opts->vacuum;
 	req->checkpoint = opts->checkpoint;
+	req->check_tpcb = opts->check_tpcb;
 	req->random_seed_given = opts->random_seed_given;
 	req->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
 		(uint64) GetCurrentTimestamp();

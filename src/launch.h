@@ -49,6 +49,7 @@ typedef struct LaunchRequest
 	RunKnobs	knobs;
 	bool		vacuum;
 	bool		checkpoint;
+	bool		check_tpcb;		/* record runs.tpcb_consistent */
 	bool		random_seed_given;
 	uint64		random_seed;
 	int			ncpus;
@@ -88,7 +89,7 @@ typedef struct LaunchPayload
 extern void launch_payload_decode(const char *payload, int nscripts, int ndefines,
 								  LaunchPayload *out);
 
-#define LAUNCH_MAGIC	0x70627832	/* "pbx2" */
+#define LAUNCH_MAGIC	0x70627833	/* "pbx3" */
 
 /* The options of run_bench / run_sweep, as SQL passed them. */
 typedef struct LaunchOptions
@@ -121,6 +122,7 @@ typedef struct LaunchOptions
 	const char *inline_script;	/* run_replay: the statements themselves */
 	bool		replay;
 	bool		shuffle;
+	bool		check_tpcb;		/* check the TPC-B invariant over each run */
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */
