@@ -138,6 +138,19 @@ extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out
 extern void launch_worker_spec(BackgroundWorker *worker, const char *function,
 							   const char *type, dsm_segment *seg);
 
+/*
+ * File descriptors a driver needs besides one socket per client (its own
+ * latch, wait event set, postmaster pipe, log and DSM files), with room.
+ */
+#define LAUNCH_DRIVER_SPARE_FDS	32
+
+/*
+ * Raise this process's soft RLIMIT_NOFILE to at least want (at most the hard
+ * limit).  Returns the soft limit now in force, or -1 if it is unlimited or
+ * unknown.
+ */
+extern long launch_raise_nofile(long want);
+
 /* the default number of jobs for clients given the free worker slots */
 extern int	launch_default_jobs(int clients, int ncpus, int free_slots);
 
