@@ -7,7 +7,8 @@
 # its clients connected (so that samples compare alike), samples the memory
 # (Rss, and USS = Private_Clean + Private_Dirty, from /proc/<pid>/smaps_rollup)
 # and the open file descriptors (/proc/<pid>/fd) of the coordinator, the
-# drivers and the client backends (averaged over the processes of each kind),
+# drivers and the client backends (averaged over the processes of each kind;
+# relation files kept open by PostgreSQL's own file cache counted apart),
 # of the postmaster, and the number of DSM segments in /dev/shm.  It prints a
 # table over time and a verdict: a kind of process whose USS grew by more than
 # TOL_PCT percent and more than TOL_KB kB from the first sample to the last, or
@@ -26,7 +27,7 @@
 #
 # Settings (environment):
 #   SOAK_MINUTES=30  SAMPLE_SECONDS=60  SCALE=1
-#   SWEEP_CLIENTS='{4,16,64}'  SWEEP_DURATION=2  REPEATS=5  JOBS=2
+#   SWEEP_CLIENTS='{4,16,64}'  SWEEP_DURATION=3  REPEATS=5  JOBS=2
 #   TOL_PCT=10  TOL_KB=1024  TOL_FD=2
 #   PGX_DESTDIR, PGX_WORKDIR, PGX_PORT   as for bench/engine_bench.sh
 # Run as root on Debian 12 (the cluster runs as postgres).
@@ -38,7 +39,7 @@ SOAK_MINUTES=${SOAK_MINUTES:-30}
 SAMPLE_SECONDS=${SAMPLE_SECONDS:-60}
 SCALE=${SCALE:-1}
 SWEEP_CLIENTS=${SWEEP_CLIENTS:-'{4,16,64}'}
-SWEEP_DURATION=${SWEEP_DURATION:-2}
+SWEEP_DURATION=${SWEEP_DURATION:-3}
 REPEATS=${REPEATS:-5}
 JOBS=${JOBS:-2}
 TOL_PCT=${TOL_PCT:-10}
@@ -111,27 +112,34 @@ end=$((start + SOAK_MINUTES * 60))
 ) &
 loop_pid=$!
 
-# mem_fd PID...: "rss_kB uss_kB fds n", averaged over the pids still there
+# mem_fd PID...: "rss_kB uss_kB fds n relfiles", averaged over the pids
+# still there.  fds leaves out the relation files under the data directory
+# (base/, global/): PostgreSQL's own file cache keeps those open, grows as a
+# process first touches more tables and indexes, and is bounded by
+# max_files_per_process; relfiles counts them apart.
 mem_fd() {
-	local pid rss=0 uss=0 fds=0 n=0 r u f
-	for pid in "$@"; do
-		[ -r "/proc/$pid/smaps_rollup" ] || continue
-		read -r r u < <(awk '/^Rss:/ { r = $2 } /^Private_(Clean|Dirty):/ { u += $2 } END { print r + 0, u + 0 }' \
-			"/proc/$pid/smaps_rollup" 2>/dev/null) || continue
-		f=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l) || continue
-		rss=$((rss + r)); uss=$((uss + u)); fds=$((fds + f)); n=$((n + 1))
-	done
-	if [ "$n" -eq 0 ]; then echo "- - - 0"; else echo "$((rss / n)) $((uss / n)) $((fds / n)) $n"; fi
+	local pid files=() fdds=() m f n rss uss fds rel
+	for pid in "$@"; do files+=("/proc/$pid/smaps_rollup"); fdds+=("/proc/$pid/fd"); done
+	[ "$#" -gt 0 ] || { echo "- - - 0 -"; return; }
+	# one pass per kind: the run must not end while its processes are read
+	m=$(cat "${files[@]}" 2>/dev/null |
+		awk '/^Rss:/ { n++; r += $2 } /^Private_(Clean|Dirty):/ { u += $2 } END { print n + 0, r + 0, u + 0 }')
+	f=$(find "${fdds[@]}" -mindepth 1 -maxdepth 1 -printf '%l\n' 2>/dev/null |
+		awk -v d="$dir/data/" '{ if (index($0, d "base/") == 1 || index($0, d "global/") == 1) l++; else f++ } END { print f + 0, l + 0 }')
+	read -r n rss uss <<<"$m"
+	read -r fds rel <<<"$f"
+	if [ "$n" -eq 0 ]; then echo "- - - 0 -"; else echo "$((rss / n)) $((uss / n)) $((fds / n)) $n $((rel / n))"; fi
 }
 
 pids_of() { q -c "SELECT string_agg(pid::text, ' ') FROM pg_stat_activity WHERE $1"; }
 
 samples=$dir/samples.txt
 : >"$samples"
-printf '%-4s %5s | %-16s | %-20s | %-20s | %-16s | %s\n' \
-	min runs "coordinator" "drivers (avg, n)" "client backends" "postmaster" dsm
-printf '%-4s %5s | %-16s | %-20s | %-20s | %-16s | %s\n' \
-	"" "" "rss uss fd" "rss uss fd n" "rss uss fd n" "rss uss fd" segs
+printf '%-4s %5s | %-19s | %-20s | %-23s | %-16s | %s\n' \
+	min runs "coordinator" "drivers (avg, n)" "client backends (avg)" "postmaster" dsm
+printf '%-4s %5s | %-19s | %-20s | %-23s | %-16s | %s\n' \
+	"" "" "rss uss fd relf" "rss uss fd n" "rss uss fd relf n" "rss uss fd" segs
+echo "(kB; fd: open descriptors other than relation files; relf: relation files in PostgreSQL's file cache)"
 postmaster=$(head -1 "$dir/data/postmaster.pid")
 max_clients=$(tr -d '{}' <<<"$SWEEP_CLIENTS" | tr ',' '\n' | sort -n | tail -1)
 max_jobs=$((JOBS < max_clients ? JOBS : max_clients))
@@ -153,9 +161,9 @@ while :; do
 	dsm=$(ls /dev/shm 2>/dev/null | grep -c '^PostgreSQL\.' || true)
 	runs=$(q -c "SELECT count(*) FROM pgbenchx.runs WHERE status <> 'running'")
 	echo "$minute $runs $co $dr $cl $pm $dsm" >>"$samples"
-	read -r c1 c2 c3 _ <<<"$co"; read -r d1 d2 d3 d4 <<<"$dr"; read -r k1 k2 k3 k4 <<<"$cl"; read -r p1 p2 p3 _ <<<"$pm"
-	printf '%-4s %5s | %-16s | %-20s | %-20s | %-16s | %s\n' "$minute" "$runs" \
-		"$c1 $c2 $c3" "$d1 $d2 $d3 $d4" "$k1 $k2 $k3 $k4" "$p1 $p2 $p3" "$dsm"
+	read -r c1 c2 c3 _ c5 <<<"$co"; read -r d1 d2 d3 d4 _ <<<"$dr"; read -r k1 k2 k3 k4 k5 <<<"$cl"; read -r p1 p2 p3 _ _ <<<"$pm"
+	printf '%-4s %5s | %-19s | %-20s | %-23s | %-16s | %s\n' "$minute" "$runs" \
+		"$c1 $c2 $c3 $c5" "$d1 $d2 $d3 $d4" "$k1 $k2 $k3 $k5 $k4" "$p1 $p2 $p3" "$dsm"
 	[ "$(date +%s)" -ge "$end" ] && break
 done
 wait "$loop_pid" || pgx_die "a sweep failed to start or to be waited for"
@@ -196,16 +204,17 @@ if [ "$nsamples" -lt 2 ]; then
 fi
 read -r -a a <"$samples"
 read -r -a b < <(tail -n 1 "$samples")
-# fields: 0 min, 1 runs, 2-5 coordinator, 6-9 drivers, 10-13 clients, 14-17 postmaster, 18 dsm
+# fields: 0 min, 1 runs, then rss uss fd n relf for 2-6 coordinator,
+# 7-11 drivers, 12-16 clients, 17-21 postmaster; 22 dsm
 echo "first sample (minute ${a[0]}) against the last (minute ${b[0]}); tolerance: USS +$TOL_PCT% and +$TOL_KB kB, fds +$TOL_FD"
 check coordinator "${a[3]}" "${b[3]}" "${a[4]}" "${b[4]}"
-check "drivers (avg)" "${a[7]}" "${b[7]}" "${a[8]}" "${b[8]}"
-check "client backends (avg)" "${a[11]}" "${b[11]}" "${a[12]}" "${b[12]}"
-check postmaster "${a[15]}" "${b[15]}" "${a[16]}" "${b[16]}"
-if [ "${b[18]}" -gt "$((a[18] + 2))" ]; then
-	echo "  DSM segments: ${a[18]} -> ${b[18]}: LEAK"; verdict=growth
+check "drivers (avg)" "${a[8]}" "${b[8]}" "${a[9]}" "${b[9]}"
+check "client backends (avg)" "${a[13]}" "${b[13]}" "${a[14]}" "${b[14]}"
+check postmaster "${a[18]}" "${b[18]}" "${a[19]}" "${b[19]}"
+if [ "${b[22]}" -gt "$((a[22] + 2))" ]; then
+	echo "  DSM segments: ${a[22]} -> ${b[22]}: LEAK"; verdict=growth
 else
-	echo "  DSM segments: ${a[18]} -> ${b[18]}: steady"
+	echo "  DSM segments: ${a[22]} -> ${b[22]}: steady"
 fi
 [ "$ncompleted" = "$nruns" ] && [ "$nconsistent" = "$nruns" ] && [ "$left" = 0 ] || verdict=failed
 echo "verdict: $verdict ($SOAK_MINUTES min)"
