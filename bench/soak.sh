@@ -147,12 +147,12 @@ while :; do
 	sleep "$SAMPLE_SECONDS"
 	minute=$(awk -v s="$(($(date +%s) - start))" 'BEGIN { printf "%.1f", s / 60 }')
 	kill -0 "$loop_pid" 2>/dev/null || break
-	# sample comparable moments: a run of the sweep's largest client count,
-	# all its clients connected (a driver holds a socket per client)
-	for _ in $(seq 1 300); do
-		[ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client %'")" = "$max_clients" ] &&
-			[ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'")" = "$max_jobs" ] && break
-		sleep 0.1
+	# sample comparable moments: early in the measured interval of a run of
+	# the sweep's largest client count, all its clients connected (a driver
+	# holds a socket per client), not as the run ends
+	for _ in $(seq 1 600); do
+		[ "$(q -c "SELECT count(*) FROM pgbenchx.progress p WHERE p.clients = $max_clients AND p.seconds_sampled >= 1 AND p.elapsed_s < $SWEEP_DURATION - 1 AND (SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client %') = $max_clients")" = 1 ] && break
+		sleep 0.05
 	done
 	co=$(mem_fd $(pids_of "backend_type = 'pgbenchx coordinator'"))
 	dr=$(mem_fd $(pids_of "backend_type = 'pgbenchx driver'"))
@@ -197,13 +197,16 @@ check() { # name first_uss last_uss first_fd last_fd
 		echo "  $name: fds $f0 -> $f1: steady"
 	fi
 }
-nsamples=$(wc -l <"$samples")
+# only complete samples are compared: every client and driver was read
+awk -v c="$max_clients" -v j="$max_jobs" '$16 == c && $11 == j' "$samples" >"$samples.ok"
+nsamples=$(wc -l <"$samples.ok")
+echo "complete samples (all $max_clients clients and $max_jobs drivers read): $nsamples of $(wc -l <"$samples")"
 if [ "$nsamples" -lt 2 ]; then
-	echo "verdict: too few samples ($nsamples)"
+	echo "verdict: too few complete samples ($nsamples)"
 	exit 1
 fi
-read -r -a a <"$samples"
-read -r -a b < <(tail -n 1 "$samples")
+read -r -a a <"$samples.ok"
+read -r -a b < <(tail -n 1 "$samples.ok")
 # fields: 0 min, 1 runs, then rss uss fd n relf for 2-6 coordinator,
 # 7-11 drivers, 12-16 clients, 17-21 postmaster; 22 dsm
 echo "first sample (minute ${a[0]}) against the last (minute ${b[0]}); tolerance: USS +$TOL_PCT% and +$TOL_KB kB, fds +$TOL_FD"
