@@ -142,7 +142,8 @@ CREATE TABLE pgbenchx.runs (
     autovacuums        int,      -- autovacuum/autoanalyze runs during the run (its database)
     environment_id     bigint REFERENCES pgbenchx.environments,
     replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
-    qpm                float8    -- run_replay: statements per minute until the last client finished
+    qpm                float8,   -- run_replay: statements per minute until the last client finished
+    tpcb_consistent    boolean   -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -236,7 +237,8 @@ CREATE FUNCTION run_bench(
     latency_limit float8 DEFAULT NULL,
     max_tries    int DEFAULT 1,
     connect_per_transaction boolean DEFAULT false,
-    tags         jsonb DEFAULT NULL)
+    tags         jsonb DEFAULT NULL,
+    check_tpcb   boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -262,7 +264,8 @@ CREATE FUNCTION run_sweep(
     max_tries    int DEFAULT 1,
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
-    repeats      int DEFAULT 1)
+    repeats      int DEFAULT 1,
+    check_tpcb   boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -286,7 +289,8 @@ CREATE FUNCTION run_sweep(
     max_tries    int DEFAULT 1,
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
-    repeats      int DEFAULT 1)
+    repeats      int DEFAULT 1,
+    check_tpcb   boolean DEFAULT false)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -339,6 +343,44 @@ CREATE FUNCTION pgbenchx.cancel(id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgbenchx_cancel'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+-- The TPC-B invariant on the pgbench tables of the caller's search_path:
+-- every tpcb-like transaction adds the same delta to one account, one teller
+-- and one branch and logs it in pgbench_history, so sum(abalance) =
+-- sum(tbalance) = sum(bbalance) = sum(delta) as long as history is only
+-- appended to (run_bench's vacuum => true truncates it before every run, as
+-- pgbench does: from then on the history part no longer holds; see
+-- run_bench(..., check_tpcb => true), which checks per run).  Reads the four
+-- tables in one snapshot; run it while no run is writing them.
+-- Caller: a role granted EXECUTE that may read the pgbench tables.
+CREATE FUNCTION pgbenchx.check_tpcb(
+    OUT accounts_sum bigint, OUT branches_sum bigint,
+    OUT tellers_sum bigint, OUT history_sum bigint, OUT consistent boolean)
+RETURNS record
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED AS $$
+DECLARE
+    missing text;
+BEGIN
+    SELECT string_agg(t, ', ' ORDER BY ord) INTO missing
+    FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                      'pgbench_history']) WITH ORDINALITY u(t, ord)
+    WHERE pg_catalog.to_regclass(t) IS NULL;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'the pgbench tables are missing'
+            USING ERRCODE = 'undefined_table',
+                  DETAIL = format('Not found in search_path (%s): %s.',
+                                  pg_catalog.current_setting('search_path'), missing),
+                  HINT = 'Create them first, for example with SELECT pgbench_init(scale => 10), or set search_path to their schema.';
+    END IF;
+    SELECT (SELECT coalesce(sum(a.abalance), 0) FROM pgbench_accounts a),
+           (SELECT coalesce(sum(b.bbalance), 0) FROM pgbench_branches b),
+           (SELECT coalesce(sum(t.tbalance), 0) FROM pgbench_tellers t),
+           (SELECT coalesce(sum(h.delta), 0) FROM pgbench_history h)
+      INTO accounts_sum, branches_sum, tellers_sum, history_sum;
+    consistent := accounts_sum = branches_sum AND branches_sum = tellers_sum
+                  AND tellers_sum = history_sum;
+END
+$$;
 
 -- Evaluates one expression exactly as pgbench's \set would, with the given
 -- variables (as pgbench -D: string values, typed lazily) and random seed
@@ -499,13 +541,14 @@ WHERE d.va IS DISTINCT FROM d.vb
 ORDER BY d.ord, d.setting
 $$;
 
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.eval(text, jsonb, bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.builtin_scripts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.add_script(text, text, boolean) FROM PUBLIC;

@@ -175,6 +175,55 @@ coordinator_check_cancel(int64 run_id)
 				 errmsg("run " INT64_FORMAT " cancelled during its pre-run maintenance", run_id)));
 }
 
+/*
+ * check_tpcb: the sums of the balances of pgbench_accounts, _branches and
+ * _tellers and of the deltas of pgbench_history, read in one snapshot over a
+ * loopback connection that sees what the clients see (their conninfo, so
+ * their search_path).  Returns false, with a WARNING, if they could not be
+ * read.
+ */
+#define COORDINATOR_TPCB_SUMS \
+	"SELECT (SELECT coalesce(sum(abalance), 0) FROM pgbench_accounts) || ' ' ||" \
+	" (SELECT coalesce(sum(bbalance), 0) FROM pgbench_branches) || ' ' ||" \
+	" (SELECT coalesce(sum(tbalance), 0) FROM pgbench_tellers) || ' ' ||" \
+	" (SELECT coalesce(sum(delta), 0) FROM pgbench_history)"
+
+static bool
+coordinator_tpcb_sums(const LaunchRequest *req, int64 run_id, int64 sums[4])
+{
+	char	   *connerr;
+	char	   *value = NULL;
+	char	   *error;
+	PGconn	   *conn;
+
+	pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": check_tpcb", run_id));
+	conn = loopback_connect(req->conninfo, &connerr);
+	if (conn == NULL)
+	{
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": could not connect to check the TPC-B invariant: %s",
+						run_id, connerr)));
+		return false;
+	}
+	error = loopback_exec(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, NULL);
+	if (error == NULL)
+		error = loopback_exec(conn, COORDINATOR_TPCB_SUMS, &value, NULL);
+	loopback_finish(conn);
+	if (error == NULL && (value == NULL ||
+						  sscanf(value, INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT,
+								 &sums[0], &sums[1], &sums[2], &sums[3]) != 4))
+		error = psprintf("unexpected sums \"%s\"", value ? value : "(null)");
+	if (error)
+	{
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": could not check the TPC-B invariant: %s",
+						run_id, error),
+				 errdetail("runs.tpcb_consistent stays NULL.")));
+		return false;
+	}
+	return true;
+}
+
 /* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
 static void
 coordinator_maintenance(const LaunchRequest *req, int64 run_id)
@@ -376,6 +425,10 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	RunResult	result;
 	int			first_client = 0;
 	bool		stop_sent = false;
+	bool		terminated = false;
+	bool		tpcb_before_ok = false;
+	int64		tpcb_before[4] = {0};
+	int64		tpcb_after[4];
 
 	memset(&result, 0, sizeof(result));
 	memset(step, 0, sizeof(*step));
@@ -383,6 +436,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 
 	njobs = coordinator_jobs(req, clients);
 	coordinator_maintenance(req, run_id);
+	/* check_tpcb: the sums before the run, after the history was truncated */
+	tpcb_before_ok = req->check_tpcb && coordinator_tpcb_sums(req, run_id, tpcb_before);
 	counters_ok = coordinator_counters(req, &checkpoints0, &autovacuums0);
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
@@ -549,6 +604,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		{
 			/* drivers that do not stop are terminated */
 			coordinator_terminate_drivers(step);
+			terminated = true;
 			if (result.error == NULL)
 				result.error = pstrdup("drivers did not stop in time and were terminated");
 			break;
@@ -610,6 +666,31 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	{
 		result.checkpoints = (int) (checkpoints1 - checkpoints0);
 		result.autovacuums = (int) (autovacuums1 - autovacuums0);
+	}
+	/*
+	 * check_tpcb: the balances agree before and after the run, and what they
+	 * gained is what the run logged in pgbench_history.  Comparing the
+	 * changes rather than the totals keeps the check true to the run when
+	 * vacuum => true truncated the history before it (as pgbench does).
+	 * Not checked when drivers had to be terminated: their clients'
+	 * transactions may still be ending.
+	 */
+	result.tpcb_consistent = -1;
+	if (tpcb_before_ok && !terminated && coordinator_tpcb_sums(req, run_id, tpcb_after))
+	{
+		bool		ok = tpcb_before[0] == tpcb_before[1] && tpcb_before[1] == tpcb_before[2] &&
+			tpcb_after[0] == tpcb_after[1] && tpcb_after[1] == tpcb_after[2] &&
+			tpcb_after[0] - tpcb_before[0] == tpcb_after[3] - tpcb_before[3];
+
+		result.tpcb_consistent = ok ? 1 : 0;
+		if (!ok)
+			ereport(WARNING,
+					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant does not hold", run_id),
+					 errdetail("Sums of accounts, branches, tellers, history before the run: "
+							   INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT
+							   "; after: " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ".",
+							   tpcb_before[0], tpcb_before[1], tpcb_before[2], tpcb_before[3],
+							   tpcb_after[0], tpcb_after[1], tpcb_after[2], tpcb_after[3])));
 	}
 	results_finish_run(run_id, &result);
 	coordinator_write_statements(req, run_id, run);

@@ -1413,6 +1413,8 @@ driver_main(Datum main_arg)
 				 errmsg("pgbenchx driver found bad shared memory")));
 	dr.me = &dr.run->drivers[dr.index];
 	dr.me->procno = MyProc->pgprocno;
+	/* one socket per client: raise the soft open file limit (launch checked the hard one) */
+	(void) launch_raise_nofile((long) dr.me->nclients + LAUNCH_DRIVER_SPARE_FDS);
 	dr.counts = &dr.me->counts;
 	dr.cmdstats = run_shmem_cmdstats(dr.run, dr.index);
 	{

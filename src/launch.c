@@ -14,6 +14,7 @@
  */
 #include "postgres.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -81,6 +82,68 @@ launch_worker_spec(BackgroundWorker *worker, const char *function,
 	strlcpy(worker->bgw_name, type, BGW_MAXLEN);
 	worker->bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	worker->bgw_notify_pid = MyProcPid;
+}
+
+long
+launch_raise_nofile(long want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return -1;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	if ((long) rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max)
+	{
+		rlim_t		old = rl.rlim_cur;
+
+		rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || (long) rl.rlim_max > want) ?
+			(rlim_t) want : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			rl.rlim_cur = old;
+	}
+	return (long) rl.rlim_cur;
+}
+
+/*
+ * Each driver holds one socket per client of its share, like a pgbench
+ * thread, and pgbench refuses to start when RLIMIT_NOFILE is below its
+ * clients + 3.  The drivers inherit the server's limits and raise their soft
+ * limit up to the hard limit (launch_raise_nofile); refuse here when even the
+ * hard limit is too low for a step's largest share, instead of failing the
+ * run with "Too many open files" once it has started.
+ */
+static void
+launch_check_nofile(const LaunchOptions *opts, int ncpus)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY)
+		return;
+	for (int i = 0; i < opts->nsteps; i++)
+	{
+		int			c = opts->clients[i];
+		int			jobs = opts->jobs_given ? Min(opts->jobs, c) :
+			launch_default_jobs(c, ncpus, max_worker_processes);
+		long		share = (c + jobs - 1) / jobs;
+		long		need = share + LAUNCH_DRIVER_SPARE_FDS;
+
+		if (need > (long) rl.rlim_max)
+		{
+			long		per_job = (long) rl.rlim_max - LAUNCH_DRIVER_SPARE_FDS;
+
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("%d clients in %d jobs need %ld open files per driver, but the server's limit is %ld",
+							c, jobs, need, (long) rl.rlim_max),
+					 errdetail("Each driver worker holds one connection per client of its share, and the server's processes may open at most %ld files (RLIMIT_NOFILE, hard limit).",
+							   (long) rl.rlim_max),
+					 per_job > 0 ?
+					 errhint("Pass jobs => %ld or more, or raise the server's open file limit (LimitNOFILE= in its systemd unit, or ulimit -n before pg_ctl start).",
+							 (c + per_job - 1) / per_job) :
+					 errhint("Raise the server's open file limit (LimitNOFILE= in its systemd unit, or ulimit -n before pg_ctl start).")));
+		}
+	}
 }
 
 int
@@ -689,6 +752,21 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	launch_payload_decode(payload.data, nscripts, ndefs, &decoded);
 	launch_check_scripts(&decoded, protocol);
 
+	/*
+	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
+	 * (simple-update and custom scripts write some of the tables and not the
+	 * others); select-only writes nothing, so it may be mixed in.
+	 */
+	if (opts->check_tpcb)
+		for (int i = 0; i < decoded.nscripts; i++)
+			if (strcmp(decoded.names[i], "tpcb-like") != 0 &&
+				strcmp(decoded.names[i], "select-only") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", decoded.names[i]),
+						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
+						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
+
 	launch_check_no_run();
 
 	ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
@@ -706,6 +784,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 
 	if (!remote)
 		launch_check_connections(max_clients);
+	launch_check_nofile(opts, ncpus);
 
 	dbname = get_database_name(MyDatabaseId);
 	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", quoted.data);
@@ -754,6 +833,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->knobs.shuffle = opts->shuffle;
 	req->vacuum = opts->vacuum;
 	req->checkpoint = opts->checkpoint;
+	req->check_tpcb = opts->check_tpcb;
 	req->random_seed_given = opts->random_seed_given;
 	req->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
 		(uint64) GetCurrentTimestamp();

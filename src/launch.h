@@ -49,6 +49,7 @@ typedef struct LaunchRequest
 	RunKnobs	knobs;
 	bool		vacuum;
 	bool		checkpoint;
+	bool		check_tpcb;		/* record runs.tpcb_consistent */
 	bool		random_seed_given;
 	uint64		random_seed;
 	int			ncpus;
@@ -88,7 +89,7 @@ typedef struct LaunchPayload
 extern void launch_payload_decode(const char *payload, int nscripts, int ndefines,
 								  LaunchPayload *out);
 
-#define LAUNCH_MAGIC	0x70627832	/* "pbx2" */
+#define LAUNCH_MAGIC	0x70627833	/* "pbx3" */
 
 /* The options of run_bench / run_sweep, as SQL passed them. */
 typedef struct LaunchOptions
@@ -121,6 +122,7 @@ typedef struct LaunchOptions
 	const char *inline_script;	/* run_replay: the statements themselves */
 	bool		replay;
 	bool		shuffle;
+	bool		check_tpcb;		/* check the TPC-B invariant over each run */
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */
@@ -135,6 +137,19 @@ extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out
  */
 extern void launch_worker_spec(BackgroundWorker *worker, const char *function,
 							   const char *type, dsm_segment *seg);
+
+/*
+ * File descriptors a driver needs besides one socket per client (its own
+ * latch, wait event set, postmaster pipe, log and DSM files), with room.
+ */
+#define LAUNCH_DRIVER_SPARE_FDS	32
+
+/*
+ * Raise this process's soft RLIMIT_NOFILE to at least want (at most the hard
+ * limit).  Returns the soft limit now in force, or -1 if it is unlimited or
+ * unknown.
+ */
+extern long launch_raise_nofile(long want);
 
 /* the default number of jobs for clients given the free worker slots */
 extern int	launch_default_jobs(int clients, int ncpus, int free_slots);

@@ -167,26 +167,37 @@ pgbench_init(PG_FUNCTION_ARGS)
  * The options common to run_bench and both run_sweep forms, from argument
  * first onwards: duration, script, jobs, protocol, transactions, vacuum,
  * checkpoint, label, conninfo, random_seed, variables, rate, latency_limit,
- * max_tries, connect_per_transaction, tags, and (run_sweep) repeats.
+ * max_tries, connect_per_transaction, tags; then (run_sweep only) repeats;
+ * then check_tpcb, the last argument of all three.  Arguments are read by
+ * position, so the SQL declarations must keep this order.
  */
 static void
-pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
+pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, bool sweep, LaunchOptions *o)
 {
 	static const char *const names[] = {
 		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
 		"checkpoint", "label", "conninfo", "random_seed", "variables",
-		"rate", "latency_limit", "max_tries", "connect_per_transaction", "tags",
-		"repeats"
+		"rate", "latency_limit", "max_tries", "connect_per_transaction", "tags"
 	};
+	int			last = first + (int) lengthof(names) + (sweep ? 1 : 0);
+
+	/* the SQL declaration and this reader must agree on the arguments */
+	if (PG_NARGS() != last + 1)
+		elog(ERROR, "pgbenchx: %s called with %d arguments, expected %d; the installed SQL does not match the library",
+			 sweep ? "run_sweep" : "run_bench", PG_NARGS(), last + 1);
 
 	/* NULL means "not given" for these; the others must not be NULL */
-	for (int i = 0; i < (int) lengthof(names) && first + i < PG_NARGS(); i++)
+	for (int i = 0; i < (int) lengthof(names); i++)
 	{
 		bool		may_be_null = (i == 0 || i == 2 || i == 4 || (i >= 7 && i <= 12) || i == 15);
 
 		if (!may_be_null && PG_ARGISNULL(first + i))
 			pgbenchx_null_argument(names[i]);
 	}
+	if (sweep && PG_ARGISNULL(last - 1))
+		pgbenchx_null_argument("repeats");
+	if (PG_ARGISNULL(last))
+		pgbenchx_null_argument("check_tpcb");
 	o->duration_given = !PG_ARGISNULL(first);
 	o->duration = o->duration_given ? PG_GETARG_INT32(first) : 0;
 	o->script = text_to_cstring(PG_GETARG_TEXT_PP(first + 1));
@@ -209,8 +220,8 @@ pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, LaunchOptions *o)
 	o->max_tries = PG_GETARG_INT32(first + 13);
 	o->connect_per_transaction = PG_GETARG_BOOL(first + 14);
 	o->tags = PG_ARGISNULL(first + 15) ? NULL : PG_GETARG_JSONB_P(first + 15);
-	/* run_sweep only: repeats */
-	o->repeats = first + 16 < PG_NARGS() ? PG_GETARG_INT32(first + 16) : 1;
+	o->repeats = sweep ? PG_GETARG_INT32(last - 1) : 1;
+	o->check_tpcb = PG_GETARG_BOOL(last);
 }
 
 /* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */
@@ -226,7 +237,7 @@ pgbenchx_run_bench(PG_FUNCTION_ARGS)
 	clients = PG_GETARG_INT32(0);
 	o.nsteps = 1;
 	o.clients = &clients;
-	pgbenchx_launch_options(fcinfo, 1, &o);
+	pgbenchx_launch_options(fcinfo, 1, false, &o);
 	PG_RETURN_INT64(launch_start(&o, false));
 }
 
@@ -259,7 +270,7 @@ pgbenchx_run_sweep(PG_FUNCTION_ARGS)
 				 errhint("Pass min_clients <= max_clients.")));
 	o.nsteps = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
 	o.clients = ladder;
-	pgbenchx_launch_options(fcinfo, 2, &o);
+	pgbenchx_launch_options(fcinfo, 2, true, &o);
 	PG_RETURN_INT64(launch_start(&o, true));
 }
 
@@ -295,7 +306,7 @@ pgbenchx_run_sweep_list(PG_FUNCTION_ARGS)
 					 errhint("Pass an array of client counts such as '{1,2,4}'.")));
 		o.clients[i] = DatumGetInt32(elems[i]);
 	}
-	pgbenchx_launch_options(fcinfo, 1, &o);
+	pgbenchx_launch_options(fcinfo, 1, true, &o);
 	PG_RETURN_INT64(launch_start(&o, true));
 }
 

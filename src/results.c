@@ -357,6 +357,10 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_int4(&st, r->autovacuums);
 	else
 		results_arg(&st, INT4OID, (Datum) 0, true);
+	if (r->tpcb_consistent >= 0)
+		results_arg(&st, BOOLOID, BoolGetDatum(r->tpcb_consistent == 1), false);
+	else
+		results_arg(&st, BOOLOID, (Datum) 0, true);
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -365,7 +369,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "driver_cpu_s = $17, bench_duration_s = $18, coordinator_pid = NULL, "
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
-				 "checkpoints = $27, autovacuums = $28, "
+				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
 				 "qpm = CASE WHEN replay AND $18 > 0 THEN ($3 + $4) / $18 * 60 END "
 				 "WHERE run_id = $1", &st);
 }

@@ -25,6 +25,7 @@ typedef struct RunResult
 	bool		connect_per_transaction;
 	int			checkpoints;	/* during the run; -1 if unknown */
 	int			autovacuums;	/* during the run; -1 if unknown */
+	int			tpcb_consistent;	/* check_tpcb: 1 held, 0 broken, -1 not checked */
 	DriverCounts counts;		/* summed over the drivers */
 	stats_run  *total;
 } RunResult;

@@ -1,0 +1,76 @@
+# Load: 1000 clients in 4 jobs complete a run in a cluster with
+# max_connections raised.  Every client connects (1000 distinct
+# application_names while the run is on), the run completes with
+# transactions, and afterwards no client backend, driver or coordinator is
+# left.  Each driver holds 250 sockets: the drivers raise their soft open
+# file limit to their share (launch refuses when the hard limit is too low).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $node = PostgreSQL::Test::Cluster->new('thousand');
+$node->init;
+# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
+$node->append_conf('postgresql.conf',
+	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
+  if $ENV{PGX_EXTENSION_DESTDIR};
+$node->append_conf('postgresql.conf', <<'CONF');
+max_connections = 1100
+max_worker_processes = 16
+shared_buffers = 64MB
+log_connections = off
+log_disconnections = off
+log_statement = none
+CONF
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+my $t0 = time;
+my $id = q1("SELECT run_bench(1000, 3, 'select-only', jobs => 4, checkpoint => false)");
+like($id, qr/^\d+$/, 'run_bench accepts 1000 clients in 4 jobs');
+
+# while it runs: every client is connected, under its own application_name
+ok( $node->poll_query_until('postgres',
+		"SELECT count(DISTINCT application_name) FROM pg_stat_activity "
+		  . "WHERE backend_type = 'client backend' AND application_name LIKE 'pgbenchx client %'",
+		'1000'),
+	'1000 distinct clients are connected at once');
+is(q1("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'"),
+	'4', 'by 4 drivers');
+
+$node->safe_psql('postgres', "SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+my $elapsed = time - $t0;
+
+my ($status, $clients, $jobs, $tx, $failed, $aborted, $error) = split /\|/,
+  q1("SELECT status, clients, jobs, transactions, failed, aborted_clients, coalesce(error, '') "
+	  . "FROM pgbenchx.runs WHERE run_id = $id");
+is($status, 'completed', 'the run completed');
+is($clients, '1000', 'with 1000 clients');
+is($jobs, '4', 'in 4 jobs');
+cmp_ok($tx, '>', 0, 'transactions were made');
+is($failed, '0', 'none failed');
+is($aborted, '0', 'no client aborted');
+is($error, '', 'no error');
+cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 3,
+	'a sample per second');
+
+# nothing left: clients, drivers and coordinator are gone
+ok( $node->poll_query_until('postgres',
+		"SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx%' "
+		  . "OR backend_type IN ('pgbenchx driver', 'pgbenchx coordinator')",
+		'0'),
+	'no client backend, driver or coordinator is left');
+
+my ($tps, $conn_ms) = split /\|/,
+  q1("SELECT round(tps::numeric, 1), round(conn_time_ms::numeric) FROM pgbenchx.runs WHERE run_id = $id");
+diag(sprintf("1000 clients / 4 jobs, select-only 3 s: %s transactions, tps %s, connecting %s ms, call to end %.1f s",
+		$tx, $tps, $conn_ms, $elapsed));
+
+$node->stop;
+done_testing();
