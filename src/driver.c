@@ -108,7 +108,7 @@ typedef struct DriverRun
 	TimestampTz stop_deadline;	/* 0 until a stop request */
 	uint64		cur_sec;		/* the second being filled */
 	int			live;			/* clients neither done nor aborted */
-	bool		wes_dirty;		/* -C: sockets changed, rebuild the set */
+	bool		wes_dirty;		/* sockets changed or closed: rebuild the set */
 	char	  **client_conninfo;	/* per client, for -C reconnects */
 	CommandStats *cmdstats;		/* ours, in the DSM segment */
 	DriverCounts *counts;		/* ours, in the DSM segment */
@@ -208,8 +208,14 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 static void
 driver_client_disconnect(DriverRun *dr, DriverClient *c)
 {
-	if (c->wes_pos >= 0 && dr->wes)
-		ModifyWaitEvent(dr->wes, c->wes_pos, 0, NULL);
+	/*
+	 * Not ModifyWaitEvent: when the server closed the connection, libpq has
+	 * already closed the socket, and epoll_ctl on it fails with EBADF.  The
+	 * set is rebuilt without this client before the next wait instead (a
+	 * closed descriptor is gone from epoll by itself meanwhile).
+	 */
+	if (c->wes_pos >= 0)
+		dr->wes_dirty = true;
 	c->wes_pos = -1;
 	if (c->conn)
 		PQfinish(c->conn);
