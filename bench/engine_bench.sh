@@ -74,24 +74,10 @@ cluster_settings=(
 )
 
 pgx_ensure_packages
-if [ -n "${PGX_DESTDIR:-}" ]; then
-	pgx_log "building and installing pgbenchx into $PGX_DESTDIR"
-	make -C "$PGX_ROOT" -s PGBENCHX_WERROR=1 >/dev/null || pgx_die "build failed"
-	make -C "$PGX_ROOT" -s install DESTDIR="$PGX_DESTDIR" >/dev/null ||
-		pgx_die "make install DESTDIR=$PGX_DESTDIR failed"
-	cluster_settings+=("extension_destdir = '$PGX_DESTDIR'")
-else
-	pgx_build_install
-fi
+pgx_bench_install
+if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
 
-if [ -n "${PGX_WORKDIR:-}" ]; then
-	mkdir -p "$PGX_WORKDIR"
-	dir=$(mktemp -d "$PGX_WORKDIR/engine_bench.XXXXXX") || pgx_die "mktemp failed"
-	chmod 755 "$dir"
-	chown postgres:postgres "$dir"
-else
-	dir=$(pgx_workdir)
-fi
+dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
 port=${PGX_PORT:-$(pgx_free_port)}
 trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
 pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"

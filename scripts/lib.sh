@@ -37,13 +37,31 @@ pgx_build_install() {
 	make -C "$PGX_ROOT" -s install >/dev/null || pgx_die "make install failed"
 }
 
-# A directory owned by postgres, for clusters and test copies.
+# A directory owned by postgres, for clusters and test copies: under
+# /tmp, or under the parent directory given as $1 (created if needed).
 pgx_workdir() {
-	local d
-	d=$(mktemp -d /tmp/pgbenchx.XXXXXX) || pgx_die "mktemp failed"
+	local parent=${1:-/tmp} d
+	mkdir -p "$parent" || pgx_die "cannot create $parent"
+	d=$(mktemp -d "$parent/pgbenchx.XXXXXX") || pgx_die "mktemp failed"
 	chmod 755 "$d"
 	chown postgres:postgres "$d"
 	echo "$d"
+}
+
+# For bench/: build and install into $PGX_DESTDIR when it is set (leaving the
+# system directories alone; the cluster then needs PGX_DESTDIR_SETTING), else
+# into the server's directories as pgx_build_install does.
+pgx_bench_install() {
+	PGX_DESTDIR_SETTING=
+	if [ -z "${PGX_DESTDIR:-}" ]; then
+		pgx_build_install
+		return
+	fi
+	pgx_log "building and installing pgbenchx into $PGX_DESTDIR"
+	make -C "$PGX_ROOT" -s PGBENCHX_WERROR=1 >/dev/null || pgx_die "build failed"
+	make -C "$PGX_ROOT" -s install DESTDIR="$PGX_DESTDIR" >/dev/null ||
+		pgx_die "make install DESTDIR=$PGX_DESTDIR failed"
+	PGX_DESTDIR_SETTING="extension_destdir = '$PGX_DESTDIR'"
 }
 
 # A TCP port nobody listens on and no socket file claims.
