@@ -10,25 +10,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PgbenchxTest;
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('fterm');
-$node->init;
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('fterm', scale => 1);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-sub nothing_left
-{
-	return $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
-}
 
 # a worker crash would restart the whole cluster: the start time must not move
 my $pm_start = q1('SELECT pg_postmaster_start_time()');
@@ -45,7 +32,7 @@ sub intact
 	is(q1("SELECT md5(r::text) || md5(coalesce((SELECT string_agg(s::text, ',' ORDER BY second) FROM pgbenchx.samples s WHERE run_id = $ref), '')) FROM pgbenchx.runs r WHERE run_id = $ref"),
 		$ref_sig, "$what: stored results intact");
 	is(q1('SELECT 1'), '1', "$what: the server serves other sessions");
-	ok(nothing_left(), "$what: no worker or client left");
+	ok(nothing_left($node), "$what: no worker or client left");
 }
 
 # --- one client terminated

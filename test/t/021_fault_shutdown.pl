@@ -9,25 +9,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PgbenchxTest;
 use Time::HiRes qw(time sleep);
 
-my $node = PostgreSQL::Test::Cluster->new('fshut');
-$node->init;
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('fshut', scale => 1);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-sub nothing_left
-{
-	return $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
-}
 
 # --- immediate shutdown in the middle of a sweep
 {
@@ -76,7 +63,7 @@ sub nothing_left
 	is(q1("SELECT transactions = (SELECT sum(transactions) FROM pgbenchx.samples WHERE run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 2"),
 		't', 'its transactions are those of its samples');
 	is(q1("SELECT pgbenchx.cancel($sweep)"), 'f', 'cancelling it does nothing');
-	ok(nothing_left(), 'nothing left');
+	ok(nothing_left($node), 'nothing left');
 }
 
 # --- cancel alone also marks an orphan aborted

@@ -7,25 +7,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PgbenchxTest;
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('fdrop');
-$node->init;
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('fdrop', scale => 1);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-sub nothing_left
-{
-	return $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
-}
 
 # a worker crash would restart the whole cluster: the start time must not move
 my $pm_start = q1('SELECT pg_postmaster_start_time()');
@@ -42,7 +29,7 @@ my $pm_start = q1('SELECT pg_postmaster_start_time()');
 	cmp_ok(time - $t0, '<', 5, 'without waiting for the run');
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completes');
-	ok(nothing_left(), 'nothing left');
+	ok(nothing_left($node), 'nothing left');
 }
 
 # --- DROP EXTENSION during a run
@@ -53,7 +40,7 @@ my $pm_start = q1('SELECT pg_postmaster_start_time()');
 	my $t0 = time;
 	my ($ret, $out, $err) = $node->psql('postgres', 'DROP EXTENSION pgbenchx', timeout => 30);
 	is($ret, 0, 'DROP EXTENSION during a run is accepted') or diag $err;
-	ok(nothing_left(), 'the coordinator, its drivers and clients all stop');
+	ok(nothing_left($node), 'the coordinator, its drivers and clients all stop');
 	cmp_ok(time - $t0, '<', 5, 'within seconds');
 	is(q1('SELECT count(*) FROM pg_namespace WHERE nspname = \'pgbenchx\''), '0', 'the schema is gone');
 	is(q1('SELECT 1'), '1', 'the server serves other sessions');
@@ -61,7 +48,7 @@ my $pm_start = q1('SELECT pg_postmaster_start_time()');
 	my $next = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $next");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $next"), 'completed', 'a run after CREATE EXTENSION again completes');
-	ok(nothing_left(), 'nothing left');
+	ok(nothing_left($node), 'nothing left');
 }
 
 is(q1('SELECT pg_postmaster_start_time()'), $pm_start, 'no worker crashed (the cluster never restarted)');

@@ -8,25 +8,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PgbenchxTest;
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('flock');
-$node->init;
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('flock', scale => 1);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-sub nothing_left
-{
-	return $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
-}
 
 # a session holding a lock until it is told to stop
 sub lock_table
@@ -54,7 +41,7 @@ sub ended
 	is(q1("SELECT status || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"), 'failed 2', 'both clients failed');
 	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/lock timeout/, 'with the lock timeout');
 	$h->quit;
-	ok(nothing_left(), 'nothing left');
+	ok(nothing_left($node), 'nothing left');
 }
 
 # --- statement_timeout through conninfo
@@ -66,7 +53,7 @@ sub ended
 	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/statement timeout/, 'with the statement timeout');
 
 	$h->quit;
-	ok(nothing_left(), 'nothing left');
+	ok(nothing_left($node), 'nothing left');
 }
 
 # --- options in conninfo keep the check that lets orphaned client backends
@@ -95,7 +82,7 @@ sub ended
 	cmp_ok($elapsed, '<', 5, "the stuck run stopped within a few seconds ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
 	cmp_ok(q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), '>', 0, 'what was measured is kept');
-	ok(nothing_left(), 'nothing left while the lock is still held');
+	ok(nothing_left($node), 'nothing left while the lock is still held');
 	$h->quit;
 }
 
@@ -112,7 +99,7 @@ sub ended
 	my $elapsed = time - $t0;
 	cmp_ok($elapsed, '<', 5, "it stopped within a few seconds ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
-	ok(nothing_left(), 'nothing left while the lock is still held');
+	ok(nothing_left($node), 'nothing left while the lock is still held');
 	$h->quit;
 }
 

@@ -1,0 +1,41 @@
+# PgbenchxTest: what the TAP tests share.  A started cluster with pgbenchx
+# created (pointed at a private install when PGX_EXTENSION_DESTDIR is set),
+# and the check that a run left no worker or client behind.
+package PgbenchxTest;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use PostgreSQL::Test::Cluster;
+
+our @EXPORT = qw(pgbenchx_node nothing_left);
+
+# pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...])
+# A started node with pgbenchx created and, with scale, pgbench_init(scale).
+sub pgbenchx_node
+{
+	my ($name, %opt) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	$node->init(@{ $opt{init} // [] });
+	$node->append_conf('postgresql.conf',
+		"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
+	  if $ENV{PGX_EXTENSION_DESTDIR};
+	$node->append_conf('postgresql.conf', "log_statement = none\n" . ($opt{conf} // ''));
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+	$node->safe_psql('postgres', "SET client_min_messages = warning; SELECT pgbench_init($opt{scale})")
+	  if defined $opt{scale};
+	return $node;
+}
+
+# Whether, within the framework's timeout, no pgbenchx worker and no client
+# connection is left in pg_stat_activity.
+sub nothing_left
+{
+	my ($node) = @_;
+	return $node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
+}
+
+1;
