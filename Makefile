@@ -30,7 +30,6 @@ REGRESS = setup init_errors init_content results_schema engine_refusals eval scr
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
-PROVE_FLAGS = -I test/perl
 
 PG_CPPFLAGS = -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL = $(libpq)

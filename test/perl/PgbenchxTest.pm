@@ -1,4 +1,4 @@
-# PgbenchxTest: what the TAP tests share.  A started cluster with pgbenchx
+# PgbenchxTest: what the TAP tests share (they load it with FindBin).  A started cluster with pgbenchx
 # created (pointed at a private install when PGX_EXTENSION_DESTDIR is set),
 # and the check that a run left no worker or client behind.
 package PgbenchxTest;

@@ -8,6 +8,8 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $node = pgbenchx_node('tpcb', scale => 1);
