@@ -10,8 +10,11 @@ use PostgreSQL::Test::Cluster;
 
 our @EXPORT = qw(pgbenchx_node nothing_left);
 
-# pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...])
-# A started node with pgbenchx created and, with scale, pgbench_init(scale).
+# pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
+#               extension => 0)
+# A started node with pgbenchx created in database postgres (unless
+# extension => 0: the test creates it where it wants it) and, with scale,
+# pgbench_init(scale).
 sub pgbenchx_node
 {
 	my ($name, %opt) = @_;
@@ -23,7 +26,8 @@ sub pgbenchx_node
 	  if $ENV{PGX_EXTENSION_DESTDIR};
 	$node->append_conf('postgresql.conf', "log_statement = none\n" . ($opt{conf} // ''));
 	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+	$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx')
+	  if $opt{extension} // 1;
 	$node->safe_psql('postgres', "SET client_min_messages = warning; SELECT pgbench_init($opt{scale})")
 	  if defined $opt{scale};
 	return $node;

@@ -7,10 +7,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('init');
-$node->init;
-$node->start;
+my $node = pgbenchx_node('init', extension => 0);
 
 $node->safe_psql('postgres', 'CREATE DATABASE by_pgbench');
 $node->safe_psql('postgres', 'CREATE DATABASE by_pgbenchx');

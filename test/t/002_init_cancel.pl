@@ -5,13 +5,13 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 use IPC::Run;
 use Time::HiRes qw(usleep time);
 
-my $node = PostgreSQL::Test::Cluster->new('cancel');
-$node->init;
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+my $node = pgbenchx_node('cancel');
 
 my $snapshot_sql = q{
 	SELECT string_agg(relname || ':' || relkind::text, ',' ORDER BY relname)

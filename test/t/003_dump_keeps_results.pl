@@ -6,10 +6,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('dump');
-$node->init;
-$node->start;
+my $node = pgbenchx_node('dump', extension => 0);
 $node->safe_psql('postgres', 'CREATE DATABASE src');
 $node->safe_psql('postgres', 'CREATE DATABASE dst');
 $node->safe_psql('src', q{

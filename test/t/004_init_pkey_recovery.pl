@@ -8,15 +8,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('pkey');
-$node->init(has_archiving => 1, allows_streaming => 1);
-# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx; CREATE EXTENSION amcheck');
+my $node = pgbenchx_node('pkey', init => [ has_archiving => 1, allows_streaming => 1 ]);
+$node->safe_psql('postgres', 'CREATE EXTENSION amcheck');
 
 my $check_sql = q{
 	SELECT bt_index_parent_check('pgbench_accounts_pkey', heapallindexed => true, rootdescend => true);

@@ -7,13 +7,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('engine');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\nmax_worker_processes = 16\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(2)');
+my $node = pgbenchx_node('engine', scale => 2, conf => "max_worker_processes = 16\n");
 
 # start a run, wait for it with the procedure, return (run_id, wait's NOTICEs)
 sub run_and_wait

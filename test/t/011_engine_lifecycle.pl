@@ -9,23 +9,15 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 use IPC::Run;
 use Time::HiRes qw(usleep time);
 
-my $node = PostgreSQL::Test::Cluster->new('life');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\nmax_connections = 40\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('life', scale => 1, conf => "max_connections = 40\n");
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-sub nothing_left
-{
-	return $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx%'");
-}
 
 # --- a sweep cancelled in the middle keeps its completed steps
 {
@@ -47,7 +39,7 @@ sub nothing_left
 		'>=', 1, 'the cancelled step keeps its samples');
 	cmp_ok(q1("SELECT transactions FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"),
 		'>', 0, 'the cancelled step keeps its transactions');
-	ok(nothing_left(), 'no worker or client left after the cancel');
+	ok(nothing_left($node), 'no worker or client left after the cancel');
 	is(q1("SELECT pgbenchx.cancel($sweep)"), 'f', 'cancelling a finished sweep does nothing');
 }
 
@@ -137,7 +129,7 @@ sub nothing_left
 	  or die 'run still running';
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'a terminated coordinator leaves the run aborted');
 	cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 1, 'its samples are kept');
-	ok(nothing_left(), 'drivers and clients are gone');
+	ok(nothing_left($node), 'drivers and clients are gone');
 	is(q1('SELECT 1'), '1', 'the server still serves');
 }
 

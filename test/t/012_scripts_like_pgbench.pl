@@ -9,12 +9,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('scripts');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+my $node = pgbenchx_node('scripts');
 $node->safe_psql('postgres', q{
 	CREATE TABLE vals (who int, tx int, r1 bigint, r2 bigint, r3 bigint, r4 bigint,
 	                   h bigint, p bigint, branch int, g1 bigint, a2 bigint, d text)});

@@ -10,6 +10,9 @@ use File::Temp qw(tempdir);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
 # pg_wal on another mount when /dev/shm is one (a tmpfs, usually)
 my $waldir;
@@ -18,16 +21,8 @@ if (-d '/dev/shm' && -w '/dev/shm')
 	$waldir = tempdir('pgx_env_wal_XXXX', DIR => '/dev/shm', CLEANUP => 1) . '/wal';
 }
 
-my $node = PostgreSQL::Test::Cluster->new('env');
-$node->init($waldir ? (extra => [ '--waldir', $waldir ]) : ());
-# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('env', scale => 1,
+	init => [ $waldir ? (extra => [ '--waldir', $waldir ]) : () ]);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 

@@ -14,6 +14,9 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
 my $chromium;
 foreach my $dir (split /:/, $ENV{PATH})
@@ -26,16 +29,7 @@ foreach my $dir (split /:/, $ENV{PATH})
 ok(defined $chromium, 'chromium is installed')
   or BAIL_OUT('chromium not found on PATH: apt-get install chromium (scripts/test.sh does)');
 
-my $node = PostgreSQL::Test::Cluster->new('charts');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+my $node = pgbenchx_node('charts', scale => 1);
 
 # a real sweep of 1 and 2 clients, 3 s each
 my $sweep = $node->safe_psql('postgres',

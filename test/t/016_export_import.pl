@@ -13,22 +13,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-sub new_node
-{
-	my ($name) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
-	$node->init;
-	# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
-	$node->append_conf('postgresql.conf',
-		"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-	  if $ENV{PGX_EXTENSION_DESTDIR};
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-	return $node;
-}
-
-my $a = new_node('source');
+my $a = pgbenchx_node('source');
 sub qa { return $a->safe_psql('postgres', $_[0]); }
 qa('SET client_min_messages = warning; SELECT pgbench_init(1)');
 
@@ -76,7 +65,7 @@ my %a_counts = map { $_ => qa("SELECT count(*) FROM pgbenchx.$_ x JOIN pgbenchx.
 cmp_ok($a_counts{samples}, '>=', 6, "samples to export ($a_counts{samples})");
 
 # --- import into another cluster, where the ids are already further on
-my $b = new_node('target');
+my $b = pgbenchx_node('target');
 sub qb { return $b->safe_psql('postgres', $_[0]); }
 isnt(qb('SELECT system_identifier FROM pg_control_system()'), $sysid_a, 'two different servers');
 qb("SELECT setval('pgbenchx.id_seq', 500)");

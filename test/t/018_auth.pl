@@ -8,15 +8,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('auth');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\npassword_encryption = 'scram-sha-256'\n");
-$node->start;
+my $node = pgbenchx_node('auth', scale => 1, conf => "password_encryption = 'scram-sha-256'\n");
 $node->safe_psql('postgres', q{
-	CREATE EXTENSION pgbenchx;
-	SET client_min_messages = warning;
-	SELECT pgbench_init(1);
 	CREATE ROLE bench LOGIN PASSWORD 'bench-secret';
 	GRANT EXECUTE ON FUNCTION run_bench TO bench;
 	GRANT USAGE ON SCHEMA pgbenchx TO bench;

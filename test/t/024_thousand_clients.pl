@@ -9,25 +9,18 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('thousand');
-$node->init;
-# PGX_EXTENSION_DESTDIR: pgbenchx installed with make install DESTDIR=...
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', <<'CONF');
+my $node = pgbenchx_node('thousand', scale => 1, conf => <<'CONF');
 max_connections = 1100
 max_worker_processes = 16
 shared_buffers = 64MB
 log_connections = off
 log_disconnections = off
-log_statement = none
 CONF
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
-$node->safe_psql('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 

@@ -7,18 +7,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
 
-my $node = PostgreSQL::Test::Cluster->new('inject');
-$node->init;
-$node->append_conf('postgresql.conf',
-	"extension_destdir = '$ENV{PGX_EXTENSION_DESTDIR}'")
-  if $ENV{PGX_EXTENSION_DESTDIR};
-$node->append_conf('postgresql.conf', "log_statement = none\n");
-$node->start;
+my $node = pgbenchx_node('inject', scale => 1);
 $node->safe_psql('postgres', q{
-	CREATE EXTENSION pgbenchx;
-	SET client_min_messages = warning;
-	SELECT pgbench_init(1);
 	CREATE TABLE canary (x int);
 	INSERT INTO canary VALUES (1);
 });
