@@ -100,6 +100,7 @@ typedef struct DriverRun
 	int			cmd_base[SCRIPT_MAX_SCRIPTS];	/* script's first command in cmdstats */
 	int			sql_base[SCRIPT_MAX_SCRIPTS];	/* script's first statement in prepared[] */
 	int			nsql;			/* statements of all scripts */
+	char		(*prep_names)[24];	/* per statement: its prepared name */
 	prng_state	choose_rs;		/* pgbench's per-thread script choice */
 	DriverClient *clients;
 	int			nclients;
@@ -298,7 +299,7 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	const ScriptStep *s = &c->step;
 	int			ok;
-	char		name[16];
+	const char *name;
 
 	c->cmd_start = now;
 	switch (dr->run->protocol)
@@ -311,9 +312,7 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 								   (const char *const *) s->params, NULL, NULL, 0);
 			break;
 		default:
-			/* pgbench's names: P_<statement>, per script */
-			snprintf(name, sizeof(name), "%s%d_%d", driver_prepared_names_prefix,
-					 s->script, s->sql_index);
+			name = dr->prep_names[dr->sql_base[s->script] + s->sql_index];
 			if (!c->prepared[dr->sql_base[s->script] + s->sql_index] && c->in_pipeline)
 			{
 				/* queued in the pipeline just before its first execution */
@@ -1357,6 +1356,12 @@ driver_setup_clients(DriverRun *dr)
 		ncmd += script_command_count(script);
 		dr->nsql += script_sql_count(script);
 	}
+	/* pgbench's names, P_<script>_<statement>, formatted once */
+	dr->prep_names = palloc(sizeof(*dr->prep_names) * Max(1, dr->nsql));
+	for (int k = 0; k < pl->nscripts; k++)
+		for (int j = 0; j < script_sql_count(dr->scripts[k]); j++)
+			snprintf(dr->prep_names[dr->sql_base[k] + j], sizeof(*dr->prep_names),
+					 "%s%d_%d", driver_prepared_names_prefix, k, j);
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
 	default_seed = script_seed_default_seed(dr->run->random_seed, dr->run->nclients);

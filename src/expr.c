@@ -182,6 +182,36 @@ expr_format_double(char *buf, size_t size, const char *fmt, double d)
 	return snprintf(buf, size, fmt, d);
 }
 
+/*
+ * An integer's decimal text, as "%lld" would print it: the hot path, once
+ * per variable substituted into each statement, so no printf machinery.
+ */
+static int
+expr_format_int(int64_t ival, char *buf, size_t size)
+{
+	char		digits[24];
+	int			n = 0;
+	int			len;
+	uint64_t	u = ival < 0 ? (uint64_t) 0 - (uint64_t) ival : (uint64_t) ival;
+
+	do
+	{
+		digits[n++] = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (ival < 0)
+		digits[n++] = '-';
+	len = n;
+	if (size == 0)
+		return len;
+	if ((size_t) n >= size)
+		n = (int) size - 1;		/* truncated like snprintf: leading part */
+	for (int i = 0; i < n; i++)
+		buf[i] = digits[len - 1 - i];
+	buf[n] = '\0';
+	return len;
+}
+
 int
 expr_value_format(const ExprValue *v, char *buf, size_t size)
 {
@@ -192,7 +222,7 @@ expr_value_format(const ExprValue *v, char *buf, size_t size)
 		case EXPR_VAL_BOOL:
 			return snprintf(buf, size, "%s", v->u.bval ? "true" : "false");
 		case EXPR_VAL_INT:
-			return snprintf(buf, size, "%lld", (long long) v->u.ival);
+			return expr_format_int(v->u.ival, buf, size);
 		case EXPR_VAL_DOUBLE:
 			return expr_format_double(buf, size, "%.15g", v->u.dval);
 		default:

@@ -1595,6 +1595,33 @@ test_hot_path_allocations(void)
 	script_set_alloc_hooks(NULL);
 }
 
+/* integers print exactly as "%lld" does, truncation included */
+static void
+test_int_format(void)
+{
+	const int64_t vals[] = {0, 1, -1, 9, 10, 99999, -100000, 1234567890123LL,
+		INT64_MAX, INT64_MIN, INT64_MIN + 1};
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+	{
+		ExprValue	v;
+		char		got[32];
+		char		want[32];
+		size_t		sizes[] = {sizeof(got), 4, 1};
+
+		v.type = EXPR_VAL_INT;
+		v.u.ival = vals[i];
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+		{
+			int			gl = expr_value_format(&v, got, sizes[k]);
+			int			wl = snprintf(want, sizes[k], "%lld", (long long) vals[i]);
+
+			CHECK_INT(gl, wl);
+			CHECK_STR(got, want);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -1613,6 +1640,7 @@ main(void)
 	test_poisson_delay();
 	test_parse_weight();
 	test_hot_path_allocations();
+	test_int_format();
 
 	printf("test_script: %d checks, %d failed\n", n_checks, n_failed);
 	return n_failed == 0 ? 0 : 1;
