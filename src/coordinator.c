@@ -820,7 +820,7 @@ coordinator_main(Datum main_arg)
 		bool		any_failed = false;
 
 		/* we hold the only lock: any row still "running" lost its coordinator */
-		results_mark_orphans_aborted();
+		(void) results_mark_orphans_aborted();
 		if (req->is_sweep)
 			results_start_sweep(req);
 		else

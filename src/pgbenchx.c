@@ -26,6 +26,7 @@
 
 #include "datagen.h"
 #include "launch.h"
+#include "startup.h"
 
 PG_MODULE_MAGIC;
 
@@ -67,6 +68,10 @@ _PG_init(void)
 #else
 	EmitWarningsOnPlaceholders("pgbenchx");
 #endif
+
+	/* optional: preloaded, mark runs a crash left "running" at start-up */
+	if (process_shared_preload_libraries_in_progress)
+		startup_register();
 }
 
 /* Raise the standard error for a NULL argument that has no meaning. */

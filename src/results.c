@@ -29,6 +29,9 @@
 
 #define RESULTS_MAX_ARGS 40
 
+/* rows the last results_exec_ext statement processed */
+static uint64 results_last_processed = 0;
+
 /* A statement with parameters, built up argument by argument. */
 typedef struct ResultsStmt
 {
@@ -99,6 +102,7 @@ results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit)
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_with_args failed with %s: %s",
 			 SPI_result_code_string(rc), sql);
+	results_last_processed = SPI_processed;
 	if (SPI_processed > 0 && SPI_tuptable != NULL)
 	{
 		bool		isnull;
@@ -121,16 +125,20 @@ results_exec(const char *sql, ResultsStmt *st)
 	return results_exec_ext(sql, st, false);
 }
 
-void
+/* Returns how many runs and sweeps it marked. */
+uint64
 results_mark_orphans_aborted(void)
 {
 	ResultsStmt st = {0};
+	uint64		marked;
 
 	/* a fresh look at pg_stat_activity, not one cached by this transaction */
 	pgstat_clear_snapshot();
 	results_text(&st, RESULTS_ORPHAN_ERROR);
 	results_exec(RESULTS_ORPHAN_RUNS_SQL, &st);
+	marked = results_last_processed;
 	results_exec(RESULTS_ORPHAN_SWEEPS_SQL, &st);
+	return marked + results_last_processed;
 }
 
 /*

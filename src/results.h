@@ -56,7 +56,7 @@ typedef struct RunResult
 	"WHERE w.status = 'running' AND " RESULTS_COORDINATOR_GONE("w.coordinator_pid")
 #define RESULTS_ORPHAN_ERROR "its coordinator is gone (crash, immediate shutdown or restart)"
 
-extern void results_mark_orphans_aborted(void);
+extern uint64 results_mark_orphans_aborted(void);
 extern void results_start_sweep(const LaunchRequest *req);
 extern void results_finish_sweep(int64 sweep_id, const char *status, const char *error);
 /* run_id 0: take the next id.  Returns the run's id. */

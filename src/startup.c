@@ -1,0 +1,173 @@
+/*-------------------------------------------------------------------------
+ * startup.c
+ *	  The optional start-up reaper: with pgbenchx in shared_preload_libraries,
+ *	  one background worker runs once each time the server has finished
+ *	  recovery, and marks "aborted" every run and sweep that an immediate
+ *	  shutdown or a crash left reading "running", in every database where
+ *	  pgbenchx is installed.  It starts nothing and restarts nothing.
+ *
+ * Without the preload nothing runs at start-up, and those rows are marked
+ * by the first pgbenchx.wait, pgbenchx.cancel or run start that sees them
+ * (wait.c, coordinator.c), exactly as here: one statement pair,
+ * results_mark_orphans_aborted, which leaves alone any row whose
+ * coordinator is alive.
+ *
+ * The launcher connects to no database (it reads only the shared catalog
+ * pg_database) and starts one short-lived worker per database, one after
+ * the other, so that it never needs more than one free worker slot.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_database.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "miscadmin.h"
+#include "nodes/pg_list.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "results.h"
+#include "startup.h"
+
+#define STARTUP_WORKER_TYPE "pgbenchx startup"
+
+PGDLLEXPORT void pgbenchx_startup_main(Datum main_arg);
+
+static void
+startup_worker_spec(BackgroundWorker *worker, Oid dboid)
+{
+	memset(worker, 0, sizeof(*worker));
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker->bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker->bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
+	strlcpy(worker->bgw_function_name, "pgbenchx_startup_main", BGW_MAXLEN);
+	strlcpy(worker->bgw_type, STARTUP_WORKER_TYPE, BGW_MAXLEN);
+	if (OidIsValid(dboid))
+		snprintf(worker->bgw_name, BGW_MAXLEN, STARTUP_WORKER_TYPE " in database %u", dboid);
+	else
+		strlcpy(worker->bgw_name, STARTUP_WORKER_TYPE, BGW_MAXLEN);
+	worker->bgw_main_arg = ObjectIdGetDatum(dboid);
+}
+
+/* Called from _PG_init while shared_preload_libraries is processed. */
+void
+startup_register(void)
+{
+	BackgroundWorker worker;
+
+	startup_worker_spec(&worker, InvalidOid);
+	RegisterBackgroundWorker(&worker);
+}
+
+/* The databases that accept connections (the launcher's only catalog read). */
+static List *
+startup_database_list(void)
+{
+	List	   *oids = NIL;
+	MemoryContext outer = CurrentMemoryContext;
+	Relation	rel;
+	TableScanDesc scan;
+	HeapTuple	tup;
+
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	rel = table_open(DatabaseRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(rel, 0, NULL);
+	while (HeapTupleIsValid(tup = heap_getnext(scan, ForwardScanDirection)))
+	{
+		Form_pg_database db = (Form_pg_database) GETSTRUCT(tup);
+		MemoryContext oldcxt;
+
+		/* datconnlimit -2 marks a database left half-dropped */
+		if (!db->datallowconn || db->datconnlimit == -2)
+			continue;
+		oldcxt = MemoryContextSwitchTo(outer);
+		oids = lappend_oid(oids, db->oid);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	table_endscan(scan);
+	table_close(rel, AccessShareLock);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	return oids;
+}
+
+/* The launcher: one worker per database, each awaited before the next. */
+static void
+startup_launch_all(void)
+{
+	List	   *oids = startup_database_list();
+	ListCell   *lc;
+
+	foreach(lc, oids)
+	{
+		BackgroundWorker worker;
+		BackgroundWorkerHandle *handle;
+		pid_t		pid;
+
+		startup_worker_spec(&worker, lfirst_oid(lc));
+		worker.bgw_notify_pid = MyProcPid;
+		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		{
+			ereport(LOG,
+					(errmsg("pgbenchx could not start a worker to mark aborted runs in database %u",
+							lfirst_oid(lc)),
+					 errhint("Raise \"max_worker_processes\"; a pgbenchx.wait or pgbenchx.cancel marks them meanwhile.")));
+			continue;
+		}
+		if (WaitForBackgroundWorkerStartup(handle, &pid) == BGWH_STARTED)
+			(void) WaitForBackgroundWorkerShutdown(handle);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* A per-database worker: mark the orphans if pgbenchx is installed here. */
+static void
+startup_reap_database(Oid dboid)
+{
+	bool		installed;
+	char		dbname[NAMEDATALEN];
+	uint64		marked;
+
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	pgstat_report_appname(STARTUP_WORKER_TYPE);
+
+	StartTransactionCommand();
+	installed = OidIsValid(get_extension_oid("pgbenchx", true));
+	strlcpy(dbname, get_database_name(dboid), sizeof(dbname));
+	CommitTransactionCommand();
+	if (!installed)
+		return;
+
+	marked = results_mark_orphans_aborted();
+	if (marked > 0)
+		ereport(LOG,
+				(errmsg("pgbenchx marked " UINT64_FORMAT " runs and sweeps aborted in database \"%s\": their coordinator did not survive the restart",
+						marked, dbname)));
+}
+
+void
+pgbenchx_startup_main(Datum main_arg)
+{
+	Oid			dboid = DatumGetObjectId(main_arg);
+
+	BackgroundWorkerUnblockSignals();
+	if (OidIsValid(dboid))
+		startup_reap_database(dboid);
+	else
+	{
+		BackgroundWorkerInitializeConnectionByOid(InvalidOid, InvalidOid, 0);
+		startup_launch_all();
+	}
+	proc_exit(0);
+}

@@ -1,0 +1,85 @@
+# With pgbenchx in shared_preload_libraries, a restart after an immediate
+# shutdown in the middle of a sweep marks the sweep and its run in progress
+# aborted by itself: a plain SELECT on the tables reads aborted, with no
+# pgbenchx.wait, cancel or new run.  Completed steps and samples are
+# intact, nothing restarts, the start-up workers exit, databases without
+# pgbenchx are skipped, and a clean restart marks nothing.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+use Time::HiRes qw(sleep);
+
+# preload the very file CREATE EXTENSION loads: with a private install
+# (PGX_EXTENSION_DESTDIR) that is the copy under it, not the system's
+my $preload = 'pgbenchx';
+if ($ENV{PGX_EXTENSION_DESTDIR})
+{
+	my $pkglibdir = `pg_config --pkglibdir`;
+	chomp $pkglibdir;
+	$preload = "$ENV{PGX_EXTENSION_DESTDIR}$pkglibdir/pgbenchx";
+}
+my $node = pgbenchx_node('reaper', scale => 1,
+	conf => "shared_preload_libraries = '$preload'\nmax_worker_processes = 16\n");
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+# a database without pgbenchx, and one with it and a stale row of its own
+q1('CREATE DATABASE plain');
+q1('CREATE DATABASE second');
+$node->safe_psql('second', q{
+	CREATE EXTENSION pgbenchx;
+	INSERT INTO pgbenchx.sweeps (script, clients, duration, status, coordinator_pid)
+		VALUES ('tpcb-like', '{1}', 60, 'running', 2147483647);
+});
+
+# the first start marked the rows that were there: none yet in postgres
+ok(nothing_left($node), 'the start-up workers exit');
+
+my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+  or die 'second step never ran';
+sleep 1;	# samples commit asynchronously: let the WAL writer flush them
+my $step1 = q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1");
+my $log_offset = -s $node->logfile;
+$node->stop('immediate');
+$node->start;
+
+# nothing but a plain SELECT: the rows turn aborted by themselves
+ok($node->poll_query_until('postgres', "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep", 'aborted'),
+	'the sweep reads aborted after the restart, with no call to pgbenchx');
+is(q1("SELECT string_agg(clients || ':' || status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+	'1:completed,2:aborted', 'step 1 completed, step 2 aborted');
+like(q1("SELECT error FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"), qr/coordinator is gone/, 'with a reason');
+is(q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1"),
+	$step1, 'the completed step and its samples are intact');
+is(q1("SELECT transactions = (SELECT sum(transactions) FROM pgbenchx.samples WHERE run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 2"),
+	't', 'the aborted run adds up its committed samples');
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 3"), '0', 'the sweep did not go on');
+ok(nothing_left($node), 'the start-up workers exit, nothing restarted');
+
+# the other database with pgbenchx was swept too; the plain one was skipped
+is($node->safe_psql('second', "SELECT status FROM pgbenchx.sweeps"), 'aborted',
+	'a stale row in another database is marked too');
+my $log = slurp_file($node->logfile, $log_offset);
+like($log, qr/pgbenchx marked 2 runs and sweeps aborted in database "postgres"/, 'the log says what was marked in postgres');
+like($log, qr/pgbenchx marked 1 runs and sweeps aborted in database "second"/, 'and in second');
+unlike($log, qr/database "plain"/, 'nothing about the database without pgbenchx');
+
+# a clean restart has nothing to mark
+$log_offset = -s $node->logfile;
+$node->restart;
+ok(nothing_left($node), 'after a clean restart the start-up workers exit');
+unlike(slurp_file($node->logfile, $log_offset), qr/pgbenchx marked/, 'and marked nothing');
+
+# the preloaded library does not get in the way of a new run
+my $id = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
+$node->safe_psql('postgres', "SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'a new run completes');
+
+done_testing();
