@@ -19,13 +19,13 @@
 # is sampled from /proc/<pid>/smaps_rollup while it runs, minus the same
 # measure for a driver running 1 client: the marginal memory per client.
 #
-#   bench/engine_bench.sh                       # the defaults below, about 20 min
+#   bench/engine_bench.sh                       # the defaults below, about 30 min
 #   DURATION=3 PAIRS=1 bench/engine_bench.sh    # a smoke run
 #
 # Settings (environment):
 #   SCALE=20               pgbench_init(scale)
 #   DURATION=10            seconds per measured command (-T)
-#   PAIRS=3                alternations per point
+#   PAIRS=5                alternations per point
 #   JOBS=1                 -j and jobs => (capped at the clients)
 #   SELECT_CLIENTS="1 2 4 8 16 32"   SELECT_PROTOCOLS="simple prepared"
 #   TPCB_CLIENTS="1 4 16"            TPCB_PROTOCOLS="simple"
@@ -42,7 +42,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 SCALE=${SCALE:-20}
 DURATION=${DURATION:-10}
-PAIRS=${PAIRS:-3}
+PAIRS=${PAIRS:-5}
 JOBS=${JOBS:-1}
 SELECT_CLIENTS=${SELECT_CLIENTS-"1 2 4 8 16 32"}
 SELECT_PROTOCOLS=${SELECT_PROTOCOLS-"simple prepared"}
