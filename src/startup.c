@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  * startup.c
  *	  The optional start-up reaper: with pgbenchx in shared_preload_libraries,
- *	  one background worker runs once each time the server has finished
- *	  recovery, and marks "aborted" every run and sweep that an immediate
- *	  shutdown or a crash left reading "running", in every database where
- *	  pgbenchx is installed.  It starts nothing and restarts nothing.
+ *	  one background worker runs each time the server has finished recovery
+ *	  (a start, and each crash-restart cycle), and marks "aborted" every run
+ *	  and sweep that an immediate shutdown or a crash left reading
+ *	  "running", in every database where pgbenchx is installed.  It starts
+ *	  nothing and restarts nothing.
  *
  * Without the preload nothing runs at start-up, and those rows are marked
  * by the first pgbenchx.wait, pgbenchx.cancel or run start that sees them
@@ -15,6 +16,13 @@
  * The launcher connects to no database (it reads only the shared catalog
  * pg_database) and starts one short-lived worker per database, one after
  * the other, so that it never needs more than one free worker slot.
+ *
+ * The launcher exits with status 1, not 0: a worker that exits with 0 is
+ * unregistered, and one that cannot be restarted is forgotten in a
+ * crash-restart cycle; exiting with 1 and a restart interval keeps it
+ * registered, so the postmaster starts it again right after a crash.  The
+ * interval also makes it look again once a day, which only ever marks true
+ * orphans (a row whose coordinator is alive is never touched).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -40,6 +48,9 @@
 
 #define STARTUP_WORKER_TYPE "pgbenchx startup"
 
+/* the launcher's restart interval, in seconds (see above) */
+#define STARTUP_RESTART_SECONDS 86400
+
 PGDLLEXPORT void pgbenchx_startup_main(Datum main_arg);
 
 static void
@@ -48,7 +59,7 @@ startup_worker_spec(BackgroundWorker *worker, Oid dboid)
 	memset(worker, 0, sizeof(*worker));
 	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker->bgw_restart_time = BGW_NEVER_RESTART;
+	worker->bgw_restart_time = OidIsValid(dboid) ? BGW_NEVER_RESTART : STARTUP_RESTART_SECONDS;
 	strlcpy(worker->bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
 	strlcpy(worker->bgw_function_name, "pgbenchx_startup_main", BGW_MAXLEN);
 	strlcpy(worker->bgw_type, STARTUP_WORKER_TYPE, BGW_MAXLEN);
@@ -163,11 +174,12 @@ pgbenchx_startup_main(Datum main_arg)
 
 	BackgroundWorkerUnblockSignals();
 	if (OidIsValid(dboid))
-		startup_reap_database(dboid);
-	else
 	{
-		BackgroundWorkerInitializeConnectionByOid(InvalidOid, InvalidOid, 0);
-		startup_launch_all();
+		startup_reap_database(dboid);
+		proc_exit(0);
 	}
-	proc_exit(0);
+	BackgroundWorkerInitializeConnectionByOid(InvalidOid, InvalidOid, 0);
+	startup_launch_all();
+	/* 1: stay registered for the next crash-restart cycle (see above) */
+	proc_exit(1);
 }

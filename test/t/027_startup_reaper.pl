@@ -3,7 +3,9 @@
 # aborted by itself: a plain SELECT on the tables reads aborted, with no
 # pgbenchx.wait, cancel or new run.  Completed steps and samples are
 # intact, nothing restarts, the start-up workers exit, databases without
-# pgbenchx are skipped, and a clean restart marks nothing.
+# pgbenchx are skipped, and a clean restart marks nothing.  A crash-restart
+# cycle (a client backend killed with SIGKILL, the postmaster staying up)
+# marks the run that was going on too.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -24,7 +26,7 @@ if ($ENV{PGX_EXTENSION_DESTDIR})
 	$preload = "$ENV{PGX_EXTENSION_DESTDIR}$pkglibdir/pgbenchx";
 }
 my $node = pgbenchx_node('reaper', scale => 1,
-	conf => "shared_preload_libraries = '$preload'\nmax_worker_processes = 16\n");
+	conf => "shared_preload_libraries = '$preload'\nmax_worker_processes = 16\nrestart_after_crash = on\n");
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
@@ -76,6 +78,23 @@ $log_offset = -s $node->logfile;
 $node->restart;
 ok(nothing_left($node), 'after a clean restart the start-up workers exit');
 unlike(slurp_file($node->logfile, $log_offset), qr/pgbenchx marked/, 'and marked nothing');
+
+# a crash-restart cycle: the postmaster survives, everything else is reset
+{
+	my $id = q1("SELECT run_bench(2, 60, 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.run_id = $id AND p.seconds_sampled >= 1")
+	  or die 'the run never sampled a second';
+	my $victim = q1("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' LIMIT 1");
+	$log_offset = -s $node->logfile;
+	kill 'KILL', $victim;
+	ok($node->poll_query_until('postgres', "SELECT status FROM pgbenchx.runs WHERE run_id = $id", 'aborted'),
+		'after a crash-restart cycle the run reads aborted by itself');
+	my $crashlog = slurp_file($node->logfile, $log_offset);
+	like($crashlog, qr/all server processes terminated; reinitializing/, 'it was a crash-restart, not a new start');
+	like($crashlog, qr/pgbenchx marked 1 runs and sweeps aborted in database "postgres"/, 'the start-up worker ran again');
+	ok(nothing_left($node), 'nothing left after the crash');
+}
 
 # the preloaded library does not get in the way of a new run
 my $id = q1("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
