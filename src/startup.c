@@ -124,6 +124,7 @@ startup_launch_all(void)
 	{
 		BackgroundWorker worker;
 		BackgroundWorkerHandle *handle;
+		BgwHandleStatus status;
 		pid_t		pid;
 
 		startup_worker_spec(&worker, lfirst_oid(lc));
@@ -136,8 +137,11 @@ startup_launch_all(void)
 					 errhint("Raise \"max_worker_processes\"; a pgbenchx.wait or pgbenchx.cancel marks them meanwhile.")));
 			continue;
 		}
-		if (WaitForBackgroundWorkerStartup(handle, &pid) == BGWH_STARTED)
-			(void) WaitForBackgroundWorkerShutdown(handle);
+		status = WaitForBackgroundWorkerStartup(handle, &pid);
+		if (status == BGWH_STARTED)
+			status = WaitForBackgroundWorkerShutdown(handle);
+		if (status == BGWH_POSTMASTER_DIED)
+			proc_exit(1);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
