@@ -494,7 +494,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	{
 		BackgroundWorker worker;
 
-		launch_worker_spec(&worker, "driver_main", "pgbenchx driver", step->seg);
+		launch_worker_spec(&worker, "driver_main", "pgbenchx driver",
+						   UInt32GetDatum(dsm_segment_handle(step->seg)));
 		snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx driver %d of run " INT64_FORMAT,
 				 i, run_id);
 		memcpy(worker.bgw_extra, &i, sizeof(int));

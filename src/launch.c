@@ -68,7 +68,7 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 
 void
 launch_worker_spec(BackgroundWorker *worker, const char *function,
-				   const char *type, dsm_segment *seg)
+				   const char *type, Datum main_arg)
 {
 	memset(worker, 0, sizeof(*worker));
 	/* the drivers connect to no database, but need it to show up as a type */
@@ -80,7 +80,7 @@ launch_worker_spec(BackgroundWorker *worker, const char *function,
 	strlcpy(worker->bgw_function_name, function, BGW_MAXLEN);
 	strlcpy(worker->bgw_type, type, BGW_MAXLEN);
 	strlcpy(worker->bgw_name, type, BGW_MAXLEN);
-	worker->bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	worker->bgw_main_arg = main_arg;
 	worker->bgw_notify_pid = MyProcPid;
 }
 
@@ -851,7 +851,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->payload_len = payload.len;
 	memcpy(req->payload, payload.data, payload.len);
 
-	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator", seg);
+	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator",
+					   UInt32GetDatum(dsm_segment_handle(seg)));
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,
 			 is_sweep ? "sweep" : "run", id);
 

@@ -133,10 +133,11 @@ extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out
 
 /*
  * A pgbenchx worker: restart never, from $libdir/pgbenchx, notifying us,
- * with the DSM segment's handle as its argument.
+ * with main_arg as its argument (the coordinator and the drivers get their
+ * DSM segment's handle).
  */
 extern void launch_worker_spec(BackgroundWorker *worker, const char *function,
-							   const char *type, dsm_segment *seg);
+							   const char *type, Datum main_arg);
 
 /*
  * File descriptors a driver needs besides one socket per client (its own

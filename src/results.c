@@ -29,9 +29,6 @@
 
 #define RESULTS_MAX_ARGS 40
 
-/* rows the last results_exec_ext statement processed */
-static uint64 results_last_processed = 0;
-
 /* A statement with parameters, built up argument by argument. */
 typedef struct ResultsStmt
 {
@@ -78,11 +75,13 @@ results_float8(ResultsStmt *st, double value)
 
 /*
  * Run one statement in a transaction of its own.  Returns the int8 first
- * column of the first row, or 0.  async_commit: commit without waiting for
- * the WAL flush (the row is visible at once, and durable a moment later).
+ * column of the first row, or 0; *processed (if not NULL) gets the number of
+ * rows processed.  async_commit: commit without waiting for the WAL flush
+ * (the row is visible at once, and durable a moment later).
  */
 static int64
-results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit)
+results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit,
+				 uint64 *processed)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	int64		ret = 0;
@@ -102,7 +101,8 @@ results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit)
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_with_args failed with %s: %s",
 			 SPI_result_code_string(rc), sql);
-	results_last_processed = SPI_processed;
+	if (processed)
+		*processed = SPI_processed;
 	if (SPI_processed > 0 && SPI_tuptable != NULL)
 	{
 		bool		isnull;
@@ -122,7 +122,7 @@ results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit)
 static int64
 results_exec(const char *sql, ResultsStmt *st)
 {
-	return results_exec_ext(sql, st, false);
+	return results_exec_ext(sql, st, false, NULL);
 }
 
 /* Returns how many runs and sweeps it marked. */
@@ -130,15 +130,15 @@ uint64
 results_mark_orphans_aborted(void)
 {
 	ResultsStmt st = {0};
-	uint64		marked;
+	uint64		runs;
+	uint64		sweeps;
 
 	/* a fresh look at pg_stat_activity, not one cached by this transaction */
 	pgstat_clear_snapshot();
 	results_text(&st, RESULTS_ORPHAN_ERROR);
-	results_exec(RESULTS_ORPHAN_RUNS_SQL, &st);
-	marked = results_last_processed;
-	results_exec(RESULTS_ORPHAN_SWEEPS_SQL, &st);
-	return marked + results_last_processed;
+	results_exec_ext(RESULTS_ORPHAN_RUNS_SQL, &st, false, &runs);
+	results_exec_ext(RESULTS_ORPHAN_SWEEPS_SQL, &st, false, &sweeps);
+	return runs + sweeps;
 }
 
 /*
@@ -315,7 +315,7 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_float8(&st, stats_hist_percentile(&s->latency, 99.0) / 1000.0);
 	results_int8(&st, (int64) s->failed);
 	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-					 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st, true);
+					 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st, true, NULL);
 }
 
 void

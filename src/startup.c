@@ -43,6 +43,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "launch.h"
 #include "results.h"
 #include "startup.h"
 
@@ -53,30 +54,16 @@
 
 PGDLLEXPORT void pgbenchx_startup_main(Datum main_arg);
 
-static void
-startup_worker_spec(BackgroundWorker *worker, Oid dboid)
-{
-	memset(worker, 0, sizeof(*worker));
-	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker->bgw_restart_time = OidIsValid(dboid) ? BGW_NEVER_RESTART : STARTUP_RESTART_SECONDS;
-	strlcpy(worker->bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
-	strlcpy(worker->bgw_function_name, "pgbenchx_startup_main", BGW_MAXLEN);
-	strlcpy(worker->bgw_type, STARTUP_WORKER_TYPE, BGW_MAXLEN);
-	if (OidIsValid(dboid))
-		snprintf(worker->bgw_name, BGW_MAXLEN, STARTUP_WORKER_TYPE " in database %u", dboid);
-	else
-		strlcpy(worker->bgw_name, STARTUP_WORKER_TYPE, BGW_MAXLEN);
-	worker->bgw_main_arg = ObjectIdGetDatum(dboid);
-}
-
 /* Called from _PG_init while shared_preload_libraries is processed. */
 void
 startup_register(void)
 {
 	BackgroundWorker worker;
 
-	startup_worker_spec(&worker, InvalidOid);
+	launch_worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
+					   ObjectIdGetDatum(InvalidOid));
+	worker.bgw_restart_time = STARTUP_RESTART_SECONDS;
+	worker.bgw_notify_pid = 0;	/* registered by the postmaster */
 	RegisterBackgroundWorker(&worker);
 }
 
@@ -127,8 +114,10 @@ startup_launch_all(void)
 		BgwHandleStatus status;
 		pid_t		pid;
 
-		startup_worker_spec(&worker, lfirst_oid(lc));
-		worker.bgw_notify_pid = MyProcPid;
+		launch_worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
+						   ObjectIdGetDatum(lfirst_oid(lc)));
+		snprintf(worker.bgw_name, BGW_MAXLEN, STARTUP_WORKER_TYPE " in database %u",
+				 lfirst_oid(lc));
 		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 		{
 			ereport(LOG,
