@@ -8,7 +8,7 @@ use warnings;
 use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 
-our @EXPORT = qw(pgbenchx_node nothing_left);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -40,6 +40,17 @@ sub nothing_left
 	my ($node) = @_;
 	return $node->poll_query_until('postgres',
 		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%' OR application_name LIKE 'pgbenchx client%'");
+}
+
+# Whether, within the framework's timeout, the run in progress that matches
+# where (a condition on pgbenchx.progress, e.g. "run_id = 5") has sampled
+# at least seconds (default 1) of its measured interval.
+sub run_sampled
+{
+	my ($node, $where, $seconds) = @_;
+	$seconds //= 1;
+	return $node->poll_query_until('postgres',
+		"SELECT coalesce(max(seconds_sampled), 0) >= $seconds FROM pgbenchx.progress WHERE $where");
 }
 
 1;

@@ -110,7 +110,7 @@ cmp_ok($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history'), '>'
 # a client whose SQL fails mid-run is aborted; the run fails and keeps its numbers
 {
 	my $id = $node->safe_psql('postgres', "SELECT run_bench(2, 4, 'tpcb-like', checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run did not start';
 	$node->safe_psql('postgres', 'ALTER TABLE pgbench_history RENAME TO pgbench_history_away');
 	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");

@@ -23,8 +23,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 {
 	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 2, 'select-only', checkpoint => false)");
 	# wait until the second step has sampled a second
-	$node->poll_query_until('postgres',
-		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'second step never ran';
 	my $t0 = time;
 	is(q1("SELECT pgbenchx.cancel($sweep)"), 't', 'cancel signals the sweep');
@@ -122,7 +121,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # --- terminating the coordinator aborts the run and stops the drivers
 {
 	my $id = q1("SELECT run_bench(2, 30, 'select-only', checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run did not start';
 	q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'");
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")

@@ -40,7 +40,7 @@ sub intact
 # --- one client terminated
 {
 	my $id = q1("SELECT run_bench(3, 4, 'select-only', jobs => 1, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	is(q1("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'pgbenchx client 1'"),
 		'1', 'client 1 terminated');
@@ -59,7 +59,7 @@ sub intact
 # --- one driver terminated
 {
 	my $id = q1("SELECT run_bench(2, 20, 'select-only', jobs => 2, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	my $t0 = time;
 	is(q1("SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d"),
@@ -81,7 +81,7 @@ sub intact
 # --- a driver terminated in a sweep: that step fails, the sweep goes on
 {
 	my $sweep = q1("SELECT run_sweep('{2,1}'::int[], 3, 'select-only', jobs => 2, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE sweep_id = $sweep AND clients = 2")
+	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'first step never sampled';
 	is(q1("SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d"),
 		'1', 'a driver of the first step terminated');

@@ -21,8 +21,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # --- immediate shutdown in the middle of a sweep
 {
 	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
-	$node->poll_query_until('postgres',
-		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'second step never ran';
 	# what the completed step stored, and the samples of the one in progress
 	# samples are committed asynchronously (no fsync per second): give the
@@ -71,7 +70,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # --- cancel alone also marks an orphan aborted
 {
 	my $id = q1("SELECT run_bench(1, 30, 'select-only', checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	$node->stop('immediate');
 	$node->start;
@@ -82,7 +81,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # --- a fast shutdown during a run completes in seconds
 {
 	my $id = q1("SELECT run_bench(4, 60, 'tpcb-like', jobs => 2, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 2 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id", 2)
 	  or die 'run never sampled';
 	my $t0 = time;
 	$node->stop('fast');

@@ -23,7 +23,7 @@ my $pm_start = q1('SELECT pg_postmaster_start_time()');
 {
 	q1('CREATE DATABASE other');
 	my $id = q1("SELECT run_bench(2, 6, 'tpcb-like', jobs => 2, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	my $t0 = time;
 	my ($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE other', timeout => 30);
@@ -37,7 +37,7 @@ my $pm_start = q1('SELECT pg_postmaster_start_time()');
 # --- DROP EXTENSION during a run
 {
 	my $id = q1("SELECT run_bench(2, 30, 'select-only', jobs => 2, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	my $t0 = time;
 	my ($ret, $out, $err) = $node->psql('postgres', 'DROP EXTENSION pgbenchx', timeout => 30);

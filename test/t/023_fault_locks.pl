@@ -72,7 +72,7 @@ sub ended
 # --- a run stuck on a lock without a timeout is cancelled
 {
 	my $id = q1("SELECT run_bench(2, 60, 'select-only', vacuum => false, checkpoint => false)");
-	$node->poll_query_until('postgres', "SELECT coalesce(seconds_sampled, 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	my $h = lock_table('pgbench_accounts');
 	$node->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' AND wait_event_type = 'Lock'")

@@ -43,8 +43,7 @@ $node->safe_psql('second', q{
 ok(nothing_left($node), 'the start-up workers exit');
 
 my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.sweep_id = $sweep AND p.clients = 2 AND p.seconds_sampled >= 1")
+run_sampled($node, "sweep_id = $sweep AND clients = 2")
   or die 'second step never ran';
 sleep 1;	# samples commit asynchronously: let the WAL writer flush them
 my $step1 = q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1");
@@ -82,8 +81,7 @@ unlike(slurp_file($node->logfile, $log_offset), qr/pgbenchx marked/, 'and marked
 # a crash-restart cycle: the postmaster survives, everything else is reset
 {
 	my $id = q1("SELECT run_bench(2, 60, 'select-only', checkpoint => false)");
-	$node->poll_query_until('postgres',
-		"SELECT count(*) = 1 FROM pgbenchx.progress p WHERE p.run_id = $id AND p.seconds_sampled >= 1")
+	run_sampled($node, "run_id = $id")
 	  or die 'the run never sampled a second';
 	my $victim = q1("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' LIMIT 1");
 	$log_offset = -s $node->logfile;
