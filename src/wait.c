@@ -215,8 +215,9 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		wait_reap_orphans();
-		last_reported = wait_report_finished(id, last_reported);
+		/* status first: a run that ends between the two looks is still reported */
 		(void) wait_kind(id, &status);
+		last_reported = wait_report_finished(id, last_reported);
 		if (strcmp(status, "running") == 0 && wait_orphaned(id))
 		{
 			/* a caller that could not mark it aborted must not wait forever */
