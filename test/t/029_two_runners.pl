@@ -100,7 +100,7 @@ is($ret, 0, 'A registers a script') or diag($err);
 	"SELECT run_bench(1, 1, 'a-only', checkpoint => false, conninfo => 'password=b-secret')");
 like($err, qr/42501.*permission denied to run script "a-only" of role "runner_a"/s, "B cannot run A's script");
 ($ret, $out, $err) = as_role('member_a',
-	"SELECT run_bench(1, 20, 'a-only', checkpoint => false, conninfo => 'password=m-secret')");
+	"SELECT run_bench(1, 20, 'a-only', vacuum => false, checkpoint => false, conninfo => 'password=m-secret')");
 is($ret, 0, "a member of A runs A's script") or diag($err);
 my ($mid) = $out =~ /(\d+)/;
 ok(run_sampled($node, "run_id = $mid"), "the member's run samples");
