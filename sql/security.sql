@@ -147,6 +147,46 @@ SELECT s.owner AS sweep_owner, r.owner AS run_owner
 FROM pgbenchx.sweeps s JOIN pgbenchx.runs r USING (sweep_id) WHERE s.sweep_id = :new_sweep;
 DELETE FROM pgbenchx.sweeps WHERE sweep_id = :new_sweep;
 
+-- the writes made as the extension's owner ignore the caller's search_path:
+-- look-alike operators and functions a runner plants ahead of pg_catalog
+-- never run there
+CREATE SCHEMA regress_pgbx_trap AUTHORIZATION regress_pgbx_b;
+SET ROLE regress_pgbx_b;
+SET search_path = regress_pgbx_trap, pg_catalog;
+CREATE TABLE regress_pgbx_trap.sprung (who name, what text);
+GRANT INSERT ON regress_pgbx_trap.sprung TO PUBLIC;
+CREATE FUNCTION regress_pgbx_trap.note(what text) RETURNS void LANGUAGE plpgsql AS $f$
+BEGIN
+    INSERT INTO regress_pgbx_trap.sprung VALUES (current_user, what);
+    BEGIN
+        EXECUTE 'ALTER ROLE regress_pgbx_b SUPERUSER';
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+END $f$;
+CREATE FUNCTION regress_pgbx_trap.eq(a text, b text) RETURNS boolean LANGUAGE plpgsql AS
+$f$ BEGIN PERFORM regress_pgbx_trap.note('text ='); RETURN a OPERATOR(pg_catalog.=) b; END $f$;
+CREATE OPERATOR regress_pgbx_trap.= (FUNCTION = regress_pgbx_trap.eq, LEFTARG = text, RIGHTARG = text);
+CREATE FUNCTION regress_pgbx_trap.eq(a int8, b int8) RETURNS boolean LANGUAGE plpgsql AS
+$f$ BEGIN PERFORM regress_pgbx_trap.note('int8 ='); RETURN a OPERATOR(pg_catalog.=) b; END $f$;
+CREATE OPERATOR regress_pgbx_trap.= (FUNCTION = regress_pgbx_trap.eq, LEFTARG = int8, RIGHTARG = int8);
+CREATE FUNCTION regress_pgbx_trap.now() RETURNS timestamptz LANGUAGE plpgsql AS
+$f$ BEGIN PERFORM regress_pgbx_trap.note('now'); RETURN pg_catalog.now(); END $f$;
+CREATE FUNCTION regress_pgbx_trap.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS
+$f$ BEGIN PERFORM regress_pgbx_trap.note('nextval'); RETURN 1; END $f$;
+CREATE FUNCTION regress_pgbx_trap.md5(text) RETURNS text LANGUAGE plpgsql AS
+$f$ BEGIN PERFORM regress_pgbx_trap.note('md5'); RETURN pg_catalog.md5($1); END $f$;
+SELECT pgbenchx.add_script('trap-script', 'SELECT 1;');
+SELECT pgbenchx.add_script('trap-script', 'SELECT 2;', replace => true);
+SELECT pgbenchx.drop_script('trap-script');
+SELECT pgbenchx.capture_environment() > 0 AS captured;
+SELECT public.pgbx_try($$SELECT pgbenchx.cancel(-1)$$);
+SELECT public.pgbx_try($$SELECT public.run_bench(1, 1, 'select-only', conninfo => 'password=x')$$) IS NOT NULL AS tried_a_run;
+RESET search_path;
+RESET ROLE;
+SELECT who, what FROM regress_pgbx_trap.sprung WHERE who <> 'regress_pgbx_b';
+SELECT rolsuper AS runner_became_superuser FROM pg_roles WHERE rolname = 'regress_pgbx_b';
+DROP SCHEMA regress_pgbx_trap CASCADE;
+
 -- revoke_runner takes it all away
 SELECT pgbenchx.revoke_runner('regress_pgbx_b');
 SELECT count(*) AS routines_left FROM pgbx_members

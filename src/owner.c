@@ -6,8 +6,9 @@
  * Runners only read the extension's tables (grant_runner gives SELECT and
  * nothing else); every write goes through the extension's functions, which
  * check the rules and then become the extension's owner for the write
- * alone (owner_switch_begin/end), as a SECURITY DEFINER function would,
- * in a security-restricted operation.
+ * alone (owner_switch_begin/end), as a SECURITY DEFINER function pinned to
+ * search_path = pg_catalog, pg_temp would, in a security-restricted
+ * operation.
  *
  * The ownership rule is PostgreSQL's (has_privs_of_role): a role may act on
  * a script or a run of its own, of a role it inherits, and a superuser on
@@ -41,6 +42,7 @@
 #include "utils/backend_status.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 
 #include "owner.h"
@@ -84,11 +86,16 @@ owner_switch_begin(OwnerSwitch *sw)
 	GetUserIdAndSecContext(&sw->saved_userid, &sw->saved_sec_context);
 	SetUserIdAndSecContext(owner, sw->saved_sec_context |
 						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	/* the caller's search_path must not reach SQL that runs as the owner */
+	sw->guc_nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 }
 
 void
 owner_switch_end(const OwnerSwitch *sw)
 {
+	AtEOXact_GUC(true, sw->guc_nest_level);
 	SetUserIdAndSecContext(sw->saved_userid, sw->saved_sec_context);
 }
 

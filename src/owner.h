@@ -16,12 +16,16 @@ typedef struct OwnerSwitch
 {
 	Oid			saved_userid;
 	int			saved_sec_context;
+	int			guc_nest_level;
 } OwnerSwitch;
 
 /*
  * Become the extension's owner (pg_extension.extowner of pgbenchx), in a
- * security-restricted operation, for a write to the extension's tables.
- * Always pair with owner_switch_end in PG_FINALLY.  Needs a transaction.
+ * security-restricted operation with search_path = pg_catalog, pg_temp (as
+ * a SECURITY DEFINER function pinned to it), for a write to the extension's
+ * tables: the SQL run in between names every object of the extension with
+ * its schema.  Always pair with owner_switch_end in PG_FINALLY.  Needs a
+ * transaction.
  */
 extern void owner_switch_begin(OwnerSwitch *sw);
 extern void owner_switch_end(const OwnerSwitch *sw);
