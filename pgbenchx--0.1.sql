@@ -417,11 +417,11 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_builtin_scripts'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- Every script a run can use, built-in or registered.
+-- Every script a run can use, built-in or registered (with its owner).
 CREATE VIEW pgbenchx.scripts AS
-SELECT name, description, body, true AS builtin FROM pgbenchx.builtin_scripts()
+SELECT name, description, body, true AS builtin, NULL::name AS owner FROM pgbenchx.builtin_scripts()
 UNION ALL
-SELECT name, NULL, body, false FROM pgbenchx.custom_scripts;
+SELECT name, NULL, body, false, owner FROM pgbenchx.custom_scripts;
 
 -- Registers a script after checking it parses as pgbench would parse it
 -- (a syntax error is refused with pgbench's line, column and caret);

@@ -163,7 +163,7 @@ results_mark_orphans_aborted(void)
 /*
  * Capture the environment (environment.c) in a transaction of its own and
  * add its id to st as the next argument, or NULL if it could not be
- * recorded (for example a role without INSERT on pgbenchx.environments): a
+ * recorded (for example a failure to read the OS facts): a
  * benchmark does not fail because its environment could not be written
  * down; a WARNING in the server log says why.
  */

@@ -333,7 +333,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	{
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
-				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel from a role that may update the result tables.")));
+				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel outside a read-only transaction.")));
 		PG_RETURN_BOOL(false);
 	}
 	if (kill(pid, SIGUSR2) != 0)
