@@ -17,6 +17,7 @@ OBJS = \
 	src/environment.o \
 	src/loopback.o \
 	src/wait.o \
+	src/owner.o \
 	src/startup.o \
 	src/script_sql.o \
 	src/script.o \
@@ -27,7 +28,7 @@ OBJS = \
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input security
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

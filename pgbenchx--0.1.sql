@@ -8,8 +8,11 @@
  * pgbench tables themselves belong to the user and are never members of the
  * extension.
  *
- * Nothing here is executable by PUBLIC: a superuser grants EXECUTE to the
- * roles that may benchmark (see README, "Privileges").
+ * Nothing here is executable by PUBLIC: a superuser grants what a runner
+ * needs with SELECT pgbenchx.grant_runner('role') (see README,
+ * "Privileges").  Runners only read the tables; every write goes through
+ * the extension's functions, which check ownership and write as the
+ * extension's owner.
  */
 
 \echo Use "CREATE EXTENSION pgbenchx" to load this file. \quit
@@ -81,7 +84,8 @@ CREATE TABLE pgbenchx.sweeps (
     error        text,
     tags         jsonb,          -- free tags naming what is compared
     repeats      int NOT NULL DEFAULT 1, -- each client count run this many times, interleaved
-    environment_id bigint REFERENCES pgbenchx.environments
+    environment_id bigint REFERENCES pgbenchx.environments,
+    owner        name            -- the role that started it (cancel follows pg_cancel_backend's rule)
 );
 COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
@@ -143,7 +147,8 @@ CREATE TABLE pgbenchx.runs (
     environment_id     bigint REFERENCES pgbenchx.environments,
     replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
     qpm                float8,   -- run_replay: statements per minute until the last client finished
-    tpcb_consistent    boolean   -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
+    tpcb_consistent    boolean,  -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
+    owner              name      -- the role that started it (cancel follows pg_cancel_backend's rule)
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -401,7 +406,8 @@ CREATE TABLE pgbenchx.custom_scripts (
     name        text PRIMARY KEY,
     body        text NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT now(),
-    updated_at  timestamptz
+    updated_at  timestamptz,
+    owner       name NOT NULL   -- the role that registered it
 );
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.custom_scripts', '');
 
@@ -411,37 +417,48 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_builtin_scripts'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- Every script a run can use, built-in or registered.
+-- Every script a run can use, built-in or registered (with its owner).
 CREATE VIEW pgbenchx.scripts AS
-SELECT name, description, body, true AS builtin FROM pgbenchx.builtin_scripts()
+SELECT name, description, body, true AS builtin, NULL::name AS owner FROM pgbenchx.builtin_scripts()
 UNION ALL
-SELECT name, NULL, body, false FROM pgbenchx.custom_scripts;
+SELECT name, NULL, body, false, owner FROM pgbenchx.custom_scripts;
 
 -- Registers a script after checking it parses as pgbench would parse it
 -- (a syntax error is refused with pgbench's line, column and caret);
--- replace => true replaces one of the same name.  Returns the name.
+-- replace => true replaces one of the same name.  Returns the name.  The
+-- caller becomes its owner; only a role with the privileges of the owner
+-- (the owner, its members, superusers) replaces or drops it, and runs it.
+-- No name may be a built-in's or a prefix of one (built-ins resolve first).
 CREATE FUNCTION pgbenchx.add_script(name text, body text, replace boolean DEFAULT false)
 RETURNS text
 AS 'MODULE_PATHNAME', 'pgbenchx_add_script'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
--- Drops a registered script.
+-- Drops a registered script, if the caller has the privileges of its owner.
+-- In C: the check tests the caller itself, and only the delete runs as the
+-- extension's owner (runners cannot write custom_scripts).
 CREATE FUNCTION pgbenchx.drop_script(name text) RETURNS void
-LANGUAGE plpgsql VOLATILE STRICT AS $$
-BEGIN
-    DELETE FROM pgbenchx.custom_scripts s WHERE s.name = drop_script.name;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'no registered script named "%"', drop_script.name
-            USING ERRCODE = 'undefined_object',
-                  DETAIL = 'Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts.',
-                  HINT = 'SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.';
-    END IF;
-END $$;
+AS 'MODULE_PATHNAME', 'pgbenchx_drop_script'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 
 -- The text of a script, like pgbench --show-script (built-ins by prefix).
 CREATE FUNCTION pgbenchx.script_text(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'pgbenchx_script_text'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+-- Whether pid is a live pgbenchx coordinator, from the server's background
+-- worker slots: the same answer for every role (pg_stat_activity hides
+-- other roles' rows from a role without pg_read_all_stats).  NULL: false.
+CREATE FUNCTION pgbenchx.coordinator_alive(pid int) RETURNS boolean
+AS 'MODULE_PATHNAME', 'pgbenchx_coordinator_alive'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+
+-- The role in effect outside every SECURITY DEFINER function: import,
+-- which runs as the extension's owner, records it as the owner of what it
+-- loads.  Internal: runners are not granted it.
+CREATE FUNCTION pgbenchx.caller_role() RETURNS name
+AS 'MODULE_PATHNAME', 'pgbenchx_caller_role'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 -- The live state of the run in progress, from any session.
 CREATE VIEW pgbenchx.progress AS
@@ -461,8 +478,7 @@ LEFT JOIN LATERAL (
 WHERE r.status = 'running'
   -- a run whose coordinator is gone (immediate shutdown, crash) is not in
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
-  AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a
-              WHERE a.pid = r.coordinator_pid AND a.backend_type = 'pgbenchx coordinator');
+  AND pgbenchx.coordinator_alive(r.coordinator_pid);
 
 /*
  * Environments.  The coordinator captures the environment at the start of
@@ -475,8 +491,7 @@ WHERE r.status = 'running'
 -- and pg_wal, version() and build facts, settings not at their default plus
 -- the key ones), inserts it into pgbenchx.environments unless a row with the
 -- same env_hash exists, and returns its environment_id.  Caller: a role
--- granted EXECUTE, with INSERT on pgbenchx.environments and USAGE on its
--- sequence.
+-- granted EXECUTE; the row is written as the extension's owner.
 CREATE FUNCTION pgbenchx.capture_environment() RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_capture_environment'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -554,6 +569,8 @@ REVOKE ALL ON FUNCTION pgbenchx.builtin_scripts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.add_script(text, text, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.drop_script(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.script_text(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.coordinator_alive(int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.caller_role() FROM PUBLIC;
 
 /*
  * Pictures: SVG charts of sweeps and runs, and a text report for the
@@ -1364,11 +1381,14 @@ END $$;
 -- records its origin in pgbenchx.imports.  A sweep whose origin is already
 -- there is not loaded again.  Returns the local sweep_ids, in the
 -- document's order (new or existing).  A malformed document is refused
--- before anything is loaded.  Callers: roles granted EXECUTE and INSERT on
--- the results.
+-- before anything is loaded.  Callers: roles granted EXECUTE (grant_runner).
+-- SECURITY DEFINER: it writes as the extension's owner (runners only read
+-- the results); the sweeps and runs it loads belong to the caller
+-- (pgbenchx.caller_role()), whatever owner the document names.
 CREATE FUNCTION pgbenchx.import(doc jsonb)
 RETURNS bigint[]
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT AS $$
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     prov jsonb;
     src_sysid bigint;
@@ -1547,7 +1567,7 @@ BEGIN
         INSERT INTO pgbenchx.sweeps
         SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.sweeps,
             '{"repeats": 1}' || e || jsonb_build_object(
-                'sweep_id', new_id, 'coordinator_pid', NULL,
+                'sweep_id', new_id, 'coordinator_pid', NULL, 'owner', pgbenchx.caller_role(),
                 'environment_id', env_map->(e->>'environment_id'))) r;
         INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, sweep_id,
                                       exported_from_system_identifier, exported_from_database,
@@ -1572,6 +1592,7 @@ BEGIN
         SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.runs,
             '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
                 'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
+                'owner', pgbenchx.caller_role(),
                 'environment_id', env_map->(e->>'environment_id'))) r;
         INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, run_id,
                                       exported_from_system_identifier, exported_from_database,
@@ -1601,3 +1622,114 @@ REVOKE ALL ON FUNCTION pgbenchx.import(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.capture_environment() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.environment_of(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.env_diff(bigint, bigint) FROM PUBLIC;
+
+/*
+ * Runners.  grant_runner(role) grants, in one call, exactly what a runner
+ * needs: USAGE on the schema pgbenchx, EXECUTE on every function and
+ * procedure of the extension (the entry points pgbench_init, run_bench,
+ * both run_sweep and run_replay in the extension's schema, and the
+ * pgbenchx routines) but those of runner_exclusions below, and SELECT on
+ * every table and view of the extension.  Nothing else: no write privilege
+ * (every write goes through the functions, which check ownership and write
+ * as the extension's owner) and nothing on the sequences.  The list is
+ * driven by the catalogue of the extension's members (pg_depend deptype
+ * 'e'), so a routine added later is covered.  revoke_runner(role) revokes
+ * every privilege the role holds on every member.  pgbench_init also needs
+ * CREATE on the schema the pgbench tables go to, which neither gives.
+ * Callers: a superuser or the extension's owner (a role with its
+ * privileges); EXECUTE is not granted to anyone else.
+ */
+CREATE FUNCTION pgbenchx.grant_runner(role regrole) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m record;
+BEGIN
+    FOR m IN SELECT * FROM pgbenchx.runner_members(role, 'grant_runner') LOOP
+        IF m.kind = 'routine' AND NOT m.excluded THEN
+            EXECUTE format('GRANT EXECUTE ON ROUTINE %s TO %s', m.object, role);
+        ELSIF m.kind = 'table' THEN
+            EXECUTE format('GRANT SELECT ON TABLE %s TO %s', m.object, role);
+        ELSIF m.kind = 'schema' THEN
+            EXECUTE format('GRANT USAGE ON SCHEMA %s TO %s', m.object, role);
+        END IF;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION pgbenchx.revoke_runner(role regrole) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m record;
+BEGIN
+    FOR m IN SELECT * FROM pgbenchx.runner_members(role, 'revoke_runner') LOOP
+        EXECUTE format('REVOKE ALL ON %s %s FROM %s', upper(m.kind), m.object, role);
+    END LOOP;
+END $$;
+
+-- The extension's members as grant_runner and revoke_runner see them, after
+-- checking the caller and the role: kind (routine, table, sequence,
+-- schema), the object's name as GRANT takes it, and whether a runner is
+-- kept from it.  Internal.
+CREATE FUNCTION pgbenchx.runner_members(role regrole, caller text,
+                                        OUT kind text, OUT object text, OUT excluded boolean)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    ext_owner oid;
+    -- routines a runner never gets: these, and internal helpers that only
+    -- run inside SECURITY DEFINER functions
+    runner_exclusions CONSTANT regprocedure[] := ARRAY[
+        'pgbenchx.grant_runner(regrole)'::regprocedure,
+        'pgbenchx.revoke_runner(regrole)'::regprocedure,
+        'pgbenchx.runner_members(regrole, text)'::regprocedure,
+        'pgbenchx.caller_role()'::regprocedure];
+BEGIN
+    IF role IS NULL THEN
+        RAISE EXCEPTION 'argument "role" must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = format('Pass a role: SELECT pgbenchx.%s(''alice'').', caller);
+    END IF;
+    IF role OPERATOR(pg_catalog.=) 0::oid::regrole THEN
+        RAISE EXCEPTION 'pgbenchx.% takes a role, not PUBLIC', caller
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Nothing of pgbenchx is granted to PUBLIC; name the role that may benchmark.';
+    END IF;
+    SELECT e.extowner INTO ext_owner FROM pg_catalog.pg_extension e
+    WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name;
+    IF NOT pg_catalog.pg_has_role(current_user, ext_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied for pgbenchx.%', caller
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = format('Only a superuser or the owner of extension pgbenchx (role %s) grants and revokes runners.',
+                                  ext_owner::regrole),
+                  HINT = 'Ask a superuser to run it.';
+    END IF;
+    RETURN QUERY
+    SELECT CASE WHEN d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::regclass THEN 'routine'
+                WHEN d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::regclass THEN 'schema'
+                WHEN c.relkind OPERATOR(pg_catalog.=) 'S'::"char" THEN 'sequence'
+                ELSE 'table' END,
+           CASE WHEN d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::regclass
+                     THEN d.objid::regprocedure::text
+                WHEN d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::regclass
+                     THEN d.objid::regnamespace::text
+                ELSE d.objid::regclass::text END,
+           d.objid OPERATOR(pg_catalog.=) ANY (runner_exclusions::oid[])
+    FROM pg_catalog.pg_depend d
+    LEFT JOIN pg_catalog.pg_class c
+           ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::regclass
+          AND c.oid OPERATOR(pg_catalog.=) d.objid
+    WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::regclass
+      AND d.refobjid OPERATOR(pg_catalog.=)
+          (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)
+      AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char"
+      AND (d.classid OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.pg_proc'::regclass,
+                                                       'pg_catalog.pg_namespace'::regclass]::oid[])
+           OR c.relkind OPERATOR(pg_catalog.=) ANY (ARRAY['r', 'p', 'v', 'm', 'f', 'S']::"char"[]))
+    ORDER BY 1, 2;
+END $$;
+
+REVOKE ALL ON FUNCTION pgbenchx.grant_runner(regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.revoke_runner(regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.runner_members(regrole, text) FROM PUBLIC;

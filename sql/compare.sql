@@ -122,13 +122,16 @@ FROM pgbenchx.imports ORDER BY origin_id;
 SELECT s.sweep_id, s.environment_id = :env1 AS same_environment,
        (SELECT count(*) FROM pgbenchx.environments) AS environments
 FROM pgbenchx.sweeps s WHERE s.sweep_id IN (1001, 1002) ORDER BY 1;
--- every value but the ids is equal
+-- the importer owns what it imported
+SELECT (SELECT array_agg(DISTINCT owner) FROM pgbenchx.sweeps WHERE sweep_id IN (1001, 1002)) = ARRAY[current_user::name] AS sweeps_owned,
+       (SELECT array_agg(DISTINCT owner) FROM pgbenchx.runs WHERE sweep_id IN (1001, 1002)) = ARRAY[current_user::name] AS runs_owned;
+-- every value but the ids and the owner is equal
 WITH pairs(a, b) AS (VALUES (101::bigint, 1001::bigint), (201, 1002))
 SELECT a, b,
-       (SELECT to_jsonb(s) - 'sweep_id' FROM pgbenchx.sweeps s WHERE s.sweep_id = a)
-     = (SELECT to_jsonb(s) - 'sweep_id' FROM pgbenchx.sweeps s WHERE s.sweep_id = b) AS sweep_equal,
-       (SELECT jsonb_agg(to_jsonb(r) - '{run_id,sweep_id}'::text[] ORDER BY r.run_id) FROM pgbenchx.runs r WHERE r.sweep_id = a)
-     = (SELECT jsonb_agg(to_jsonb(r) - '{run_id,sweep_id}'::text[] ORDER BY r.run_id) FROM pgbenchx.runs r WHERE r.sweep_id = b) AS runs_equal,
+       (SELECT to_jsonb(s) - '{sweep_id,owner}'::text[] FROM pgbenchx.sweeps s WHERE s.sweep_id = a)
+     = (SELECT to_jsonb(s) - '{sweep_id,owner}'::text[] FROM pgbenchx.sweeps s WHERE s.sweep_id = b) AS sweep_equal,
+       (SELECT jsonb_agg(to_jsonb(r) - '{run_id,sweep_id,owner}'::text[] ORDER BY r.run_id) FROM pgbenchx.runs r WHERE r.sweep_id = a)
+     = (SELECT jsonb_agg(to_jsonb(r) - '{run_id,sweep_id,owner}'::text[] ORDER BY r.run_id) FROM pgbenchx.runs r WHERE r.sweep_id = b) AS runs_equal,
        (SELECT jsonb_agg(to_jsonb(x) - 'run_id' ORDER BY r.run_id, x.second) FROM pgbenchx.samples x JOIN pgbenchx.runs r USING (run_id) WHERE r.sweep_id = a)
      IS NOT DISTINCT FROM
        (SELECT jsonb_agg(to_jsonb(x) - 'run_id' ORDER BY r.run_id, x.second) FROM pgbenchx.samples x JOIN pgbenchx.runs r USING (run_id) WHERE r.sweep_id = b) AS samples_equal,

@@ -53,6 +53,7 @@
 #include "utils/json.h"
 
 #include "environment.h"
+#include "owner.h"
 
 /* what the OS says about one file system */
 typedef struct EnvironmentMount
@@ -780,7 +781,8 @@ environment_capture(void)
 	Datum		values[ENVIRONMENT_NARGS];
 	char		nulls[ENVIRONMENT_NARGS];
 	int			n = 0;
-	int64		id = 0;
+	volatile int64 id = 0;
+	OwnerSwitch sw;
 
 #define ENV_TEXT(s) \
 	(types[n] = TEXTOID, nulls[n] = (s) ? ' ' : 'n', \
@@ -820,24 +822,35 @@ environment_capture(void)
 	/*
 	 * Twice at most: a concurrent capture of the same environment that
 	 * commits while we wait on its index entry is invisible to this
-	 * statement's snapshot, and visible to the next one.
+	 * statement's snapshot, and visible to the next one.  The settings were
+	 * read above as the caller; the row is written as the extension's owner
+	 * (runners only read pgbenchx.environments).
 	 */
-	for (int attempt = 0; attempt < 2 && id == 0; attempt++)
+	owner_switch_begin(&sw);
+	PG_TRY();
 	{
-		int			rc = SPI_execute_with_args(environment_sql, n, types, values, nulls,
-											   false, 0);
-
-		if (rc != SPI_OK_SELECT)
-			elog(ERROR, "capturing the environment failed with %s", SPI_result_code_string(rc));
-		if (SPI_processed > 0)
+		for (int attempt = 0; attempt < 2 && id == 0; attempt++)
 		{
-			bool		isnull;
-			Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+			int			rc = SPI_execute_with_args(environment_sql, n, types, values, nulls,
+												   false, 0);
 
-			if (!isnull)
-				id = DatumGetInt64(d);
+			if (rc != SPI_OK_SELECT)
+				elog(ERROR, "capturing the environment failed with %s", SPI_result_code_string(rc));
+			if (SPI_processed > 0)
+			{
+				bool		isnull;
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+				if (!isnull)
+					id = DatumGetInt64(d);
+			}
 		}
 	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
 	SPI_finish();
 	if (id == 0)
 		elog(ERROR, "the captured environment was neither inserted nor found");

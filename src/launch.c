@@ -34,6 +34,7 @@
 
 #include "launch.h"
 #include "loopback.h"
+#include "owner.h"
 #include "script.h"
 #include "script_sql.h"
 
@@ -182,6 +183,27 @@ launch_query_value(const char *sql)
 	if (SPI_processed > 0)
 		value = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	return value;
+}
+
+/* The next id of pgbenchx.id_seq, with SPI connected. */
+static int64
+launch_next_id(void)
+{
+	OwnerSwitch sw;
+	char	   *volatile value = NULL;
+
+	/* runners have no USAGE on the sequence: the id is drawn as the extension */
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		value = launch_query_value("SELECT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass)");
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
+	return pg_strtoint64(value);
 }
 
 static void
@@ -368,46 +390,48 @@ launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
 	return remote;
 }
 
-/* Refuse a second run while one is in progress anywhere in the cluster. */
+/*
+ * Refuse a second run while one is in progress anywhere in the cluster,
+ * judged from the background worker slots (owner.c), which every role sees
+ * alike: a runner without pg_read_all_stats sees the other runners' runs.
+ */
 static void
 launch_check_no_run(void)
 {
-	char	   *running;
+	int			pid;
+	char	   *activity;
+	char	   *dbname;
 
-	running = launch_query_value(
-		"SELECT format('%s (pid %s, database %s)', coalesce(nullif(query, ''), 'starting'), pid, datname) "
-		"FROM pg_catalog.pg_stat_activity WHERE backend_type = 'pgbenchx coordinator' LIMIT 1");
-	if (running)
+	if (owner_live_coordinator(&pid, &activity, &dbname))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
 				 errmsg("a pgbenchx run is already in progress"),
-				 errdetail("In progress: %s.", running),
+				 errdetail("In progress: %s (pid %d, database %s).",
+						   activity ? activity : "starting", pid, dbname ? dbname : "?"),
 				 errhint("Only one run at a time per cluster: wait for it with CALL pgbenchx.wait(id), or stop it with SELECT pgbenchx.cancel(id).")));
 }
 
-/* Free background worker slots, as far as pg_stat_activity shows them. */
+/* Free background worker slots: the workers of the whole server. */
 static int
 launch_free_worker_slots(void)
 {
-	char	   *used;
+	int			clients;
+	int			workers;
 
-	used = launch_query_value(
-		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type NOT IN "
-		"('client backend', 'autovacuum launcher', 'autovacuum worker', 'background writer', "
-		"'checkpointer', 'walwriter', 'archiver', 'startup', 'walreceiver', 'walsender', "
-		"'logger', 'stats collector')");
-	return max_worker_processes - atoi(used);
+	owner_count_backends(&clients, &workers);
+	return max_worker_processes - workers;
 }
 
 static void
 launch_check_connections(int clients)
 {
 	int			in_use;
+	int			workers;
 	int			reserved = ReservedBackends;
 	int			free_conns;
 
-	in_use = atoi(launch_query_value(
-		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = 'client backend'"));
+	/* every client backend of the server, whoever the caller is */
+	owner_count_backends(&in_use, &workers);
 	free_conns = MaxConnections - reserved - in_use;
 	if (clients > free_conns)
 		ereport(ERROR,
@@ -585,6 +609,7 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 		char	   *name;
 		char	   *resolved;
 		char	   *body;
+		char	   *owner;
 		bool		builtin;
 		int64		weight;
 		ScriptError err;
@@ -608,8 +633,15 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("at most %d SQL scripts are allowed", SCRIPT_MAX_SCRIPTS),
 					 errhint("Pass fewer scripts.")));
-		if (!script_sql_resolve(name, &resolved, &body, &builtin))
+		if (!script_sql_resolve(name, &resolved, &body, &builtin, &owner))
 			script_sql_unknown(name);
+		/* a registered script runs only for its owner's roles (as ownership) */
+		if (!builtin && !owner_has_privs(GetUserId(), owner))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to run script \"%s\" of role \"%s\"", resolved, owner),
+					 errdetail("A registered script runs only for its owner, the members of its owner and superusers."),
+					 errhint("Register a script of your own with pgbenchx.add_script, or have role \"%s\" grant you its membership.", owner)));
 		script_mem_free(name);
 		*any_builtin |= builtin;
 		total += weight;
@@ -796,7 +828,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
-	id = pg_strtoint64(launch_query_value("SELECT nextval('pgbenchx.id_seq')"));
+	id = launch_next_id();
 	SPI_finish();
 
 	/* the request, handed over in a DSM segment the coordinator attaches */
@@ -806,6 +838,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	req->magic = LAUNCH_MAGIC;
 	req->dboid = MyDatabaseId;
 	req->roleid = GetUserId();
+	strlcpy(req->owner, role, sizeof(req->owner));
 	req->is_sweep = is_sweep;
 	req->id = id;
 	/* repeats are interleaved: the whole ladder, then the whole ladder again */

@@ -35,6 +35,7 @@ typedef struct LaunchRequest
 	uint32		magic;
 	Oid			dboid;
 	Oid			roleid;
+	char		owner[NAMEDATALEN];	/* roleid's name: runs.owner, sweeps.owner */
 	bool		is_sweep;
 	int64		id;				/* the sweep id, or the lone run's id */
 	int			nsteps;

@@ -25,6 +25,7 @@
 #include "utils/snapmgr.h"
 
 #include "environment.h"
+#include "owner.h"
 #include "results.h"
 
 #define RESULTS_MAX_ARGS 40
@@ -73,6 +74,27 @@ results_float8(ResultsStmt *st, double value)
 	results_arg(st, FLOAT8OID, Float8GetDatum(value), isnan(value) || isinf(value));
 }
 
+/* Execute sql as the extension's owner: runners only read the result tables. */
+static int
+results_spi_as_owner(const char *sql, ResultsStmt *st)
+{
+	OwnerSwitch sw;
+	volatile int rc = 0;
+
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		rc = SPI_execute_with_args(sql, st->nargs, st->types, st->values, st->nulls,
+								   false, 0);
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
+	return rc;
+}
+
 /*
  * Run one statement in a transaction of its own.  Returns the int8 first
  * column of the first row, or 0; *processed (if not NULL) gets the number of
@@ -96,8 +118,7 @@ results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit,
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
-	rc = SPI_execute_with_args(sql, st->nargs, st->types, st->values, st->nulls,
-							   false, 0);
+	rc = results_spi_as_owner(sql, st);
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_with_args failed with %s: %s",
 			 SPI_result_code_string(rc), sql);
@@ -133,8 +154,6 @@ results_mark_orphans_aborted(void)
 	uint64		runs;
 	uint64		sweeps;
 
-	/* a fresh look at pg_stat_activity, not one cached by this transaction */
-	pgstat_clear_snapshot();
 	results_text(&st, RESULTS_ORPHAN_ERROR);
 	results_exec_ext(RESULTS_ORPHAN_RUNS_SQL, &st, false, &runs);
 	results_exec_ext(RESULTS_ORPHAN_SWEEPS_SQL, &st, false, &sweeps);
@@ -144,7 +163,7 @@ results_mark_orphans_aborted(void)
 /*
  * Capture the environment (environment.c) in a transaction of its own and
  * add its id to st as the next argument, or NULL if it could not be
- * recorded (for example a role without INSERT on pgbenchx.environments): a
+ * recorded (for example a failure to read the OS facts): a
  * benchmark does not fail because its environment could not be written
  * down; a WARNING in the server log says why.
  */
@@ -174,7 +193,7 @@ results_environment(ResultsStmt *st)
 		ereport(WARNING,
 				(errcode(edata->sqlerrcode),
 				 errmsg("pgbenchx could not record the environment: %s", edata->message),
-				 errhint("The run goes on with environment_id NULL; the role running it needs INSERT on pgbenchx.environments and USAGE on its sequence.")));
+				 errhint("The run goes on with environment_id NULL.")));
 		FreeErrorData(edata);
 		id = 0;
 	}
@@ -227,9 +246,10 @@ results_start_sweep(const LaunchRequest *req)
 	results_text(&st, req->tags[0] ? req->tags : NULL);
 	results_int4(&st, req->repeats);
 	results_environment(&st);
+	results_text(&st, req->owner);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
-				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id) "
-				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13)", &st);
+				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id, owner) "
+				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14)", &st);
 }
 
 void
@@ -282,12 +302,13 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 	results_int4(&st, repeat);
 	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.replay), false);
 	results_environment(&st);
+	results_text(&st, req->owner);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction, tags, repeat, replay, environment_id) "
+						"connect_per_transaction, tags, repeat, replay, environment_id, owner) "
 						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22) "
 						"RETURNING run_id", &st);
 }
 

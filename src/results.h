@@ -38,10 +38,12 @@ typedef struct RunResult
  * coordinator at start (results.c) and by wait and cancel (wait.c), so that
  * after a restart the rows read aborted as soon as anyone looks through
  * pgbenchx; the progress view leaves such rows out with the same test.
+ * Liveness is pgbenchx.coordinator_alive (owner.c), the same for every role:
+ * never pg_stat_activity, which hides other roles' rows.  The statements
+ * run as the extension's owner (owner_switch_begin), whoever triggers them.
  */
 #define RESULTS_COORDINATOR_GONE(pidcol) \
-	"NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.pid = " pidcol \
-	" AND a.backend_type = 'pgbenchx coordinator')"
+	"NOT pgbenchx.coordinator_alive(" pidcol ")"
 #define RESULTS_ORPHAN_RUNS_SQL \
 	"UPDATE pgbenchx.runs r SET status = 'aborted', finished_at = now(), coordinator_pid = NULL, " \
 	"error = coalesce(r.error, $1), " \

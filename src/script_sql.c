@@ -3,8 +3,13 @@
  * script_sql.c
  *	  The SQL face of the script language: pgbenchx.eval(), which evaluates
  *	  one expression exactly as pgbench's \set would; the script registry
- *	  (pgbenchx.add_script, script_text, builtin_scripts) and the lookup of a
- *	  script by name for run_bench; variables given as jsonb.
+ *	  (pgbenchx.add_script, drop_script, script_text, builtin_scripts) and
+ *	  the lookup of a script by name for run_bench; variables given as jsonb.
+ *
+ * Registered scripts have owners: only a role with the privileges of the
+ * owner replaces or drops one (runners cannot write custom_scripts; the
+ * writes here run as the extension's owner after the check), and no name
+ * may be a built-in's or a prefix of one, which are always resolved first.
  *
  * The language itself lives in script.c and expr.c as plain C with their own
  * error reporting; this file only turns SQL arguments into a one-command
@@ -20,10 +25,12 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
+#include "owner.h"
 #include "script.h"
 #include "script_sql.h"
 
@@ -31,6 +38,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_eval);
 PG_FUNCTION_INFO_V1(pgbenchx_builtin_scripts);
 PG_FUNCTION_INFO_V1(pgbenchx_add_script);
 PG_FUNCTION_INFO_V1(pgbenchx_script_text);
+PG_FUNCTION_INFO_V1(pgbenchx_drop_script);
 
 /* debug() prints what pgbench prints on stderr, as a NOTICE */
 static void
@@ -242,33 +250,69 @@ script_sql_check(const char *name, const char *body)
 			 errhint("Fix the script; it must run under stock pgbench as it is.")));
 }
 
+/* whether name equals a built-in's name or is a prefix of one */
+static bool
+script_sql_builtin_prefix(const char *name)
+{
+	int			n;
+	const ScriptBuiltin *b = script_builtins(&n);
+	size_t		len = strlen(name);
+
+	for (int i = 0; i < n; i++)
+		if (strncmp(b[i].name, name, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Built-ins first, always: a row in custom_scripts that names or abbreviates
+ * a built-in (one restored by pg_dump, say, since add_script refuses such
+ * names) is never used in place of it, nor for an ambiguous prefix.
+ */
 bool
-script_sql_resolve(const char *name, char **display, char **body, bool *builtin)
+script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
+				   char **owner)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(name)};
 	const ScriptBuiltin *b;
 	ScriptError err;
 
-	/* a registered script, by its exact name */
-	if (SPI_execute_with_args("SELECT body FROM pgbenchx.custom_scripts WHERE name = $1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute_with_args failed");
-	if (SPI_processed > 0)
-	{
-		*display = pstrdup(name);
-		*body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		*builtin = false;
-		return true;
-	}
 	/* a built-in, by unambiguous prefix, as pgbench -b */
 	b = script_builtin_find(name, &err);
-	if (b == NULL)
+	if (b != NULL)
+	{
+		*display = pstrdup(b->name);
+		*body = pstrdup(b->text);
+		*builtin = true;
+		*owner = NULL;
+		return true;
+	}
+	if (script_sql_builtin_prefix(name))
 		return false;
-	*display = pstrdup(b->name);
-	*body = pstrdup(b->text);
-	*builtin = true;
+	/* a registered script, by its exact name */
+	if (SPI_execute_with_args("SELECT s.body, s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+							  "WHERE s.name OPERATOR(pg_catalog.=) $1",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed");
+	if (SPI_processed == 0)
+		return false;
+	*display = pstrdup(name);
+	*body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	*owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	*builtin = false;
 	return true;
+}
+
+/* ERROR: role may not replace or drop script name of owner */
+static void
+script_sql_not_owner(const char *name, const char *owner, const char *action)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to %s script \"%s\" of role \"%s\"", action, name, owner),
+			 errdetail("Only its owner, the members of its owner and superusers may replace or drop a registered script."),
+			 errhint("Register yours under another name.")));
 }
 
 /* pgbenchx.builtin_scripts(): name, description, body of each built-in */
@@ -321,10 +365,11 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	char	   *name;
 	char	   *body;
 	bool		replace;
-	ScriptError err;
-	Oid			types[2] = {TEXTOID, TEXTOID};
-	Datum		values[2];
-	bool		exists;
+	Oid			types[3] = {TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	volatile bool exists;
+	Oid			caller;
+	OwnerSwitch sw;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		ereport(ERROR,
@@ -341,35 +386,104 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 				 errmsg("invalid script name \"%s\"", name),
 				 errdetail("A script name has 1 to 63 bytes: letters, digits, '_', '-' and '.'."),
 				 errhint("Choose another name.")));
-	if (script_builtin_find(name, &err) != NULL &&
-		(strcmp(name, "tpcb-like") == 0 || strcmp(name, "simple-update") == 0 ||
-		 strcmp(name, "select-only") == 0))
+	if (script_sql_builtin_prefix(name))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("\"%s\" is a built-in script", name),
+				 errmsg("script name \"%s\" is taken by the built-in scripts", name),
+				 errdetail("A built-in is named by its name or any prefix of it (tpcb-like, simple-update, select-only), as pgbench -b names it, and is always resolved first."),
 				 errhint("Choose another name.")));
 	script_sql_check(name, body);
 
+	caller = GetUserId();
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	values[0] = CStringGetTextDatum(name);
 	values[1] = CStringGetTextDatum(body);
-	if (SPI_execute_with_args("SELECT 1 FROM pgbenchx.custom_scripts WHERE name = $1 FOR UPDATE",
-							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute_with_args failed");
-	exists = SPI_processed > 0;
-	if (exists && !replace)
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("script \"%s\" already exists", name),
-				 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
-	if (SPI_execute_with_args(exists ?
-							  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = now() WHERE name = $1" :
-							  "INSERT INTO pgbenchx.custom_scripts (name, body) VALUES ($1, $2)",
-							  2, types, values, NULL, false, 0) < 0)
-		elog(ERROR, "SPI_execute_with_args failed");
+	values[2] = CStringGetTextDatum(GetUserNameFromId(caller, false));
+	/* runners only read custom_scripts: the write is the extension's, checked here */
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		char	   *owner;
+
+		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "SPI_execute_with_args failed");
+		exists = SPI_processed > 0;
+		if (exists && !replace)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					 errmsg("script \"%s\" already exists", name),
+					 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
+		if (exists)
+		{
+			owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+			if (!owner_has_privs(caller, owner))
+				script_sql_not_owner(name, owner, "replace");
+		}
+		/* a replaced script keeps its owner, as CREATE OR REPLACE does */
+		if (SPI_execute_with_args(exists ?
+								  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = pg_catalog.now() "
+								  "WHERE name OPERATOR(pg_catalog.=) $1" :
+								  "INSERT INTO pgbenchx.custom_scripts (name, body, owner) VALUES ($1, $2, $3::pg_catalog.name)",
+								  3, types, values, NULL, false, 0) < 0)
+			elog(ERROR, "SPI_execute_with_args failed");
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(name));
+}
+
+/*
+ * pgbenchx.drop_script(name): drop a registered script, if the caller has
+ * the privileges of its owner.  In C so that the check tests the caller
+ * itself (GetUserId() before the switch), not a SECURITY DEFINER's owner.
+ */
+Datum
+pgbenchx_drop_script(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Oid			caller = GetUserId();
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(name)};
+	OwnerSwitch sw;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		char	   *owner;
+
+		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "SPI_execute_with_args failed");
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("no registered script named \"%s\"", name),
+					 errdetail("Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts."),
+					 errhint("SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.")));
+		owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		if (!owner_has_privs(caller, owner))
+			script_sql_not_owner(name, owner, "drop");
+		if (SPI_execute_with_args("DELETE FROM pgbenchx.custom_scripts s WHERE s.name OPERATOR(pg_catalog.=) $1",
+								  1, types, values, NULL, false, 0) != SPI_OK_DELETE)
+			elog(ERROR, "SPI_execute_with_args failed");
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
+	SPI_finish();
+	PG_RETURN_VOID();
 }
 
 /* pgbenchx.script_text(name): the text, like pgbench --show-script */
@@ -379,12 +493,13 @@ pgbenchx_script_text(PG_FUNCTION_ARGS)
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *display;
 	char	   *body;
+	char	   *owner;
 	bool		builtin;
 	bool		found;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	found = script_sql_resolve(name, &display, &body, &builtin);
+	found = script_sql_resolve(name, &display, &body, &builtin, &owner);
 	if (found)
 	{
 		char	   *copy = SPI_palloc(strlen(body) + 1);

@@ -23,11 +23,13 @@
 extern int	script_sql_defines(Jsonb *vars, ScriptDefine *defs);
 
 /*
- * A script by name, with SPI connected: a registered script by exact name,
- * else a built-in by unambiguous prefix.  Returns false if there is none.
+ * A script by name, with SPI connected: a built-in by unambiguous prefix
+ * (as pgbench -b), else a registered script by exact name and its owner
+ * (*owner NULL for a built-in).  A name that is a prefix of a built-in's
+ * never names a registered script.  Returns false if there is none.
  */
 extern bool script_sql_resolve(const char *name, char **display, char **body,
-							   bool *builtin);
+							   bool *builtin, char **owner);
 
 /* ERROR for a name that resolves to no script */
 extern void script_sql_unknown(const char *name) pg_attribute_noreturn();

@@ -2,7 +2,8 @@
  *
  * wait.c
  *	  pgbenchx.wait(id), a procedure that follows a run or a sweep without
- *	  holding a snapshot while it sleeps, and pgbenchx.cancel(id).
+ *	  holding a snapshot while it sleeps, and pgbenchx.cancel(id), which
+ *	  follows pg_cancel_backend's rule on the role that started the run.
  *
  * wait commits after every look at the result tables and sleeps on its
  * latch between looks, so its backend_xmin is NULL while it sleeps (a
@@ -18,6 +19,7 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -26,10 +28,12 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "owner.h"
 #include "results.h"
 #include "wait.h"
 
@@ -80,34 +84,37 @@ wait_kind(int64 id, char **status)
  * Runs and sweeps still "running" whose coordinator is gone (an immediate
  * shutdown, a crash) are marked aborted here, so that after a restart they
  * read aborted as soon as someone waits for or cancels one, not only when
- * the next run starts.  Skipped where the caller cannot write: a read-only
- * transaction, a standby, a role without UPDATE on the result tables.
+ * the next run starts.  Liveness is pgbenchx.coordinator_alive, the same
+ * for every role, and the update is the extension's own (runners only read
+ * the result tables).  Skipped in a read-only transaction and on a standby.
  */
 static void
 wait_reap_orphans(void)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(RESULTS_ORPHAN_ERROR)};
+	OwnerSwitch sw;
 
 	if (XactReadOnly || RecoveryInProgress())
 		return;
-	if (SPI_execute("SELECT pg_catalog.has_table_privilege('pgbenchx.runs', 'UPDATE') "
-					"AND pg_catalog.has_table_privilege('pgbenchx.sweeps', 'UPDATE')",
-					true, 1) != SPI_OK_SELECT || SPI_processed != 1 ||
-		strcmp(wait_value(0, 1), "t") != 0)
-		return;
-	/* a fresh look at pg_stat_activity, not one cached by this transaction */
-	pgstat_clear_snapshot();
-	if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
-		SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
+			SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
 }
 
 /* whether the run or sweep id is still "running" with its coordinator gone */
 static bool
 wait_orphaned(int64 id)
 {
-	pgstat_clear_snapshot();
 	wait_query("SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = $1 AND r.status = 'running' AND "
 			   RESULTS_COORDINATOR_GONE("r.coordinator_pid")
 			   " UNION ALL SELECT 1 FROM pgbenchx.sweeps w WHERE w.sweep_id = $1 AND w.status = 'running' AND "
@@ -224,7 +231,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 			ereport(NOTICE,
 					(errmsg("%s " INT64_FORMAT " has no coordinator any more (a crash or an immediate shutdown)",
 							kind, id),
-					 errdetail("It reads aborted once a role that may update the pgbenchx result tables waits for it, cancels it or starts a run.")));
+					 errdetail("It reads aborted once it is waited for or cancelled outside a read-only transaction, or a run starts.")));
 			break;
 		}
 		if (strcmp(status, "running") != 0)
@@ -261,13 +268,33 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/*
+ * Who may cancel a run of role owner: pg_cancel_backend's rule.  A run
+ * whose role is a superuser, or is no role any more (or is not recorded),
+ * only a superuser; otherwise a role with the privileges of owner or of
+ * pg_signal_backend.
+ */
+static bool
+wait_may_cancel(const char *owner)
+{
+	Oid			caller = GetUserId();
+	Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
+
+	if (superuser_arg(caller))
+		return true;
+	if (!OidIsValid(owner_oid) || superuser_arg(owner_oid))
+		return false;
+	return has_privs_of_role(caller, owner_oid) ||
+		has_privs_of_role(caller, ROLE_PG_SIGNAL_BACKEND);
+}
+
 Datum
 pgbenchx_cancel(PG_FUNCTION_ARGS)
 {
 	int64		id = PG_GETARG_INT64(0);
 	char	   *status;
 	const char *kind;
-	const char *type;
+	char	   *owner = NULL;
 	int			pid = 0;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -283,19 +310,31 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	}
 
 	/* the coordinator owns the run, or the sweep the run belongs to */
-	wait_query("SELECT coalesce(s.coordinator_pid, r.coordinator_pid) "
+	wait_query("SELECT coalesce(s.coordinator_pid, r.coordinator_pid), "
+			   "coalesce(s.owner, r.owner)::pg_catalog.text "
 			   "FROM pgbenchx.runs r LEFT JOIN pgbenchx.sweeps s USING (sweep_id) WHERE r.run_id = $1 "
-			   "UNION ALL SELECT coordinator_pid FROM pgbenchx.sweeps WHERE sweep_id = $1", id, 0);
+			   "UNION ALL SELECT coordinator_pid, owner::pg_catalog.text FROM pgbenchx.sweeps WHERE sweep_id = $1",
+			   id, 0);
 	if (SPI_processed > 0 && wait_value(0, 1) != NULL)
 		pid = atoi(wait_value(0, 1));
+	if (SPI_processed > 0 && wait_value(0, 2) != NULL)
+		owner = pstrdup(wait_value(0, 2));
 	SPI_finish();
 
-	type = pid > 0 ? GetBackgroundWorkerTypeByPid(pid) : NULL;
-	if (type == NULL || strcmp(type, "pgbenchx coordinator") != 0)
+	if (!wait_may_cancel(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel %s " INT64_FORMAT " of role \"%s\"",
+						kind, id, owner ? owner : "(unknown)"),
+				 errdetail("As with pg_cancel_backend: a run is cancelled by its role, the members of its role, members of pg_signal_backend (unless a superuser started it) and superusers; a superuser's run only by a superuser."),
+				 errhint("Wait for it with CALL pgbenchx.wait(" INT64_FORMAT "), or ask role \"%s\" or a superuser to cancel it.",
+						 id, owner ? owner : "(unknown)")));
+
+	if (!owner_coordinator_alive(pid))
 	{
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
-				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel from a role that may update the result tables.")));
+				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel outside a read-only transaction.")));
 		PG_RETURN_BOOL(false);
 	}
 	if (kill(pid, SIGUSR2) != 0)

@@ -15,11 +15,7 @@ use PgbenchxTest;
 my $node = pgbenchx_node('auth', scale => 1, conf => "password_encryption = 'scram-sha-256'\n");
 $node->safe_psql('postgres', q{
 	CREATE ROLE bench LOGIN PASSWORD 'bench-secret';
-	GRANT EXECUTE ON FUNCTION run_bench TO bench;
-	GRANT USAGE ON SCHEMA pgbenchx TO bench;
-	GRANT EXECUTE ON ALL ROUTINES IN SCHEMA pgbenchx TO bench;
-	GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgbenchx TO bench;
-	GRANT USAGE ON SEQUENCE pgbenchx.id_seq TO bench;
+	SELECT pgbenchx.grant_runner('bench');
 	GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO bench;
 });
 
@@ -63,6 +59,8 @@ $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.ru
 is($node->safe_psql('postgres', "SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completes');
 is($node->safe_psql('postgres', "SELECT conninfo FROM pgbenchx.runs WHERE run_id = $id"), "password='********'",
 	'the password is not stored');
+is($node->safe_psql('postgres', "SELECT owner FROM pgbenchx.runs WHERE run_id = $id"), 'bench',
+	'the run records the role that started it');
 
 # trust for everyone: a non-superuser's clients would not need the password
 open($fh, '>', $hba) or die;

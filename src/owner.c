@@ -1,0 +1,199 @@
+/*-------------------------------------------------------------------------
+ *
+ * owner.c
+ *	  Who may do what, read the same way whoever asks.
+ *
+ * Runners only read the extension's tables (grant_runner gives SELECT and
+ * nothing else); every write goes through the extension's functions, which
+ * check the rules and then become the extension's owner for the write
+ * alone (owner_switch_begin/end), as a SECURITY DEFINER function pinned to
+ * search_path = pg_catalog, pg_temp would, in a security-restricted
+ * operation.
+ *
+ * The ownership rule is PostgreSQL's (has_privs_of_role): a role may act on
+ * a script or a run of its own, of a role it inherits, and a superuser on
+ * any.
+ *
+ * Liveness and load are read from the server's own state, never from the
+ * caller's view of pg_stat_activity, which hides the rows of other roles
+ * from a role without pg_read_all_stats (one runner's wait used to mark
+ * another's live run aborted, and a runner's 20-client run was let through
+ * with 86 of 100 connections in use): a coordinator is alive when its pid
+ * is a background worker of type "pgbenchx coordinator"
+ * (GetBackgroundWorkerTypeByPid, as pgbenchx.cancel signals it), and the
+ * connections and worker slots in use are counted in the backend status
+ * array, which has no privilege filter.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "commands/dbcommands.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "utils/acl.h"
+#include "utils/backend_status.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+
+#include "owner.h"
+
+#define OWNER_COORDINATOR_TYPE "pgbenchx coordinator"
+
+PG_FUNCTION_INFO_V1(pgbenchx_coordinator_alive);
+PG_FUNCTION_INFO_V1(pgbenchx_caller_role);
+
+/* pg_extension.extowner of pgbenchx in this database */
+static Oid
+owner_extension_owner(void)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Oid			owner = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("pgbenchx"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("extension \"pgbenchx\" is not installed in this database")));
+	return owner;
+}
+
+void
+owner_switch_begin(OwnerSwitch *sw)
+{
+	Oid			owner = owner_extension_owner();
+
+	GetUserIdAndSecContext(&sw->saved_userid, &sw->saved_sec_context);
+	SetUserIdAndSecContext(owner, sw->saved_sec_context |
+						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	/* the caller's search_path must not reach SQL that runs as the owner */
+	sw->guc_nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+void
+owner_switch_end(const OwnerSwitch *sw)
+{
+	AtEOXact_GUC(true, sw->guc_nest_level);
+	SetUserIdAndSecContext(sw->saved_userid, sw->saved_sec_context);
+}
+
+bool
+owner_has_privs(Oid role, const char *owner)
+{
+	Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
+
+	if (superuser_arg(role))
+		return true;
+	return OidIsValid(owner_oid) && has_privs_of_role(role, owner_oid);
+}
+
+char *
+owner_outer_role_name(void)
+{
+	return GetUserNameFromId(GetOuterUserId(), false);
+}
+
+bool
+owner_coordinator_alive(int pid)
+{
+	const char *type;
+
+	if (pid <= 0)
+		return false;
+	type = GetBackgroundWorkerTypeByPid((pid_t) pid);
+	return type != NULL && strcmp(type, OWNER_COORDINATOR_TYPE) == 0;
+}
+
+bool
+owner_live_coordinator(int *pid, char **activity, char **dbname)
+{
+	int			n;
+
+	/* a fresh read of the status array, not one cached by this transaction */
+	pgstat_clear_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		PgBackendStatus *be;
+
+		if (local == NULL)
+			continue;
+		be = &local->backendStatus;
+		if (be->st_backendType != B_BG_WORKER || !owner_coordinator_alive(be->st_procpid))
+			continue;
+		*pid = be->st_procpid;
+		*activity = be->st_activity_raw[0] ? pgstat_clip_activity(be->st_activity_raw) : NULL;
+		*dbname = OidIsValid(be->st_databaseid) ? get_database_name(be->st_databaseid) : NULL;
+		return true;
+	}
+	return false;
+}
+
+void
+owner_count_backends(int *client_backends, int *bg_workers)
+{
+	int			n;
+
+	*client_backends = 0;
+	*bg_workers = 0;
+	pgstat_clear_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+
+		if (local == NULL)
+			continue;
+		if (local->backendStatus.st_backendType == B_BACKEND)
+			(*client_backends)++;
+		else if (local->backendStatus.st_backendType == B_BG_WORKER)
+			(*bg_workers)++;
+	}
+}
+
+/*
+ * pgbenchx.coordinator_alive(pid int) returns boolean: whether pid is a live
+ * pgbenchx coordinator.  NULL is not.  The same answer for every role.
+ */
+Datum
+pgbenchx_coordinator_alive(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(owner_coordinator_alive(PG_GETARG_INT32(0)));
+}
+
+/*
+ * pgbenchx.caller_role() returns name: the role in effect outside every
+ * SECURITY DEFINER function (the session's, or the one SET ROLE chose), for
+ * pgbenchx.import, which runs as the extension's owner and records the
+ * caller as the owner of what it loads.
+ */
+Datum
+pgbenchx_caller_role(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(DirectFunctionCall1(namein, CStringGetDatum(owner_outer_role_name())));
+}
