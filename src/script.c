@@ -230,10 +230,10 @@ typedef struct ScriptCommand
 	int			set_var;
 	ExprNode   *expr;			/* \set, \if, \elif */
 
-	/* \sleep: usec = (var ? atoi(var) : value) * mult */
+	/* \sleep: usec = (var ? atoi(var) : value) * mult, in pgbench's int */
 	int			sleep_var;		/* -1 for a literal */
-	int64_t		sleep_value;
-	int64_t		sleep_mult;
+	int32_t		sleep_value;
+	int32_t		sleep_mult;
 
 	/* \if, \elif: where to go when false; \elif, \else: matching \endif */
 	int			jump_false;
@@ -648,21 +648,37 @@ script_meta_lookup(const char *w, size_t n)
 	return META_NONE;
 }
 
-/* atoi() on a bounded word */
-static int64_t
+/*
+ * pgbench's atoi() on a bounded word: glibc's atoi is (int) strtol(), so a
+ * value beyond long saturates and then keeps its low 32 bits.
+ */
+static int32_t
 script_atoi_word(const char *s, size_t n)
 {
 	size_t		i = 0;
-	int64_t		v = 0;
+	uint64_t	v = 0;
+	uint64_t	limit;
 	bool		neg = false;
 
 	while (i < n && isspace((unsigned char) s[i]))
 		i++;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
-	while (i < n && isdigit((unsigned char) s[i]) && v < INT64_C(100000000000000))
-		v = v * 10 + (s[i++] - '0');
-	return neg ? -v : v;
+	/* strtol saturates at LONG_MIN / LONG_MAX */
+	limit = neg ? (uint64_t) INT64_MAX + 1 : (uint64_t) INT64_MAX;
+	for (; i < n && isdigit((unsigned char) s[i]); i++)
+	{
+		unsigned	d = s[i] - '0';
+
+		if (v > (limit - d) / 10)
+		{
+			v = limit;
+			break;
+		}
+		v = v * 10 + d;
+	}
+	/* atoi keeps the low 32 bits of strtol's long */
+	return (int32_t) (uint32_t) (neg ? 0 - v : v);
 }
 
 /*
@@ -1463,8 +1479,8 @@ typedef struct ScriptVar
 	bool		defined;
 	bool		str_valid;		/* str holds the current string form */
 	ExprValue	value;			/* EXPR_VAL_NONE: typed lazily from str */
-	char	   *str;
-	size_t		str_cap;
+	char	   *str;			/* own buffer, or a shared define's value */
+	size_t		str_cap;		/* 0 when str is not ours (shared or NULL) */
 } ScriptVar;
 
 struct ScriptClient
@@ -1545,6 +1561,11 @@ script_client_lookup_create(ScriptClient *c, const char *name)
 	return c->nvars++;
 }
 
+/*
+ * Make str an own buffer of at least n + 1 bytes.  Its content is not kept:
+ * every caller writes the whole string next.  A shared define's value
+ * (str_cap 0) is left alone, never written or freed.
+ */
 static bool
 script_var_reserve(ScriptVar *v, size_t n)
 {
@@ -1555,13 +1576,29 @@ script_var_reserve(ScriptVar *v, size_t n)
 
 		while (ncap < n + 1)
 			ncap *= 2;
-		s = script_mem_realloc(v->str, ncap);
+		if (v->str_cap == 0)
+			s = script_mem_alloc(ncap);
+		else
+			s = script_mem_realloc(v->str, ncap);
 		if (s == NULL)
 			return false;
 		v->str = s;
 		v->str_cap = ncap;
 	}
 	return true;
+}
+
+/* a string variable reading a value that outlives it, without a copy */
+static void
+script_var_share_string(ScriptVar *v, const char *value)
+{
+	if (v->str_cap > 0)
+		script_mem_free(v->str);
+	v->str = (char *) value;
+	v->str_cap = 0;
+	v->str_valid = true;
+	v->value.type = EXPR_VAL_NONE;
+	v->defined = true;
 }
 
 static bool
@@ -1794,7 +1831,11 @@ script_client_create_multi(const Script *const *scripts, int nscripts,
 			return NULL;
 		}
 		k = script_client_lookup_create(c, opts->defines[i].name);
-		if (k < 0 || !script_var_set_string(&c->vars[k], opts->defines[i].value))
+		if (k < 0)
+			goto nomem;
+		if (opts->share_defines)
+			script_var_share_string(&c->vars[k], opts->defines[i].value);
+		else if (!script_var_set_string(&c->vars[k], opts->defines[i].value))
 			goto nomem;
 	}
 	for (i = 0; i < 4; i++)
@@ -1873,7 +1914,8 @@ script_client_free(ScriptClient *c)
 		return;
 	for (i = 0; i < c->nvars; i++)
 	{
-		script_mem_free(c->vars[i].str);
+		if (c->vars[i].str_cap > 0)
+			script_mem_free(c->vars[i].str);
 		if (c->vars[i].owns_name)
 			script_mem_free((char *) c->vars[i].name);
 	}
@@ -2119,7 +2161,7 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 
 			case SCRIPT_CMD_SLEEP:
 				{
-					int64_t		usec;
+					int32_t		usec;
 
 					if (cmd->sleep_var >= 0)
 					{
@@ -2144,8 +2186,12 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 					}
 					else
 						usec = cmd->sleep_value;
-					if (__builtin_mul_overflow(usec, cmd->sleep_mult, &usec))
-						usec = INT64_MAX;
+					/*
+					 * pgbench's int multiplication, which wraps (PostgreSQL
+					 * builds with -fwrapv): 2148 s is negative, no sleep at
+					 * all; a negative sleep ends at once.
+					 */
+					usec = (int32_t) ((uint32_t) usec * (uint32_t) cmd->sleep_mult);
 					c->pc++;
 					out->kind = SCRIPT_STEP_SLEEP;
 					out->sleep_usec = usec > 0 ? usec : 0;
