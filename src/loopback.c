@@ -102,11 +102,39 @@ loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
 	CHECK_FOR_INTERRUPTS();
 }
 
+/* how many notices of one connection reach the server log */
+#define LOOPBACK_NOTICES_LOGGED	5
+
+static int	loopback_notices;
+
+/*
+ * libpq's default notice processor prints to stderr, that is into the
+ * server log, without limit.  Log the first few of a connection (the
+ * maintenance's "skipping" warnings, say), cut, and drop the rest.
+ */
+static void
+loopback_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
+{
+	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+
+	if (++loopback_notices > LOOPBACK_NOTICES_LOGGED)
+		return;
+	if (primary == NULL)
+		primary = PQresultErrorMessage(res);
+	/* the server's text, maybe in another encoding: cut bytes, not characters */
+	ereport(LOG,
+			(errmsg("pgbenchx loopback connection received %s: %.200s%s",
+					severity ? severity : "NOTICE", primary,
+					strlen(primary) > 200 ? "..." : "")));
+}
+
 PGconn *
 loopback_connect(const char *conninfo, char **errmsg)
 {
 	PGconn	   *conn = PQconnectStart(conninfo);
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	bool		cancelled = false;
 
 	*errmsg = NULL;
 	if (conn == NULL)
@@ -114,6 +142,8 @@ loopback_connect(const char *conninfo, char **errmsg)
 		*errmsg = pstrdup("out of memory");
 		return NULL;
 	}
+	loopback_notices = 0;
+	PQsetNoticeReceiver(conn, loopback_notice_receiver, NULL);
 	if (PQstatus(conn) == CONNECTION_BAD)
 		status = PGRES_POLLING_FAILED;
 
@@ -121,10 +151,26 @@ loopback_connect(const char *conninfo, char **errmsg)
 	{
 		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
 		{
-			loopback_wait(conn, status == PGRES_POLLING_READING ?
-						  WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
-						  -1, PG_WAIT_EXTENSION);
-			status = PQconnectPoll(conn);
+			int			rc;
+
+			/*
+			 * Wake at least once a second to look at the cancel flag; poll
+			 * libpq only when the socket is ready.
+			 */
+			rc = WaitLatchOrSocket(MyLatch,
+								   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT |
+								   (status == PGRES_POLLING_READING ?
+									WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE),
+								   PQsocket(conn), 1000, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			if (loopback_cancel_flag && *loopback_cancel_flag)
+			{
+				cancelled = true;
+				break;
+			}
+			if (rc & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
+				status = PQconnectPoll(conn);
 		}
 	}
 	PG_CATCH();
@@ -134,6 +180,12 @@ loopback_connect(const char *conninfo, char **errmsg)
 	}
 	PG_END_TRY();
 
+	if (cancelled)
+	{
+		PQfinish(conn);
+		*errmsg = pstrdup("cancelled while connecting");
+		return NULL;
+	}
 	if (status == PGRES_POLLING_FAILED)
 	{
 		char	   *msg = pstrdup(PQerrorMessage(conn));
@@ -187,6 +239,18 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 		res = PQgetResult(conn);
 		if (res == NULL)
 			break;
+		if (PQresultStatus(res) == PGRES_COPY_IN || PQresultStatus(res) == PGRES_COPY_OUT ||
+			PQresultStatus(res) == PGRES_COPY_BOTH)
+		{
+			/*
+			 * PQgetResult would return it forever.  Nothing is sent or
+			 * drained (that could block): the connection is left in COPY,
+			 * and the caller's loopback_finish closes it, which ends the
+			 * server's side.
+			 */
+			PQclear(res);
+			return pstrdup("COPY is not supported");
+		}
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR && error == NULL)
 		{
 			const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);

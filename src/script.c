@@ -373,6 +373,9 @@ script_line_at(ScriptParser *p, size_t pos)
 	return p->line_no;
 }
 
+/* a command's text shown under a syntax error is cut to this (bytes) */
+#define SCRIPT_ECHO_LINE_MAX 200
+
 /*
  * pgbench's syntax_error(): line is the command text shown under the message
  * (NULL for none), column is relative to it (-1 for none).
@@ -401,7 +404,19 @@ script_syntax_error(ScriptParser *p, int lineno, const char *line, size_t linele
 		/* trim the trailing newline as pgbench does */
 		while (linelen > 0 && (line[linelen - 1] == '\n' || line[linelen - 1] == '\r'))
 			linelen--;
-		snprintf(err->line, sizeof(err->line), "%.*s", (int) linelen, line);
+		/* echoed input: a long command is cut, and a caret past the cut dropped */
+		if (linelen > SCRIPT_ECHO_LINE_MAX)
+		{
+			size_t		cut = SCRIPT_ECHO_LINE_MAX;
+
+			while (cut > 0 && ((unsigned char) line[cut] & 0xC0) == 0x80)
+				cut--;
+			snprintf(err->line, sizeof(err->line), "%.*s...", (int) cut, line);
+			if (column > (int) cut)
+				err->column = -1;
+		}
+		else
+			snprintf(err->line, sizeof(err->line), "%.*s", (int) linelen, line);
 	}
 	return false;
 }
@@ -1645,7 +1660,9 @@ script_var_value(ScriptVar *v, ExprValue *out, char *errmsg)
 {
 	if (!v->defined)
 	{
-		snprintf(errmsg, EXPR_MSG_SIZE, "undefined variable \"%s\"", v->name);
+		char		ebuf[EXPR_ECHO_SIZE];
+
+		snprintf(errmsg, EXPR_MSG_SIZE, "undefined variable \"%s\"", expr_echo(v->name, ebuf));
 		return false;
 	}
 	if (v->value.type == EXPR_VAL_NONE &&
@@ -1824,9 +1841,12 @@ script_client_create_multi(const Script *const *scripts, int nscripts,
 
 		if (!expr_valid_variable_name(opts->defines[i].name))
 		{
+			char		ebuf[EXPR_ECHO_SIZE];
+
 			err->kind = SCRIPT_ERR_SCRIPT;
 			snprintf(err->message, sizeof(err->message),
-					 "option: invalid variable name: \"%s\"", opts->defines[i].name);
+					 "option: invalid variable name: \"%s\"",
+					 expr_echo(opts->defines[i].name, ebuf));
 			script_client_free(c);
 			return NULL;
 		}
@@ -2149,9 +2169,11 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 					}
 					if (!var->defined && !expr_valid_variable_name(var->name))
 					{
+						char		ebuf[EXPR_ECHO_SIZE];
+
 						script_runtime_error(err, pc, "set",
 											 "set: invalid variable name: \"%s\"",
-											 var->name);
+											 expr_echo(var->name, ebuf));
 						return script_step_error(out, pc);
 					}
 					script_var_set_value(var, &v);
@@ -2170,17 +2192,22 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 
 						if (sv == NULL)
 						{
+							char		ebuf[EXPR_ECHO_SIZE];
+
 							script_runtime_error(err, pc, "sleep",
 												 "sleep: undefined variable \"%s\"",
-												 v->name);
+												 expr_echo(v->name, ebuf));
 							return script_step_error(out, pc);
 						}
 						usec = script_atoi_word(sv, strlen(sv));
 						if (usec == 0 && !isdigit((unsigned char) sv[0]))
 						{
+							char		ebuf[EXPR_ECHO_SIZE];
+							char		ebuf2[EXPR_ECHO_SIZE];
+
 							script_runtime_error(err, pc, "sleep",
 												 "sleep: invalid sleep time \"%s\" for variable \"%s\"",
-												 sv, v->name);
+												 expr_echo(sv, ebuf2), expr_echo(v->name, ebuf));
 							return script_step_error(out, pc);
 						}
 					}
@@ -2353,9 +2380,10 @@ script_client_get_value(ScriptClient *c, const char *name, ExprValue *out,
 {
 	int			k = script_client_find(c, name);
 	char		msg[EXPR_MSG_SIZE];
+	char		ebuf[EXPR_ECHO_SIZE];
 
 	if (k < 0 || !c->vars[k].defined)
-		return script_runtime_error(err, -1, NULL, "undefined variable \"%s\"", name);
+		return script_runtime_error(err, -1, NULL, "undefined variable \"%s\"", expr_echo(name, ebuf));
 	if (!script_var_value(&c->vars[k], out, msg))
 		return script_runtime_error(err, -1, NULL, "%s", msg);
 	return true;
@@ -2377,9 +2405,11 @@ script_client_set_string(ScriptClient *c, const char *name, const char *value,
 
 	if (k < 0)
 	{
+		char		ebuf[EXPR_ECHO_SIZE];
+
 		if (!expr_valid_variable_name(name))
 			return script_runtime_error(err, -1, NULL,
-										"invalid variable name: \"%s\"", name);
+										"invalid variable name: \"%s\"", expr_echo(name, ebuf));
 		k = script_client_lookup_create(c, name);
 	}
 	if (k < 0 || !script_var_set_string(&c->vars[k], value))
