@@ -24,6 +24,8 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
+use IPC::Run;
+use POSIX ();
 use IO::Socket::INET;
 use IO::Socket::UNIX;
 use IO::Select;
@@ -63,8 +65,8 @@ sub run_row
 q1('CREATE TABLE copy_target (a int)');
 my %copy_scripts = (
 	'copy-out'      => "copy (select 1) to stdout;\n",
-	'copy-out-big'  => "copy (select g, repeat('x', 1000) from generate_series(1, 100000000) g) to stdout;\n",
-	'copy-out-slow' => "copy (select pg_sleep(100)) to stdout;\n",
+	# streams without end (a function scan would materialize first)
+	'copy-out-big'  => "copy (select repeat('x', 1000) from pg_attribute a, pg_attribute b, pg_attribute c) to stdout;\n",
 	'copy-in'       => "copy copy_target from stdin;\n",
 	'copy-mid'      => "BEGIN;\nselect 1;\ncopy copy_target from stdin;\nEND;\n",
 );
@@ -140,4 +142,288 @@ END $$});
 	is(run_row($quiet, "notices || ' ' || cardinality(notice_samples)"), '0 0', 'no notices: 0 and none kept');
 }
 
+# ---------------------------------------------------------------------
+# Every state, every signal
+# ---------------------------------------------------------------------
+
+# A server that accepts TCP and never answers a benchmark client (its
+# startup packet names "pgbenchx client"), and proxies every other
+# connection (the caller's login check, the coordinator's) to the node.
+sub read_n
+{
+	my ($sock, $n) = @_;
+	my $buf = '';
+	while (length($buf) < $n)
+	{
+		my $r = sysread($sock, $buf, $n - length($buf), length($buf));
+		return undef unless $r;
+	}
+	return $buf;
+}
+
+sub fake_serve
+{
+	my ($c, $sockpath) = @_;
+	my $pkt;
+	for (;;)
+	{
+		my $len = read_n($c, 4) // return;
+		my $body = read_n($c, unpack('N', $len) - 4) // return;
+		my $code = unpack('N', $body);
+		if ($code == 80877103 || $code == 80877104)    # SSL or GSS request: no
+		{
+			syswrite($c, 'N');
+			next;
+		}
+		$pkt = $len . $body;
+		last;
+	}
+	if ($pkt =~ /pgbenchx client/)
+	{
+		my $buf;
+		1 while sysread($c, $buf, 4096);    # until the client goes away
+		return;
+	}
+	my $s = IO::Socket::UNIX->new(Peer => $sockpath) or return;
+	syswrite($s, $pkt);
+	my $sel = IO::Select->new($c, $s);
+	while (my @ready = $sel->can_read)
+	{
+		for my $r (@ready)
+		{
+			my $buf;
+			return unless sysread($r, $buf, 65536);
+			syswrite($r == $c ? $s : $c, $buf);
+		}
+	}
+}
+
+my $fake = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 64, ReuseAddr => 1)
+  or die "fake server: $!";
+my $fake_port = $fake->sockport;
+my $fake_pid = fork() // die 'fork';
+if ($fake_pid == 0)
+{
+	# never returns: no END block of the test may run in here
+	$SIG{CHLD} = 'IGNORE';
+	my $sockpath = $node->host . '/.s.PGSQL.' . $node->port;
+	eval {
+		while (1)
+		{
+			my $c = $fake->accept or next;
+			my $child = fork();
+			if (defined $child && $child == 0)
+			{
+				eval { fake_serve($c, $sockpath); };
+				POSIX::_exit(0);
+			}
+			close $c;
+		}
+	};
+	POSIX::_exit(0);
+}
+close $fake;
+
+# a session holding a lock the clients wait on
+q1('CREATE TABLE lockme (a int)');
+my ($h_out, $h_err) = ('', '');
+my $holder = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres') . ' application_name=holder',
+	  '-c', 'BEGIN; LOCK TABLE lockme; SELECT pg_sleep(600);' ],
+	'>', \$h_out, '2>', \$h_err);
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'lockme' AND l.granted AND l.mode = 'AccessExclusiveLock'")
+  or die 'the holder never locked';
+
+add_script('st-sleep-tx', "BEGIN;\nselect 1;\n\\sleep 2147\nEND;\n");
+add_script('st-sleep-huge', "\\sleep 2147483647 us\n");
+add_script('st-lock', "select * from lockme;\n");
+add_script('st-pipeline', "\\startpipeline\nselect 1;\nselect pg_sleep(100);\n\\endpipeline\n");
+add_script('st-connect', "select 1;\n");
+add_script('st-rate', "select 1;\n");
+
+my $clients_in = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%'";
+my %states = (
+	'sleep in a transaction' => {
+		script => 'st-sleep-tx',
+		ready  => "$clients_in AND state = 'idle in transaction'",
+		count  => 2 },
+	'a huge sleep' => {
+		script => 'st-sleep-huge',
+		ready  => "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress",
+		count  => 't' },
+	'a lock wait' => {
+		script => 'st-lock',
+		ready  => "$clients_in AND wait_event_type = 'Lock'",
+		count  => 2 },
+	'a pipeline with a pg_sleep' => {
+		script   => 'st-pipeline',
+		protocol => 'extended',
+		ready    => "$clients_in AND wait_event = 'PgSleep'",
+		count    => 2 },
+	'connecting' => {
+		script   => 'st-connect',
+		conninfo => "host=127.0.0.1 port=$fake_port dbname=postgres",
+		ready    => "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' AND query = 'connecting'",
+		count    => 1,
+		settle   => 1.5 },
+	'between transactions under a rate limit' => {
+		script => 'st-rate',
+		rate   => 0.02,
+		ready  => "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress",
+		count  => 't' },
+);
+my %signals = (
+	'cancel' => [ 'cancelled', sub { q1("SELECT pgbenchx.cancel($_[0])") } ],
+	'terminate the driver' => [ 'failed',
+		sub { q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'") } ],
+	'terminate the coordinator' => [ 'aborted',
+		sub { q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'") } ],
+);
+
+sub start_in_state
+{
+	my ($st) = @_;
+	my $args = "2, 600, '$st->{script}', jobs => 1, vacuum => false, checkpoint => false";
+	$args .= ", protocol => '$st->{protocol}'" if $st->{protocol};
+	$args .= ", conninfo => '$st->{conninfo}'" if $st->{conninfo};
+	$args .= ", rate => $st->{rate}" if $st->{rate};
+	my $id = q1("SELECT run_bench($args)");
+	$node->poll_query_until('postgres', $st->{ready}, $st->{count})
+	  or die "run $id never reached its state";
+	usleep(($st->{settle} // 0.3) * 1e6);
+	return $id;
+}
+
+sub gone_within
+{
+	my $t0 = time;
+	ok(nothing_left($node), "$_[0]: nothing left");
+	return time - $t0;
+}
+
+for my $state (sort keys %states)
+{
+	for my $signal (sort keys %signals)
+	{
+		my ($expect, $send) = @{ $signals{$signal} };
+		my $id = start_in_state($states{$state});
+		is(run_row($id, 'status'), 'running', "$state: the run is running before $signal");
+		$send->($id);
+		my $took = ended_within('runs', 'run_id', $id);
+		cmp_ok($took, '<', 10, "$state, $signal: the run ended within seconds ($took s)");
+		is(run_row($id, 'status'), $expect, "$state, $signal: the run reads $expect");
+		my $gone = gone_within("$state, $signal");
+		cmp_ok($gone, '<', 10, "$state, $signal: its processes left within seconds ($gone s)");
+		is(q1("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'lockme' AND NOT l.granted"),
+			'0', "$state, $signal: no one waits on the lock any more");
+	}
+}
+
+# ---------------------------------------------------------------------
+# Bounded memory: a 10 MB variable and 40 clients in one driver
+# ---------------------------------------------------------------------
+{
+	add_script('mem', "select 1;\n\\sleep 100 ms\n");
+	my $id = q1("SELECT run_bench(40, 600, 'mem', jobs => 1, vacuum => false, checkpoint => false, variables => jsonb_build_object('big', repeat('x', 10000000)))");
+	run_sampled($node, "run_id = $id") or die 'memory run never sampled';
+	my $pid = q1("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'");
+	my $status = slurp_file("/proc/$pid/status");
+	my ($anon) = $status =~ /^RssAnon:\s+(\d+) kB/m;
+	cmp_ok($anon, '<', 100_000, "a 10 MB variable and 40 clients: the driver holds $anon kB of its own, not 400 MB");
+	q1("SELECT pgbenchx.cancel($id)");
+	ended_within('runs', 'run_id', $id);
+	ok(nothing_left($node), 'memory run: nothing left');
+}
+
+# ---------------------------------------------------------------------
+# \sleep beyond pgbench's int: 2148 s wraps negative and sleeps not at all
+# ---------------------------------------------------------------------
+{
+	add_script('sleep-wrap', "\\sleep 2148\nselect 1;\n");
+	my $id = q1("SELECT run_bench(1, NULL, 'sleep-wrap', transactions => 20, vacuum => false, checkpoint => false)");
+	my $took = ended_within('runs', 'run_id', $id);
+	is(run_row($id, "status || ' ' || transactions"), 'completed 20', '\sleep 2148 wraps as in pgbench: no sleep');
+	cmp_ok($took, '<', 15, "\\sleep 2148: 20 transactions in $took s");
+}
+
+# ---------------------------------------------------------------------
+# Echoed input is cut: a 1 MB statement, value and name
+# ---------------------------------------------------------------------
+{
+	my $log_before = -s $node->logfile;
+	q1(q{SELECT pgbenchx.add_script('huge-stmt', 'select ''' || repeat('x', 1000000) || '''::int;' || chr(10), true)});
+	my $id = q1("SELECT run_bench(1, NULL, 'huge-stmt', transactions => 1, vacuum => false, checkpoint => false)");
+	ended_within('runs', 'run_id', $id);
+	is(run_row($id, 'status'), 'failed', '1 MB failing statement: the run failed');
+	like(run_row($id, 'error'), qr/invalid input syntax.*\.\.\.$/s, '1 MB failing statement: the error is cut with "..."');
+	cmp_ok(run_row($id, 'octet_length(error)'), '<=', 404, '1 MB failing statement: the stored error is short');
+
+	add_script('sleep-var', "\\sleep :v\n");
+	$id = q1("SELECT run_bench(1, NULL, 'sleep-var', transactions => 1, vacuum => false, checkpoint => false, variables => jsonb_build_object('v', repeat('y', 1000000)))");
+	ended_within('runs', 'run_id', $id);
+	like(run_row($id, 'error'), qr/invalid sleep time "y{100}\.\.\." for variable "v"/,
+		'1 MB variable value: echoed cut, with the variable named after it');
+
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SELECT run_bench(1, 1, 'select-only', variables => jsonb_build_object('-' || repeat('z', 1000000), 1))");
+	like($err, qr/invalid variable name: "-z{199}\.\.\."/, '1 MB variable name: the error echoes 200 bytes');
+	cmp_ok(length($err), '<', 2000, '1 MB variable name: the whole error is short');
+	($ret, $out, $err) = $node->psql('postgres', "SELECT run_bench(1, 1, repeat('q', 1000000))");
+	cmp_ok(length($err), '<', 2000, '1 MB script name: the error is short');
+	($ret, $out, $err) = $node->psql('postgres', "SELECT run_bench(1, 1, 'select-only', protocol => repeat('p', 1000000))");
+	cmp_ok(length($err), '<', 2000, '1 MB protocol: the error is short');
+
+	# the extension's own lines in the server log are short (the server's
+	# own ERROR and STATEMENT lines for a client's statement are the
+	# server's logging, as for any client)
+	my $log = slurp_file($node->logfile, $log_before);
+	my @long = grep { length($_) > 1000 && /pgbenchx/ && !/STATEMENT:|\] pgbenchx client \d+ ERROR:/ } split /\n/, $log;
+	is(scalar(@long), 0, 'no long pgbenchx line in the server log')
+	  or diag(substr($long[0], 0, 300));
+}
+
+# ---------------------------------------------------------------------
+# DROP DATABASE during a COPY script's run, in another database
+# ---------------------------------------------------------------------
+{
+	q1('CREATE DATABASE victim');
+	my $id = q1("SELECT run_bench(4, 600, 'copy-out-big', jobs => 2, vacuum => false, checkpoint => false, conninfo => 'dbname=victim')");
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE victim', timeout => 60);
+	my $took = time - $t0;
+	is($ret, 0, "DROP DATABASE during a COPY run succeeded$err");
+	cmp_ok($took, '<', 20, "DROP DATABASE took $took s");
+	ended_within('runs', 'run_id', $id);
+	is(run_row($id, 'status'), 'failed', 'the COPY run failed');
+	ok(nothing_left($node), 'DROP DATABASE: nothing left');
+}
+
+# ---------------------------------------------------------------------
+# A fast shutdown during a run stuck in a lock wait, a pipeline, a sleep,
+# connecting
+# ---------------------------------------------------------------------
+{
+	my $id = start_in_state($states{'a lock wait'});
+	my $t0 = time;
+	$node->stop('fast');
+	my $took = time - $t0;
+	cmp_ok($took, '<', 20, "a fast shutdown during a lock wait took $took s");
+	$holder->finish;
+	$node->start;
+	ok(nothing_left($node), 'after the restart: nothing left');
+	for my $state ('a pipeline with a pg_sleep', 'a huge sleep', 'connecting')
+	{
+		$id = start_in_state($states{$state});
+		$t0 = time;
+		$node->stop('fast');
+		$took = time - $t0;
+		cmp_ok($took, '<', 20, "a fast shutdown during $state took $took s");
+		$node->start;
+	}
+}
+
+kill 'KILL', $fake_pid;
+waitpid($fake_pid, 0);
+$node->stop;
 done_testing();
