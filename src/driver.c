@@ -48,6 +48,13 @@
 /* how long stragglers may take to finish after a stop request */
 #define DRIVER_STOP_GRACE_USEC	(1 * USECS_PER_SEC)
 
+/*
+ * Transactions a client may end in one go without waiting for anything (a
+ * script of meta-commands only): then it yields to the wait loop, which
+ * looks at interrupts, the stop request and the clock.
+ */
+#define DRIVER_MAX_TX_WITHOUT_WAIT	1000
+
 /* a client's abort message, server text included, is cut to this (bytes) */
 #define DRIVER_MESSAGE_MAX		400
 /* each notice kept with the run is cut to this (bytes) */
@@ -90,6 +97,7 @@ typedef struct DriverClient
 	int			tries;			/* of the transaction in progress */
 	bool		chosen;			/* the next transaction's script is chosen */
 	bool		throttled;		/* -R: sleeping until txn_scheduled */
+	bool		yielded;		/* "sleeping" only to let the wait loop run */
 	TimestampTz txn_scheduled;
 	TimestampTz cmd_start;		/* the command in flight (-r) */
 	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
@@ -571,6 +579,7 @@ static void
 driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	ScriptError err;
+	int			ended = 0;		/* transactions ended in this call */
 
 	while (c->phase == CLIENT_READY)
 	{
@@ -695,6 +704,14 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 					driver_transaction_ended(dr, c, now);
 				if (dr->run->knobs.connect_per_transaction)
 					driver_client_disconnect(dr, c);
+				if (++ended >= DRIVER_MAX_TX_WITHOUT_WAIT)
+				{
+					/* no SQL to wait for: do not spin deaf to interrupts */
+					c->yielded = true;
+					c->wake_at = now;
+					c->phase = CLIENT_SLEEPING;
+					return;
+				}
 				break;
 			case SCRIPT_STEP_ERROR:
 				{
@@ -1419,7 +1436,9 @@ driver_loop(DriverRun *dr)
 
 			if (c->phase == CLIENT_SLEEPING && c->wake_at <= now)
 			{
-				if (!c->throttled)
+				if (c->yielded)
+					c->yielded = false;
+				else if (!c->throttled)
 				{
 					/* a \sleep: timed like any command (-r) */
 					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];

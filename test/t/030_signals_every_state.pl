@@ -241,6 +241,7 @@ add_script('st-lock', "select * from lockme;\n");
 add_script('st-pipeline', "\\startpipeline\nselect 1;\nselect pg_sleep(100);\n\\endpipeline\n");
 add_script('st-connect', "select 1;\n");
 add_script('st-rate', "select 1;\n");
+add_script('st-meta', "\\set x random(1, 10)\n\\if :x > 5\n\\set y 1\n\\endif\n");
 
 my $clients_in = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%'";
 my %states = (
@@ -267,6 +268,10 @@ my %states = (
 		ready    => "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' AND query = 'connecting'",
 		count    => 1,
 		settle   => 1.5 },
+	'meta-commands only (nothing to wait for)' => {
+		script => 'st-meta',
+		ready  => "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress",
+		count  => 't' },
 	'between transactions under a rate limit' => {
 		script => 'st-rate',
 		rate   => 0.02,
@@ -318,6 +323,15 @@ for my $state (sort keys %states)
 		is(q1("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'lockme' AND NOT l.granted"),
 			'0', "$state, $signal: no one waits on the lock any more");
 	}
+}
+
+# a script with nothing to wait for still ends with its duration
+{
+	my $id = q1("SELECT run_bench(2, 2, 'st-meta', jobs => 1, vacuum => false, checkpoint => false)");
+	my $took = ended_within('runs', 'run_id', $id);
+	cmp_ok($took, '<', 10, "meta-commands only: a 2 s run ended after $took s");
+	is(run_row($id, "status || ' ' || (transactions > 1000)"), 'completed true',
+		'meta-commands only: completed, with its transactions');
 }
 
 # ---------------------------------------------------------------------
