@@ -18,6 +18,7 @@
 #include "postmaster/postmaster.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
@@ -87,6 +88,9 @@ loopback_conninfo(const char *dbname, const char *user,
 }
 
 volatile sig_atomic_t *loopback_cancel_flag = NULL;
+
+/* how long loopback_exec waits for the server's answer to its cancel */
+#define LOOPBACK_CANCEL_WAIT_MS	5000
 
 void
 loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
@@ -206,6 +210,7 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 	PGresult   *res;
 	char	   *error = NULL;
 	bool		cancel_sent = false;
+	TimestampTz cancel_at = 0;
 
 	if (first_value)
 		*first_value = NULL;
@@ -232,7 +237,13 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 					PQfreeCancel(cancel);
 				}
 				cancel_sent = true;
+				cancel_at = GetCurrentTimestamp();
 			}
+			/* a server that ignores the cancel is not waited for without end */
+			else if (cancel_sent &&
+					 TimestampDifferenceExceeds(cancel_at, GetCurrentTimestamp(),
+												LOOPBACK_CANCEL_WAIT_MS))
+				return pstrdup("cancelled; the server did not answer the cancel request");
 			if (!PQconsumeInput(conn))
 				return pstrdup(PQerrorMessage(conn));
 		}
@@ -278,7 +289,11 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 void
 loopback_finish(PGconn *conn)
 {
-	/* loopback_exec always drains its results, so nothing is in flight */
+	/*
+	 * Nothing is drained: after an error of loopback_exec (a COPY, a cancel
+	 * the server did not answer) a command may still be in flight, and
+	 * closing the connection ends it on the server's side.
+	 */
 	if (conn != NULL)
 		PQfinish(conn);
 }
