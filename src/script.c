@@ -1413,6 +1413,7 @@ script_builtin_find(const char *name, ScriptError *err)
 	const ScriptBuiltin *b = script_builtins(&n);
 	const ScriptBuiltin *result = NULL;
 	size_t		len = strlen(name);
+	char		ebuf[EXPR_ECHO_SIZE];
 
 	for (i = 0; i < n; i++)
 	{
@@ -1429,11 +1430,11 @@ script_builtin_find(const char *name, ScriptError *err)
 	err->kind = SCRIPT_ERR_SCRIPT;
 	if (found == 0)
 		snprintf(err->message, sizeof(err->message),
-				 "no builtin script found for name \"%s\"", name);
+				 "no builtin script found for name \"%s\"", expr_echo(name, ebuf));
 	else
 		snprintf(err->message, sizeof(err->message),
 				 "ambiguous builtin name: %d builtin scripts found for prefix \"%s\"",
-				 found, name);
+				 found, expr_echo(name, ebuf));
 	return NULL;
 }
 
@@ -2449,9 +2450,11 @@ script_parse_weight(const char *spec, char **name_out, int64_t *weight_out,
 		w = strtol(at + 1, &end, 10);
 		if (errno != 0 || end == at + 1 || *end != '\0')
 		{
+			char		ebuf[EXPR_ECHO_SIZE];
+
 			err->kind = SCRIPT_ERR_SCRIPT;
 			snprintf(err->message, sizeof(err->message),
-					 "invalid weight specification: %s", at);
+					 "invalid weight specification: %s", expr_echo(at, ebuf));
 			return false;
 		}
 		if (w < 0 || w > INT_MAX)
