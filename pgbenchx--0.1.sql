@@ -148,7 +148,9 @@ CREATE TABLE pgbenchx.runs (
     replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
     qpm                float8,   -- run_replay: statements per minute until the last client finished
     tpcb_consistent    boolean,  -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
-    owner              name      -- the role that started it (cancel follows pg_cancel_backend's rule)
+    owner              name,     -- the role that started it (cancel follows pg_cancel_backend's rule)
+    notices            bigint,   -- notices and warnings the server sent the clients (never logged)
+    notice_samples     text[]    -- the first few of them, each cut to 200 bytes
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.

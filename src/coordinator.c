@@ -26,6 +26,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "libpq-fe.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -125,6 +126,35 @@ coordinator_driver_alive(CoordinatorStep *step, int i)
 
 	return step->handles[i] &&
 		GetBackgroundWorkerPid(step->handles[i], &pid) != BGWH_STOPPED;
+}
+
+/*
+ * A copy of a text a driver wrote (an error, a notice): bounded by its
+ * buffer even if unterminated, and made valid in this database's encoding
+ * (the clients' server text may be in another one, or cut mid-character):
+ * an invalid byte becomes '?'.
+ */
+static char *
+coordinator_driver_text(const char *text, int size)
+{
+	char	   *copy = pnstrdup(text, strnlen(text, size - 1));
+	int			len = strlen(copy);
+	int			enc = GetDatabaseEncoding();
+	char	   *p = copy;
+
+	while (len > 0)
+	{
+		int			ok = pg_encoding_verifymbstr(enc, p, len);
+
+		p += ok;
+		len -= ok;
+		if (len > 0)
+		{
+			*p++ = '?';
+			len--;
+		}
+	}
+	return copy;
 }
 
 static void
@@ -243,7 +273,6 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 				 errmsg("run " INT64_FORMAT ": could not connect for the pre-run maintenance: %s",
 						run_id, connerr)));
 	/* a cancel interrupts a maintenance statement waiting on a lock */
-	loopback_cancel_flag = &coordinator_cancel_requested;
 	PG_TRY();
 	{
 		if (req->vacuum)
@@ -278,7 +307,6 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 	}
 	PG_FINALLY();
 	{
-		loopback_cancel_flag = NULL;
 		loopback_finish(conn);
 	}
 	PG_END_TRY();
@@ -522,7 +550,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 				pg_read_barrier();
 				ereport(ERROR,
 						(errcode(ERRCODE_CONNECTION_FAILURE),
-						 errmsg("driver %d failed while connecting: %s", i, run->drivers[i].error)));
+						 errmsg("driver %d failed while connecting: %s", i,
+								coordinator_driver_text(run->drivers[i].error, RUN_ERROR_LEN))));
 			}
 			if (st == DRIVER_READY)
 				ready++;
@@ -579,7 +608,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 			else if (st == DRIVER_FAILED)
 			{
 				pg_read_barrier();
-				failure = psprintf("driver %d failed: %s", i, run->drivers[i].error);
+				failure = psprintf("driver %d failed: %s", i,
+								   coordinator_driver_text(run->drivers[i].error, RUN_ERROR_LEN));
 			}
 			else if (!coordinator_driver_alive(step, i))
 				failure = psprintf("driver %d exited unexpectedly (see the server log)", i);
@@ -646,8 +676,13 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		result.counts.lag_max_usec = Max(result.counts.lag_max_usec, d->counts.lag_max_usec);
 		result.counts.reconnects += d->counts.reconnects;
 		result.counts.reconnect_usec += d->counts.reconnect_usec;
+		result.counts.notices += d->counts.notices;
+		for (int k = 0; k < Min(d->nnotice_samples, RUN_NOTICE_SAMPLES) &&
+			 result.nnotice_samples < RUN_NOTICE_SAMPLES; k++)
+			result.notice_samples[result.nnotice_samples++] =
+				coordinator_driver_text(d->notice_samples[k], RUN_NOTICE_LEN);
 		if (d->error[0] != '\0' && result.error == NULL)
-			result.error = pstrdup(d->error);
+			result.error = coordinator_driver_text(d->error, RUN_ERROR_LEN);
 	}
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec);
 
@@ -783,6 +818,12 @@ coordinator_main(Datum main_arg)
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGUSR2, coordinator_sigusr2);
 	BackgroundWorkerUnblockSignals();
+	/*
+	 * A cancel interrupts every loopback wait: a statement (the maintenance
+	 * waiting on a lock) is cancelled, a connection attempt (a server that
+	 * does not answer) is given up.
+	 */
+	loopback_cancel_flag = &coordinator_cancel_requested;
 
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)

@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 
 #include "libpq-fe.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -46,6 +47,21 @@
 
 /* how long stragglers may take to finish after a stop request */
 #define DRIVER_STOP_GRACE_USEC	(1 * USECS_PER_SEC)
+
+/*
+ * Transactions a client may end in one go without waiting for anything (a
+ * script of meta-commands only): then it yields to the wait loop, which
+ * looks at interrupts, the stop request and the clock.
+ */
+#define DRIVER_MAX_TX_WITHOUT_WAIT	1000
+
+/* a client's abort message, server text included, is cut to this (bytes) */
+#define DRIVER_MESSAGE_MAX		400
+/* each notice kept with the run is cut to this (bytes) */
+#define DRIVER_NOTICE_MAX		200
+
+/* pgbench's words for a COPY in a script */
+#define DRIVER_COPY_MESSAGE		"COPY is not supported in pgbench, aborting"
 
 typedef enum ClientPhase
 {
@@ -81,6 +97,7 @@ typedef struct DriverClient
 	int			tries;			/* of the transaction in progress */
 	bool		chosen;			/* the next transaction's script is chosen */
 	bool		throttled;		/* -R: sleeping until txn_scheduled */
+	bool		yielded;		/* "sleeping" only to let the wait loop run */
 	TimestampTz txn_scheduled;
 	TimestampTz cmd_start;		/* the command in flight (-r) */
 	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
@@ -121,6 +138,9 @@ typedef struct DriverRun
 } DriverRun;
 
 static const char *const driver_prepared_names_prefix = "P_";
+
+/* the run being driven, for the exit callback */
+static DriverRun *driver_current = NULL;
 
 static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
 static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
@@ -237,26 +257,169 @@ driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
 	dr->live--;
 }
 
+/*
+ * Cut text that echoes input (a statement, a value, the server's message
+ * about them) to max bytes plus "...", without splitting a UTF-8 sequence
+ * (the coordinator still checks the encoding before storing it).  buf has
+ * room for max + 4 bytes.
+ */
+static void
+driver_clip(char *buf, const char *text, int max)
+{
+	int			len = strlen(text);
+
+	if (len <= max)
+	{
+		memcpy(buf, text, len + 1);
+		return;
+	}
+	len = max;
+	while (len > 0 && IS_HIGHBIT_SET(text[len]) && (text[len] & 0xC0) == 0x80)
+		len--;
+	memcpy(buf, text, len);
+	memcpy(buf + len, "...", 4);
+}
+
 /* pgbench's abort: the client stops, the run will end as failed */
 static void
 driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
 {
-	char		msg[RUN_ERROR_LEN];
+	char		full[RUN_ERROR_LEN];
+	char		msg[DRIVER_MESSAGE_MAX + 4];
 	va_list		ap;
 	int			len;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(full, sizeof(full), fmt, ap);
 	va_end(ap);
-	len = strlen(msg);
-	while (len > 0 && msg[len - 1] == '\n')
-		msg[--len] = '\0';
+	len = strlen(full);
+	while (len > 0 && full[len - 1] == '\n')
+		full[--len] = '\0';
+	driver_clip(msg, full, DRIVER_MESSAGE_MAX);
 
 	if (dr->first_error[0] == '\0')
 		strlcpy(dr->first_error, msg, sizeof(dr->first_error));
 	ereport(LOG, (errmsg("pgbenchx %s", msg)));
 	dr->me->aborted_clients++;
 	driver_client_close(dr, c, CLIENT_ABORTED);
+}
+
+/*
+ * libpq's notice receiver for every client connection.  The default one
+ * prints to stderr, that is into the server log, where a script raising
+ * notices in a loop would write without limit: count them instead, and keep
+ * the first few (cut) for the run's row.  Called only when a notice
+ * arrives, so nothing is added to a transaction without notices.
+ */
+static void
+driver_notice_receiver(void *arg, const PGresult *res)
+{
+	DriverRun  *dr = (DriverRun *) arg;
+	DriverShared *me = dr->me;
+
+	dr->counts->notices++;
+	if (me->nnotice_samples < RUN_NOTICE_SAMPLES)
+	{
+		const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		char		text[RUN_NOTICE_LEN + 64];
+
+		if (primary == NULL)
+			primary = PQresultErrorMessage(res);
+		snprintf(text, sizeof(text), "%s: %.*s", severity ? severity : "NOTICE",
+				 RUN_NOTICE_LEN, primary);
+		driver_clip(me->notice_samples[me->nnotice_samples], text, DRIVER_NOTICE_MAX);
+		me->nnotice_samples++;
+	}
+}
+
+/* A new client connection: notices go to our receiver, not to the log. */
+static void
+driver_conn_setup(DriverRun *dr, PGconn *conn)
+{
+	if (conn != NULL)
+		PQsetNoticeReceiver(conn, driver_notice_receiver, dr);
+}
+
+/*
+ * Have the server cancel the query in flight on conn.  PQcancel opens a
+ * short connection to the postmaster: bounded, and used only on the way
+ * out of a client (a stop, a COPY, the driver's exit).
+ */
+static void
+driver_cancel_query(PGconn *conn)
+{
+	PGcancel   *cancel;
+	char		errbuf[256];
+
+	if (conn == NULL || PQstatus(conn) != CONNECTION_OK ||
+		PQtransactionStatus(conn) != PQTRANS_ACTIVE)
+		return;
+	cancel = PQgetCancel(conn);
+	if (cancel)
+	{
+		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+		PQfreeCancel(cancel);
+	}
+}
+
+/*
+ * Close every client connection, cancelling the queries still running so
+ * that no backend goes on working (or waiting on a lock) for a driver that
+ * is gone.  Nothing is drained.  Used when the driver fails and when it
+ * exits on a FATAL (pg_terminate_backend, shutdown, the coordinator's
+ * terminate).
+ */
+static void
+driver_close_all(DriverRun *dr)
+{
+	if (dr == NULL || dr->clients == NULL)
+		return;
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+
+		if (c->conn == NULL)
+			continue;
+		driver_cancel_query(c->conn);
+		PQfinish(c->conn);
+		c->conn = NULL;
+	}
+}
+
+static void
+driver_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	DriverRun  *dr = driver_current;
+
+	driver_current = NULL;
+	driver_close_all(dr);
+}
+
+/*
+ * The server answered a command with COPY: pgbench aborts the client.  A
+ * COPY FROM STDIN is ended with our message as its error; a COPY TO STDOUT
+ * (or BOTH) may send without end, so it is not drained: its query is
+ * cancelled and the connection closed.
+ */
+static void
+driver_client_copy(DriverRun *dr, DriverClient *c, ExecStatusType st)
+{
+	if (st == PGRES_COPY_IN)
+	{
+		if (PQputCopyEnd(c->conn, DRIVER_COPY_MESSAGE) == 1)
+			(void) PQflush(c->conn);
+	}
+	else
+		driver_cancel_query(c->conn);
+	driver_client_abort(dr, c, "client %d script 0 aborted in command %d query 0: %s",
+						c->id, c->step.command, DRIVER_COPY_MESSAGE);
+}
+
+static inline bool
+driver_is_copy(ExecStatusType st)
+{
+	return st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH;
 }
 
 /* Whether the client should start no new transaction. */
@@ -399,6 +562,7 @@ driver_client_reconnect(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	c->conn_start = now;
 	c->conn = PQconnectStart(dr->client_conninfo[c - dr->clients]);
+	driver_conn_setup(dr, c->conn);
 	if (c->conn == NULL || PQstatus(c->conn) == CONNECTION_BAD)
 	{
 		driver_client_abort(dr, c, "client %d aborted while establishing connection%s%s",
@@ -415,6 +579,7 @@ static void
 driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	ScriptError err;
+	int			ended = 0;		/* transactions ended in this call */
 
 	while (c->phase == CLIENT_READY)
 	{
@@ -539,6 +704,14 @@ driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
 					driver_transaction_ended(dr, c, now);
 				if (dr->run->knobs.connect_per_transaction)
 					driver_client_disconnect(dr, c);
+				if (++ended >= DRIVER_MAX_TX_WITHOUT_WAIT)
+				{
+					/* no SQL to wait for: do not spin deaf to interrupts */
+					c->yielded = true;
+					c->wake_at = now;
+					c->phase = CLIENT_SLEEPING;
+					return;
+				}
 				break;
 			case SCRIPT_STEP_ERROR:
 				{
@@ -755,6 +928,7 @@ static void
 driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	PGresult   *res;
+	bool		after_null = false;
 
 	while (c->syncs_pending > 0)
 	{
@@ -762,7 +936,30 @@ driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
 			return;				/* more input to come */
 		res = PQgetResult(c->conn);
 		if (res == NULL)
-			continue;			/* the end of one query's results */
+		{
+			/*
+			 * The end of one query's results; the next query's follow.  Two
+			 * in a row: libpq has nothing more queued, the syncs we wait for
+			 * will never come (do not spin on it).
+			 */
+			if (after_null)
+			{
+				driver_client_abort(dr, c, "client %d aborted: the pipeline ended before its sync",
+									c->id);
+				return;
+			}
+			after_null = true;
+			continue;
+		}
+		after_null = false;
+		if (driver_is_copy(PQresultStatus(res)))
+		{
+			ExecStatusType st = PQresultStatus(res);
+
+			PQclear(res);
+			driver_client_copy(dr, c, st);
+			return;
+		}
 		switch (PQresultStatus(res))
 		{
 			case PGRES_PIPELINE_SYNC:
@@ -845,6 +1042,13 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 			ExecStatusType st = PQresultStatus(res);
 			bool		ok = true;
 
+			if (driver_is_copy(st))
+			{
+				/* PQgetResult would return it again and again */
+				PQclear(res);
+				driver_client_copy(dr, c, st);
+				return;
+			}
 			if (st == PGRES_FATAL_ERROR)
 			{
 				if (c->phase == CLIENT_ROLLING_BACK)
@@ -972,6 +1176,7 @@ driver_connect_all(DriverRun *dr)
 		if (c->conn == NULL)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
 							errmsg("out of memory opening client %d", c->id)));
+		driver_conn_setup(dr, c->conn);
 		c->poll = PQstatus(c->conn) == CONNECTION_BAD ?
 			PGRES_POLLING_FAILED : PGRES_POLLING_WRITING;
 		c->phase = CLIENT_CONNECTING;
@@ -1231,7 +1436,9 @@ driver_loop(DriverRun *dr)
 
 			if (c->phase == CLIENT_SLEEPING && c->wake_at <= now)
 			{
-				if (!c->throttled)
+				if (c->yielded)
+					c->yielded = false;
+				else if (!c->throttled)
 				{
 					/* a \sleep: timed like any command (-r) */
 					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
@@ -1253,17 +1460,7 @@ driver_loop(DriverRun *dr)
 
 				if (c->phase != CLIENT_DONE && c->phase != CLIENT_ABORTED)
 				{
-					if (c->conn && PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
-					{
-						PGcancel   *cancel = PQgetCancel(c->conn);
-						char		errbuf[256];
-
-						if (cancel)
-						{
-							(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-							PQfreeCancel(cancel);
-						}
-					}
+					driver_cancel_query(c->conn);
 					driver_client_close(dr, c, CLIENT_DONE);
 				}
 			}
@@ -1382,6 +1579,8 @@ driver_setup_clients(DriverRun *dr)
 		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
 		opts.defines = pl->defines;
 		opts.ndefines = pl->ndefines;
+		/* the values stay in the run's segment: held once, not per client */
+		opts.share_defines = true;
 		if (dr->run->knobs.shuffle && pl->nscripts == 1)
 			c->sc = driver_shuffled_client(dr, c, &opts, &err);
 		else
@@ -1436,6 +1635,9 @@ driver_main(Datum main_arg)
 						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 
+	driver_current = &dr;
+	before_shmem_exit(driver_on_exit, (Datum) 0);
+
 	PG_TRY();
 	{
 		driver_set_state(&dr, DRIVER_CONNECTING);
@@ -1451,11 +1653,7 @@ driver_main(Datum main_arg)
 			driver_loop(&dr);
 		}
 		else
-		{
-			for (int i = 0; i < dr.nclients; i++)
-				if (dr.clients[i].conn)
-					PQfinish(dr.clients[i].conn);
-		}
+			driver_close_all(&dr);
 	}
 	PG_CATCH();
 	{
@@ -1465,9 +1663,7 @@ driver_main(Datum main_arg)
 		edata = CopyErrorData();
 		MemoryContextSwitchTo(oldcxt);
 		strlcpy(dr.me->error, edata->message, RUN_ERROR_LEN);
-		for (int i = 0; i < dr.nclients; i++)
-			if (dr.clients && dr.clients[i].conn)
-				PQfinish(dr.clients[i].conn);
+		driver_close_all(&dr);
 		driver_set_state(&dr, DRIVER_FAILED);
 		PG_RE_THROW();
 	}
@@ -1479,6 +1675,8 @@ driver_main(Datum main_arg)
 	if (dr.first_error[0] != '\0')
 		strlcpy(dr.me->error, dr.first_error, RUN_ERROR_LEN);
 	driver_set_state(&dr, DRIVER_DONE);
+	driver_close_all(&dr);
+	driver_current = NULL;
 	dsm_detach(seg);
 	proc_exit(0);
 }

@@ -280,17 +280,36 @@ expr_looks_like_int(const char *s)
 	return *s == '\0';
 }
 
+const char *
+expr_echo(const char *s, char *buf)
+{
+	size_t		len = strlen(s);
+
+	if (len <= EXPR_ECHO_MAX)
+		return s;
+	len = EXPR_ECHO_MAX;
+	/* not in the middle of a UTF-8 sequence */
+	while (len > 0 && ((unsigned char) s[len] & 0xC0) == 0x80)
+		len--;
+	memcpy(buf, s, len);
+	memcpy(buf + len, "...", 4);
+	return buf;
+}
+
 bool
 expr_value_from_string(const char *str, const char *varname,
 					   ExprValue *out, char *errmsg)
 {
+	char		ebuf1[EXPR_ECHO_SIZE];
+	char		ebuf2[EXPR_ECHO_SIZE];
+
 	size_t		slen = strlen(str);
 
 	if (slen == 0)
 	{
 		/* pgbench fails silently here; say something useful */
 		snprintf(errmsg, EXPR_MSG_SIZE,
-				 "malformed variable \"%s\" value: \"\"", varname);
+				 "malformed variable \"%s\" value: \"\"", expr_echo(varname, ebuf1));
 		return false;
 	}
 
@@ -324,7 +343,7 @@ expr_value_from_string(const char *str, const char *varname,
 		if (errno == ERANGE)
 		{
 			snprintf(errmsg, EXPR_MSG_SIZE,
-					 "value \"%s\" is out of range for type bigint", str);
+					 "value \"%s\" is out of range for type bigint", expr_echo(str, ebuf2));
 			return false;
 		}
 		out->type = EXPR_VAL_INT;
@@ -340,7 +359,8 @@ expr_value_from_string(const char *str, const char *varname,
 		if (errno != 0 || end == str || *end != '\0')
 		{
 			snprintf(errmsg, EXPR_MSG_SIZE,
-					 "malformed variable \"%s\" value: \"%s\"", varname, str);
+					 "malformed variable \"%s\" value: \"%s\"",
+					 expr_echo(varname, ebuf1), expr_echo(str, ebuf2));
 			return false;
 		}
 		out->type = EXPR_VAL_DOUBLE;

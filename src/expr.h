@@ -45,6 +45,15 @@ typedef struct ExprValue
 /* Messages are truncated to this size (bytes, including the NUL). */
 #define EXPR_MSG_SIZE 256
 
+/*
+ * Input echoed in a message (a variable's name or value) is cut to
+ * EXPR_ECHO_MAX bytes plus "...", so that two fit in a message.
+ */
+#define EXPR_ECHO_MAX 100
+#define EXPR_ECHO_SIZE (EXPR_ECHO_MAX + 4)
+/* s itself if short enough, else its cut copy in buf (EXPR_ECHO_SIZE bytes) */
+extern const char *expr_echo(const char *s, char *buf);
+
 typedef struct ExprNode ExprNode;
 
 /*

@@ -315,7 +315,7 @@ launch_protocol(const char *name)
 		return RUN_PROTOCOL_PREPARED;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid protocol \"%s\"", name),
+			 errmsg("invalid protocol \"%s\"", script_sql_echo(name)),
 			 errdetail("The protocol is pgbench's query mode, -M."),
 			 errhint("Pass protocol => 'simple', 'extended' or 'prepared'.")));
 	return RUN_PROTOCOL_SIMPLE; /* keep compiler quiet */

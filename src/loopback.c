@@ -18,6 +18,7 @@
 #include "postmaster/postmaster.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
@@ -88,6 +89,9 @@ loopback_conninfo(const char *dbname, const char *user,
 
 volatile sig_atomic_t *loopback_cancel_flag = NULL;
 
+/* how long loopback_exec waits for the server's answer to its cancel */
+#define LOOPBACK_CANCEL_WAIT_MS	5000
+
 void
 loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
 			  uint32 wait_event_info)
@@ -102,11 +106,39 @@ loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
 	CHECK_FOR_INTERRUPTS();
 }
 
+/* how many notices of one connection reach the server log */
+#define LOOPBACK_NOTICES_LOGGED	5
+
+static int	loopback_notices;
+
+/*
+ * libpq's default notice processor prints to stderr, that is into the
+ * server log, without limit.  Log the first few of a connection (the
+ * maintenance's "skipping" warnings, say), cut, and drop the rest.
+ */
+static void
+loopback_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
+{
+	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+
+	if (++loopback_notices > LOOPBACK_NOTICES_LOGGED)
+		return;
+	if (primary == NULL)
+		primary = PQresultErrorMessage(res);
+	/* the server's text, maybe in another encoding: cut bytes, not characters */
+	ereport(LOG,
+			(errmsg("pgbenchx loopback connection received %s: %.200s%s",
+					severity ? severity : "NOTICE", primary,
+					strlen(primary) > 200 ? "..." : "")));
+}
+
 PGconn *
 loopback_connect(const char *conninfo, char **errmsg)
 {
 	PGconn	   *conn = PQconnectStart(conninfo);
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	bool		cancelled = false;
 
 	*errmsg = NULL;
 	if (conn == NULL)
@@ -114,6 +146,8 @@ loopback_connect(const char *conninfo, char **errmsg)
 		*errmsg = pstrdup("out of memory");
 		return NULL;
 	}
+	loopback_notices = 0;
+	PQsetNoticeReceiver(conn, loopback_notice_receiver, NULL);
 	if (PQstatus(conn) == CONNECTION_BAD)
 		status = PGRES_POLLING_FAILED;
 
@@ -121,10 +155,26 @@ loopback_connect(const char *conninfo, char **errmsg)
 	{
 		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
 		{
-			loopback_wait(conn, status == PGRES_POLLING_READING ?
-						  WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
-						  -1, PG_WAIT_EXTENSION);
-			status = PQconnectPoll(conn);
+			int			rc;
+
+			/*
+			 * Wake at least once a second to look at the cancel flag; poll
+			 * libpq only when the socket is ready.
+			 */
+			rc = WaitLatchOrSocket(MyLatch,
+								   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT |
+								   (status == PGRES_POLLING_READING ?
+									WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE),
+								   PQsocket(conn), 1000, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			if (loopback_cancel_flag && *loopback_cancel_flag)
+			{
+				cancelled = true;
+				break;
+			}
+			if (rc & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
+				status = PQconnectPoll(conn);
 		}
 	}
 	PG_CATCH();
@@ -134,6 +184,12 @@ loopback_connect(const char *conninfo, char **errmsg)
 	}
 	PG_END_TRY();
 
+	if (cancelled)
+	{
+		PQfinish(conn);
+		*errmsg = pstrdup("cancelled while connecting");
+		return NULL;
+	}
 	if (status == PGRES_POLLING_FAILED)
 	{
 		char	   *msg = pstrdup(PQerrorMessage(conn));
@@ -154,6 +210,7 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 	PGresult   *res;
 	char	   *error = NULL;
 	bool		cancel_sent = false;
+	TimestampTz cancel_at = 0;
 
 	if (first_value)
 		*first_value = NULL;
@@ -180,13 +237,31 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 					PQfreeCancel(cancel);
 				}
 				cancel_sent = true;
+				cancel_at = GetCurrentTimestamp();
 			}
+			/* a server that ignores the cancel is not waited for without end */
+			else if (cancel_sent &&
+					 TimestampDifferenceExceeds(cancel_at, GetCurrentTimestamp(),
+												LOOPBACK_CANCEL_WAIT_MS))
+				return pstrdup("cancelled; the server did not answer the cancel request");
 			if (!PQconsumeInput(conn))
 				return pstrdup(PQerrorMessage(conn));
 		}
 		res = PQgetResult(conn);
 		if (res == NULL)
 			break;
+		if (PQresultStatus(res) == PGRES_COPY_IN || PQresultStatus(res) == PGRES_COPY_OUT ||
+			PQresultStatus(res) == PGRES_COPY_BOTH)
+		{
+			/*
+			 * PQgetResult would return it forever.  Nothing is sent or
+			 * drained (that could block): the connection is left in COPY,
+			 * and the caller's loopback_finish closes it, which ends the
+			 * server's side.
+			 */
+			PQclear(res);
+			return pstrdup("COPY is not supported");
+		}
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR && error == NULL)
 		{
 			const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -214,7 +289,11 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 void
 loopback_finish(PGconn *conn)
 {
-	/* loopback_exec always drains its results, so nothing is in flight */
+	/*
+	 * Nothing is drained: after an error of loopback_exec (a COPY, a cancel
+	 * the server did not answer) a command may still be in flight, and
+	 * closing the connection ends it on the server's side.
+	 */
 	if (conn != NULL)
 		PQfinish(conn);
 }

@@ -19,6 +19,7 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
@@ -346,6 +347,22 @@ results_finish_run(int64 run_id, const RunResult *r)
 	const stats_total *lat = &r->total->latency;
 	double		bench_s = r->bench_end_usec / 1e6;
 	double		ok = (double) r->total->transactions;
+
+	/* the notices the clients received, before the row reads finished */
+	{
+		ResultsStmt nst = {0};
+		Datum		samples[RUN_NOTICE_SAMPLES];
+
+		for (int i = 0; i < r->nnotice_samples; i++)
+			samples[i] = CStringGetTextDatum(r->notice_samples[i]);
+		results_int8(&nst, run_id);
+		results_int8(&nst, (int64) r->counts.notices);
+		results_arg(&nst, TEXTARRAYOID,
+					PointerGetDatum(construct_array(samples, r->nnotice_samples, TEXTOID,
+													-1, false, TYPALIGN_INT)), false);
+		results_exec("UPDATE pgbenchx.runs SET notices = $2, notice_samples = $3 "
+					 "WHERE run_id OPERATOR(pg_catalog.=) $1", &nst);
+	}
 
 	results_int8(&st, run_id);
 	results_text(&st, r->status);

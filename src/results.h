@@ -28,6 +28,9 @@ typedef struct RunResult
 	int			tpcb_consistent;	/* check_tpcb: 1 held, 0 broken, -1 not checked */
 	DriverCounts counts;		/* summed over the drivers */
 	stats_run  *total;
+	/* the first notices the clients received (counts.notices counts all) */
+	int			nnotice_samples;
+	char	   *notice_samples[RUN_NOTICE_SAMPLES];
 } RunResult;
 
 /*

@@ -37,6 +37,8 @@
 #define RUN_CONNINFO_LEN		2048
 #define RUN_ERROR_LEN			1024
 #define RUN_SCRIPT_NAME_LEN		1024	/* a mix: "name@weight, ..." */
+#define RUN_NOTICE_SAMPLES		3		/* notices kept per driver and per run */
+#define RUN_NOTICE_LEN			256		/* each cut to 200 bytes + "..." */
 
 /* the protocols, as pgbench's -M */
 typedef enum RunProtocol
@@ -75,6 +77,7 @@ typedef struct DriverCounts
 	int64		lag_max_usec;
 	uint64		reconnects;		/* -C: connections made after the first */
 	int64		reconnect_usec; /* -C: time spent connecting */
+	uint64		notices;		/* notices and warnings the server sent */
 } DriverCounts;
 
 /* per-statement latencies (pgbench -r), one array per driver */
@@ -122,6 +125,10 @@ typedef struct DriverShared
 	double		cpu_seconds;	/* user + system */
 	int64		bench_end_usec; /* when its last client finished */
 	char		error[RUN_ERROR_LEN];
+
+	/* the first notices its clients received (counts.notices counts all) */
+	int			nnotice_samples;
+	char		notice_samples[RUN_NOTICE_SAMPLES][RUN_NOTICE_LEN];
 } DriverShared;
 
 typedef struct RunShared

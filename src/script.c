@@ -230,10 +230,10 @@ typedef struct ScriptCommand
 	int			set_var;
 	ExprNode   *expr;			/* \set, \if, \elif */
 
-	/* \sleep: usec = (var ? atoi(var) : value) * mult */
+	/* \sleep: usec = (var ? atoi(var) : value) * mult, in pgbench's int */
 	int			sleep_var;		/* -1 for a literal */
-	int64_t		sleep_value;
-	int64_t		sleep_mult;
+	int32_t		sleep_value;
+	int32_t		sleep_mult;
 
 	/* \if, \elif: where to go when false; \elif, \else: matching \endif */
 	int			jump_false;
@@ -373,6 +373,9 @@ script_line_at(ScriptParser *p, size_t pos)
 	return p->line_no;
 }
 
+/* a command's text shown under a syntax error is cut to this (bytes) */
+#define SCRIPT_ECHO_LINE_MAX 200
+
 /*
  * pgbench's syntax_error(): line is the command text shown under the message
  * (NULL for none), column is relative to it (-1 for none).
@@ -401,7 +404,19 @@ script_syntax_error(ScriptParser *p, int lineno, const char *line, size_t linele
 		/* trim the trailing newline as pgbench does */
 		while (linelen > 0 && (line[linelen - 1] == '\n' || line[linelen - 1] == '\r'))
 			linelen--;
-		snprintf(err->line, sizeof(err->line), "%.*s", (int) linelen, line);
+		/* echoed input: a long command is cut, and a caret past the cut dropped */
+		if (linelen > SCRIPT_ECHO_LINE_MAX)
+		{
+			size_t		cut = SCRIPT_ECHO_LINE_MAX;
+
+			while (cut > 0 && ((unsigned char) line[cut] & 0xC0) == 0x80)
+				cut--;
+			snprintf(err->line, sizeof(err->line), "%.*s...", (int) cut, line);
+			if (column > (int) cut)
+				err->column = -1;
+		}
+		else
+			snprintf(err->line, sizeof(err->line), "%.*s", (int) linelen, line);
 	}
 	return false;
 }
@@ -648,21 +663,37 @@ script_meta_lookup(const char *w, size_t n)
 	return META_NONE;
 }
 
-/* atoi() on a bounded word */
-static int64_t
+/*
+ * pgbench's atoi() on a bounded word: glibc's atoi is (int) strtol(), so a
+ * value beyond long saturates and then keeps its low 32 bits.
+ */
+static int32_t
 script_atoi_word(const char *s, size_t n)
 {
 	size_t		i = 0;
-	int64_t		v = 0;
+	uint64_t	v = 0;
+	uint64_t	limit;
 	bool		neg = false;
 
 	while (i < n && isspace((unsigned char) s[i]))
 		i++;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
-	while (i < n && isdigit((unsigned char) s[i]) && v < INT64_C(100000000000000))
-		v = v * 10 + (s[i++] - '0');
-	return neg ? -v : v;
+	/* strtol saturates at LONG_MIN / LONG_MAX */
+	limit = neg ? (uint64_t) INT64_MAX + 1 : (uint64_t) INT64_MAX;
+	for (; i < n && isdigit((unsigned char) s[i]); i++)
+	{
+		unsigned	d = s[i] - '0';
+
+		if (v > (limit - d) / 10)
+		{
+			v = limit;
+			break;
+		}
+		v = v * 10 + d;
+	}
+	/* atoi keeps the low 32 bits of strtol's long */
+	return (int32_t) (uint32_t) (neg ? 0 - v : v);
 }
 
 /*
@@ -1382,6 +1413,7 @@ script_builtin_find(const char *name, ScriptError *err)
 	const ScriptBuiltin *b = script_builtins(&n);
 	const ScriptBuiltin *result = NULL;
 	size_t		len = strlen(name);
+	char		ebuf[EXPR_ECHO_SIZE];
 
 	for (i = 0; i < n; i++)
 	{
@@ -1398,11 +1430,11 @@ script_builtin_find(const char *name, ScriptError *err)
 	err->kind = SCRIPT_ERR_SCRIPT;
 	if (found == 0)
 		snprintf(err->message, sizeof(err->message),
-				 "no builtin script found for name \"%s\"", name);
+				 "no builtin script found for name \"%s\"", expr_echo(name, ebuf));
 	else
 		snprintf(err->message, sizeof(err->message),
 				 "ambiguous builtin name: %d builtin scripts found for prefix \"%s\"",
-				 found, name);
+				 found, expr_echo(name, ebuf));
 	return NULL;
 }
 
@@ -1463,8 +1495,8 @@ typedef struct ScriptVar
 	bool		defined;
 	bool		str_valid;		/* str holds the current string form */
 	ExprValue	value;			/* EXPR_VAL_NONE: typed lazily from str */
-	char	   *str;
-	size_t		str_cap;
+	char	   *str;			/* own buffer, or a shared define's value */
+	size_t		str_cap;		/* 0 when str is not ours (shared or NULL) */
 } ScriptVar;
 
 struct ScriptClient
@@ -1545,6 +1577,11 @@ script_client_lookup_create(ScriptClient *c, const char *name)
 	return c->nvars++;
 }
 
+/*
+ * Make str an own buffer of at least n + 1 bytes.  Its content is not kept:
+ * every caller writes the whole string next.  A shared define's value
+ * (str_cap 0) is left alone, never written or freed.
+ */
 static bool
 script_var_reserve(ScriptVar *v, size_t n)
 {
@@ -1555,13 +1592,29 @@ script_var_reserve(ScriptVar *v, size_t n)
 
 		while (ncap < n + 1)
 			ncap *= 2;
-		s = script_mem_realloc(v->str, ncap);
+		if (v->str_cap == 0)
+			s = script_mem_alloc(ncap);
+		else
+			s = script_mem_realloc(v->str, ncap);
 		if (s == NULL)
 			return false;
 		v->str = s;
 		v->str_cap = ncap;
 	}
 	return true;
+}
+
+/* a string variable reading a value that outlives it, without a copy */
+static void
+script_var_share_string(ScriptVar *v, const char *value)
+{
+	if (v->str_cap > 0)
+		script_mem_free(v->str);
+	v->str = (char *) value;
+	v->str_cap = 0;
+	v->str_valid = true;
+	v->value.type = EXPR_VAL_NONE;
+	v->defined = true;
 }
 
 static bool
@@ -1608,7 +1661,9 @@ script_var_value(ScriptVar *v, ExprValue *out, char *errmsg)
 {
 	if (!v->defined)
 	{
-		snprintf(errmsg, EXPR_MSG_SIZE, "undefined variable \"%s\"", v->name);
+		char		ebuf[EXPR_ECHO_SIZE];
+
+		snprintf(errmsg, EXPR_MSG_SIZE, "undefined variable \"%s\"", expr_echo(v->name, ebuf));
 		return false;
 	}
 	if (v->value.type == EXPR_VAL_NONE &&
@@ -1787,14 +1842,21 @@ script_client_create_multi(const Script *const *scripts, int nscripts,
 
 		if (!expr_valid_variable_name(opts->defines[i].name))
 		{
+			char		ebuf[EXPR_ECHO_SIZE];
+
 			err->kind = SCRIPT_ERR_SCRIPT;
 			snprintf(err->message, sizeof(err->message),
-					 "option: invalid variable name: \"%s\"", opts->defines[i].name);
+					 "option: invalid variable name: \"%s\"",
+					 expr_echo(opts->defines[i].name, ebuf));
 			script_client_free(c);
 			return NULL;
 		}
 		k = script_client_lookup_create(c, opts->defines[i].name);
-		if (k < 0 || !script_var_set_string(&c->vars[k], opts->defines[i].value))
+		if (k < 0)
+			goto nomem;
+		if (opts->share_defines)
+			script_var_share_string(&c->vars[k], opts->defines[i].value);
+		else if (!script_var_set_string(&c->vars[k], opts->defines[i].value))
 			goto nomem;
 	}
 	for (i = 0; i < 4; i++)
@@ -1873,7 +1935,8 @@ script_client_free(ScriptClient *c)
 		return;
 	for (i = 0; i < c->nvars; i++)
 	{
-		script_mem_free(c->vars[i].str);
+		if (c->vars[i].str_cap > 0)
+			script_mem_free(c->vars[i].str);
 		if (c->vars[i].owns_name)
 			script_mem_free((char *) c->vars[i].name);
 	}
@@ -2107,9 +2170,11 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 					}
 					if (!var->defined && !expr_valid_variable_name(var->name))
 					{
+						char		ebuf[EXPR_ECHO_SIZE];
+
 						script_runtime_error(err, pc, "set",
 											 "set: invalid variable name: \"%s\"",
-											 var->name);
+											 expr_echo(var->name, ebuf));
 						return script_step_error(out, pc);
 					}
 					script_var_set_value(var, &v);
@@ -2119,7 +2184,7 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 
 			case SCRIPT_CMD_SLEEP:
 				{
-					int64_t		usec;
+					int32_t		usec;
 
 					if (cmd->sleep_var >= 0)
 					{
@@ -2128,24 +2193,33 @@ script_step_client(ScriptClient *c, ScriptStep *out, ScriptError *err)
 
 						if (sv == NULL)
 						{
+							char		ebuf[EXPR_ECHO_SIZE];
+
 							script_runtime_error(err, pc, "sleep",
 												 "sleep: undefined variable \"%s\"",
-												 v->name);
+												 expr_echo(v->name, ebuf));
 							return script_step_error(out, pc);
 						}
 						usec = script_atoi_word(sv, strlen(sv));
 						if (usec == 0 && !isdigit((unsigned char) sv[0]))
 						{
+							char		ebuf[EXPR_ECHO_SIZE];
+							char		ebuf2[EXPR_ECHO_SIZE];
+
 							script_runtime_error(err, pc, "sleep",
 												 "sleep: invalid sleep time \"%s\" for variable \"%s\"",
-												 sv, v->name);
+												 expr_echo(sv, ebuf2), expr_echo(v->name, ebuf));
 							return script_step_error(out, pc);
 						}
 					}
 					else
 						usec = cmd->sleep_value;
-					if (__builtin_mul_overflow(usec, cmd->sleep_mult, &usec))
-						usec = INT64_MAX;
+					/*
+					 * pgbench's int multiplication, which wraps (PostgreSQL
+					 * builds with -fwrapv): 2148 s is negative, no sleep at
+					 * all; a negative sleep ends at once.
+					 */
+					usec = (int32_t) ((uint32_t) usec * (uint32_t) cmd->sleep_mult);
 					c->pc++;
 					out->kind = SCRIPT_STEP_SLEEP;
 					out->sleep_usec = usec > 0 ? usec : 0;
@@ -2307,9 +2381,10 @@ script_client_get_value(ScriptClient *c, const char *name, ExprValue *out,
 {
 	int			k = script_client_find(c, name);
 	char		msg[EXPR_MSG_SIZE];
+	char		ebuf[EXPR_ECHO_SIZE];
 
 	if (k < 0 || !c->vars[k].defined)
-		return script_runtime_error(err, -1, NULL, "undefined variable \"%s\"", name);
+		return script_runtime_error(err, -1, NULL, "undefined variable \"%s\"", expr_echo(name, ebuf));
 	if (!script_var_value(&c->vars[k], out, msg))
 		return script_runtime_error(err, -1, NULL, "%s", msg);
 	return true;
@@ -2331,9 +2406,11 @@ script_client_set_string(ScriptClient *c, const char *name, const char *value,
 
 	if (k < 0)
 	{
+		char		ebuf[EXPR_ECHO_SIZE];
+
 		if (!expr_valid_variable_name(name))
 			return script_runtime_error(err, -1, NULL,
-										"invalid variable name: \"%s\"", name);
+										"invalid variable name: \"%s\"", expr_echo(name, ebuf));
 		k = script_client_lookup_create(c, name);
 	}
 	if (k < 0 || !script_var_set_string(&c->vars[k], value))
@@ -2373,9 +2450,11 @@ script_parse_weight(const char *spec, char **name_out, int64_t *weight_out,
 		w = strtol(at + 1, &end, 10);
 		if (errno != 0 || end == at + 1 || *end != '\0')
 		{
+			char		ebuf[EXPR_ECHO_SIZE];
+
 			err->kind = SCRIPT_ERR_SCRIPT;
 			snprintf(err->message, sizeof(err->message),
-					 "invalid weight specification: %s", at);
+					 "invalid weight specification: %s", expr_echo(at, ebuf));
 			return false;
 		}
 		if (w < 0 || w > INT_MAX)

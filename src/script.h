@@ -204,6 +204,12 @@ typedef struct ScriptClientOptions
 	prng_state	prng;			/* initial state of the client's random() */
 	const ScriptDefine *defines;	/* -D NAME=VALUE, override the above */
 	int			ndefines;
+	/*
+	 * The define values outlive the client: it reads them in place until it
+	 * assigns the variable itself (copy on write), so that many clients hold
+	 * a large value once.  Otherwise each client copies them.
+	 */
+	bool		share_defines;
 	/* receives the value of every debug() call; NULL ignores them */
 	void		(*debug) (void *arg, int command_index, const ExprValue *value);
 	void	   *debug_arg;

@@ -25,6 +25,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -62,6 +63,16 @@ script_sql_debug(void *arg, int command_index, const ExprValue *value)
 	}
 }
 
+const char *
+script_sql_echo(const char *s)
+{
+	int			len = strlen(s);
+
+	if (len <= SCRIPT_SQL_ECHO_MAX)
+		return s;
+	return psprintf("%.*s...", pg_mbcliplen(s, len, SCRIPT_SQL_ECHO_MAX), s);
+}
+
 /* The variables of a jsonb object as -D NAME=VALUE strings. */
 int
 script_sql_defines(Jsonb *vars, ScriptDefine *defs)
@@ -94,7 +105,7 @@ script_sql_defines(Jsonb *vars, ScriptDefine *defs)
 			if (!expr_valid_variable_name(key))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("invalid variable name: \"%s\"", key),
+						 errmsg("invalid variable name: \"%s\"", script_sql_echo(key)),
 						 errdetail("A variable name starts with a letter or an underscore, then letters, digits and underscores, as in pgbench."),
 						 errhint("Rename the variable.")));
 			switch (v.type)
@@ -115,9 +126,10 @@ script_sql_defines(Jsonb *vars, ScriptDefine *defs)
 				default:
 					ereport(ERROR,
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("variable \"%s\" must be a string, a number, a boolean or null", key),
+							 errmsg("variable \"%s\" must be a string, a number, a boolean or null",
+									script_sql_echo(key)),
 							 errdetail("pgbench variables hold scalar values."),
-							 errhint("Pass variables => '{\"%s\": 1}'.", key)));
+							 errhint("Pass variables => '{\"%s\": 1}'.", script_sql_echo(key))));
 					value = NULL;	/* keep compiler quiet */
 			}
 			defs[n].name = key;
@@ -525,7 +537,7 @@ script_sql_unknown(const char *name)
 				 errhint("Name the script fully: tpcb-like, simple-update or select-only.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("no script named \"%s\"", name),
+			 errmsg("no script named \"%s\"", script_sql_echo(name)),
 			 errdetail("The built-in scripts are tpcb-like, simple-update and select-only (a unique prefix names one, as pgbench -b); others are registered with pgbenchx.add_script."),
 			 errhint("SELECT name FROM pgbenchx.scripts lists them.")));
 }

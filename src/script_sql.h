@@ -31,6 +31,13 @@ extern int	script_sql_defines(Jsonb *vars, ScriptDefine *defs);
 extern bool script_sql_resolve(const char *name, char **display, char **body,
 							   bool *builtin, char **owner);
 
+/*
+ * Input echoed in a message (a name, a value): s itself if short, else its
+ * first SCRIPT_SQL_ECHO_MAX bytes (whole characters) and "...", palloc'd.
+ */
+#define SCRIPT_SQL_ECHO_MAX 200
+extern const char *script_sql_echo(const char *s);
+
 /* ERROR for a name that resolves to no script */
 extern void script_sql_unknown(const char *name) pg_attribute_noreturn();
 

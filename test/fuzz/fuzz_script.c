@@ -319,6 +319,8 @@ run_client(const Script *const *mix, int nmix, const int64_t *weights,
 	script_seed_client(5432, 0, &o.prng);
 	o.defines = defines;
 	o.ndefines = (int) (sizeof(defines) / sizeof(defines[0]));
+	/* the drivers share the values (copy on write): fuzz both ways */
+	o.share_defines = (mode != SCRIPT_QUERY_SIMPLE);
 	o.debug = debug_cb;
 	o.debug_arg = NULL;
 

@@ -1035,6 +1035,60 @@ test_variables_and_sleep(void)
 		script_free(s);
 	}
 
+	/*
+	 * \sleep overflows as pgbench 15's int does: atoi() is (int) strtol(),
+	 * and the unit multiplies in int, wrapping (-fwrapv); a negative result
+	 * sleeps not at all.
+	 */
+	{
+		static const ScriptDefine sdefs[] = {
+			{"s2147", "2147"}, {"s2148", "2148"}, {"s4295", "4295"},
+			{"huge", "99999999999999999999"}, {"neg", "-5"}, {"lead", "  7xyz"},
+			{"lmax", "9223372036854775807"}, {"u2g", "4294967297"}, {"mz", "-0"},
+		};
+		static const struct
+		{
+			const char *line;
+			int64_t		usec;
+		}			cases[] = {
+			{"\\sleep :s2147\n", INT64_C(2147000000)},	/* fits in int */
+			{"\\sleep :s2148\n", 0},	/* 2148000000 wraps negative */
+			{"\\sleep :s4295\n", INT64_C(32704)},	/* 4295000000 - 2^32 */
+			{"\\sleep :huge us\n", 0},	/* LONG_MAX, low 32 bits: -1 */
+			{"\\sleep :lmax us\n", 0},
+			{"\\sleep :u2g us\n", 1},	/* 2^32 + 1 keeps 1 */
+			{"\\sleep :neg ms\n", 0},
+			{"\\sleep :lead ms\n", 7000},
+			{"\\sleep 2148\n", 0},
+			{"\\sleep 2147483647 us\n", INT64_C(2147483647)},
+			{"\\sleep 2147483648 us\n", 0},
+			{"\\sleep 3000000 ms\n", 0},	/* 3e9 wraps negative */
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			s = parse_ok("sl", cases[i].line);
+			if (s == NULL)
+				continue;
+			c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, sdefs, 9);
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SLEEP);
+			if (st.sleep_usec != cases[i].usec)
+				fprintf(stderr, "%s", cases[i].line);
+			CHECK_INT(st.sleep_usec, cases[i].usec);
+			script_client_free(c);
+			script_free(s);
+		}
+		s = parse_ok("sl", "\\sleep :mz\n");
+		if (s != NULL)
+		{
+			c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, sdefs, 9);
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_ERROR);
+			CHECK_STR(err.message, "sleep: invalid sleep time \"-0\" for variable \"mz\"");
+			script_client_free(c);
+			script_free(s);
+		}
+	}
+
 	/* \set with an invalid target name fails at run time, as in pgbench */
 	s = parse_ok("v4", "\\set . 1\n");
 	if (s != NULL)
@@ -1505,6 +1559,102 @@ count_realloc(void *p, size_t n)
 	return realloc(p, n);
 }
 
+/*
+ * -D values shared by the clients of a driver: N clients with a large value
+ * allocate it not at all (copy on write), and each client's assignment
+ * changes its own variable only.
+ */
+static size_t n_alloc_bytes = 0;
+
+static void *
+bytes_malloc(size_t n)
+{
+	n_alloc_bytes += n;
+	return malloc(n);
+}
+
+static void *
+bytes_realloc(void *p, size_t n)
+{
+	n_alloc_bytes += n;
+	return realloc(p, n);
+}
+
+static void
+test_shared_defines(void)
+{
+	static const ScriptAllocHooks hooks = {bytes_malloc, bytes_realloc, free};
+	enum
+	{
+		NCLIENTS = 40, BIG = 1000000
+	};
+	char	   *big = malloc(BIG + 1);
+	ScriptDefine defs[2];
+	ScriptClient *cl[NCLIENTS];
+	ScriptClientOptions o;
+	ScriptError err;
+	ScriptStep	st;
+	Script	   *s;
+	size_t		per_client;
+
+	memset(big, 'x', BIG);
+	big[BIG] = '\0';
+	defs[0].name = "big";
+	defs[0].value = big;
+	defs[1].name = "n";
+	defs[1].value = "41";
+	script_set_alloc_hooks(&hooks);
+	s = parse_ok("sd", "\\set n :n + 1\nselect :n, length(':big')\n");
+	if (s != NULL)
+	{
+		memset(&o, 0, sizeof(o));
+		o.query_mode = SCRIPT_QUERY_EXTENDED;
+		o.defines = defs;
+		o.ndefines = 2;
+		o.share_defines = true;
+		n_alloc_bytes = 0;
+		for (int i = 0; i < NCLIENTS; i++)
+		{
+			o.client_id = i;
+			cl[i] = script_client_create(s, &o, &err);
+			CHECK(cl[i] != NULL);
+		}
+		per_client = n_alloc_bytes / NCLIENTS;
+		/* far below one copy of the value per client */
+		if (per_client >= BIG / 10)
+			fprintf(stderr, "shared defines: %zu bytes per client\n", per_client);
+		CHECK(per_client < BIG / 10);
+		CHECK(n_alloc_bytes < BIG);
+
+		/* the value reads the same, and is bound in place */
+		CHECK(script_client_get_string(cl[3], "big") == big);
+		CHECK_INT(script_step(s, cl[3], &st, &err), SCRIPT_STEP_SQL);
+		CHECK(st.params[1] == big);
+		CHECK_STR(script_client_get_string(cl[3], "n"), "42");
+		/* copy on write: one client's \set changes its own variable only */
+		CHECK_STR(script_client_get_string(cl[4], "n"), "41");
+		CHECK(script_client_set_string(cl[5], "big", "mine", &err));
+		CHECK_STR(script_client_get_string(cl[5], "big"), "mine");
+		CHECK(script_client_get_string(cl[6], "big") == big);
+		CHECK_INT((int) strlen(big), BIG);
+		CHECK(big[0] == 'x');
+		for (int i = 0; i < NCLIENTS; i++)
+			script_client_free(cl[i]);
+
+		/* without share_defines each client copies the value */
+		o.share_defines = false;
+		n_alloc_bytes = 0;
+		cl[0] = script_client_create(s, &o, &err);
+		CHECK(cl[0] != NULL);
+		CHECK(n_alloc_bytes > BIG);
+		CHECK(script_client_get_string(cl[0], "big") != big);
+		script_client_free(cl[0]);
+		script_free(s);
+	}
+	script_set_alloc_hooks(NULL);
+	free(big);
+}
+
 static void
 test_hot_path_allocations(void)
 {
@@ -1640,6 +1790,7 @@ main(void)
 	test_poisson_delay();
 	test_parse_weight();
 	test_hot_path_allocations();
+	test_shared_defines();
 	test_int_format();
 
 	printf("test_script: %d checks, %d failed\n", n_checks, n_failed);
