@@ -73,6 +73,8 @@ typedef struct CoordinatorStep
 
 static CoordinatorStep coordinator_step;
 static LaunchRequest *coordinator_req;
+/* the caller's request, while attached (until the handshake is over) */
+static LaunchRequest *coordinator_shared_req;
 
 static void
 coordinator_sigusr2(SIGNAL_ARGS)
@@ -751,6 +753,42 @@ coordinator_abandon(const char *status, const char *message)
 	PG_END_TRY();
 }
 
+/*
+ * Tell the caller that the run's rows are recorded, and wait until it has
+ * acknowledged (it returns the id) or given up (its statement failed, or it
+ * is gone).  Returns whether the run may go on.
+ */
+static bool
+coordinator_handshake(LaunchRequest *shared_req)
+{
+	uint32		expected = LAUNCH_PENDING;
+	PGPROC	   *caller = &ProcGlobal->allProcs[shared_req->caller_procno];
+
+	shared_req->coordinator_procno = MyProc->pgprocno;
+	pg_write_barrier();
+	if (!pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_STARTED))
+		return false;			/* ABANDONED while we recorded the rows */
+	SetLatch(&caller->procLatch);
+	for (;;)
+	{
+		uint32		st = pg_atomic_read_u32(&shared_req->status);
+
+		if (st == LAUNCH_ACKNOWLEDGED)
+			return true;
+		if (st == LAUNCH_ABANDONED)
+			return false;
+		/* a caller that died without its cleanup (a crash restarts everything anyway) */
+		if (caller->pid != shared_req->caller_pid)
+		{
+			expected = LAUNCH_STARTED;
+			if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_ABANDONED))
+				return false;
+			continue;
+		}
+		coordinator_wait_latch(100);
+	}
+}
+
 /* before_shmem_exit: a FATAL (pg_terminate_backend, shutdown) ends us here */
 static void
 coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
@@ -759,8 +797,13 @@ coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 		return;
 	PG_TRY();
 	{
-		coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
-							"the coordinator was terminated (pg_terminate_backend or server shutdown)");
+		/* terminated while the caller gave up: say what really happened */
+		if (coordinator_shared_req &&
+			pg_atomic_read_u32(&coordinator_shared_req->status) == LAUNCH_ABANDONED)
+			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
+		else
+			coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
+								"the coordinator was terminated (pg_terminate_backend or server shutdown)");
 	}
 	PG_CATCH();
 	{
@@ -786,14 +829,22 @@ coordinator_main(Datum main_arg)
 
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("pgbenchx coordinator could not attach to its request")));
+	{
+		/* the caller's statement failed before we started: nothing to run */
+		ereport(LOG,
+				(errmsg("pgbenchx coordinator found no request: its caller gave up before it started")));
+		proc_exit(0);
+	}
 	shared_req = (LaunchRequest *) dsm_segment_address(seg);
 	if (shared_req->magic != LAUNCH_MAGIC)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("pgbenchx coordinator found a bad request")));
+	if (pg_atomic_read_u32(&shared_req->status) == LAUNCH_ABANDONED)
+	{
+		dsm_detach(seg);
+		proc_exit(0);
+	}
 
 	/* a private copy: the caller may go away once we have started */
 	size = offsetof(LaunchRequest, payload) + shared_req->payload_len;
@@ -806,14 +857,17 @@ coordinator_main(Datum main_arg)
 
 	if (!coordinator_lock())
 	{
+		uint32		expected = LAUNCH_PENDING;
+
 		strlcpy(shared_req->error, "another pgbenchx run started first", RUN_ERROR_LEN);
 		pg_write_barrier();
-		pg_atomic_write_u32(&shared_req->status, LAUNCH_FAILED);
-		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_FAILED))
+			SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
 		dsm_detach(seg);
 		proc_exit(0);
 	}
 
+	coordinator_shared_req = shared_req;
 	before_shmem_exit(coordinator_on_exit, (Datum) 0);
 
 	PG_TRY();
@@ -831,9 +885,15 @@ coordinator_main(Datum main_arg)
 			coordinator_step.run_id = req->id;
 		}
 
-		pg_write_barrier();
-		pg_atomic_write_u32(&shared_req->status, LAUNCH_STARTED);
-		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		/* run only once the caller knows the id (launch.h) */
+		if (!coordinator_handshake(shared_req))
+		{
+			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
+			coordinator_shared_req = NULL;
+			dsm_detach(seg);
+			proc_exit(0);
+		}
+		coordinator_shared_req = NULL;
 		dsm_detach(seg);
 
 		for (int i = 0; i < req->nsteps && !cancelled; i++)
