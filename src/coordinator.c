@@ -48,6 +48,7 @@
 #include "results.h"
 #include "run_shmem.h"
 #include "script.h"
+#include "script_sql.h"
 #include "stats.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -338,7 +339,7 @@ coordinator_command_count(const LaunchRequest *req)
 	for (int i = 0; i < pl.nscripts; i++)
 	{
 		ScriptError err;
-		Script	   *script = script_parse(pl.names[i], pl.texts[i], &err);
+		Script	   *script = script_sql_parse(pl.names[i], pl.texts[i], &err);
 
 		if (script == NULL)
 			ereport(ERROR,
@@ -365,7 +366,7 @@ coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *
 	for (int k = 0; k < pl.nscripts; k++)
 	{
 		ScriptError err;
-		Script	   *script = script_parse(pl.names[k], pl.texts[k], &err);
+		Script	   *script = script_sql_parse(pl.names[k], pl.texts[k], &err);
 		CommandStats *sum;
 		const char **texts;
 		int			n;

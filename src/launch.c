@@ -558,6 +558,9 @@ launch_check_scripts(const LaunchPayload *pl, RunProtocol protocol)
 		{
 			for (int j = 0; j < i; j++)
 				script_free(scripts[j]);
+			/* a cancel or statement_timeout stopped it: throw that */
+			if (err.kind == SCRIPT_ERR_INTERRUPTED)
+				CHECK_FOR_INTERRUPTS();
 			script_error_format(&err, msg, sizeof(msg));
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),

@@ -26,6 +26,7 @@
 
 #include "datagen.h"
 #include "launch.h"
+#include "script_sql.h"
 #include "startup.h"
 
 PG_MODULE_MAGIC;
@@ -63,6 +64,9 @@ _PG_init(void)
 							 0.10, 0.0, 100.0,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	/* a cancel or statement_timeout stops the parsing of a huge script */
+	script_set_interrupt_hook(script_sql_interrupt_pending);
+
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");
 #else
