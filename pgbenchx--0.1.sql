@@ -143,7 +143,9 @@ CREATE TABLE pgbenchx.runs (
     environment_id     bigint REFERENCES pgbenchx.environments,
     replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
     qpm                float8,   -- run_replay: statements per minute until the last client finished
-    tpcb_consistent    boolean   -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
+    tpcb_consistent    boolean,  -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
+    samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
+    samples_lost_transactions bigint  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.

@@ -61,6 +61,10 @@
 #define COORDINATOR_STOP_TIMEOUT_USEC (10 * USECS_PER_SEC)
 
 static volatile sig_atomic_t coordinator_cancel_requested = false;
+static volatile sig_atomic_t coordinator_in_statements = false;
+
+/* pgbenchx.sample_ring_seconds (coordinator.h) */
+int			coordinator_ring_seconds = RUN_SECOND_RING;
 
 /* The state of the step in progress, for the cleanup after an error. */
 typedef struct CoordinatorStep
@@ -83,6 +87,12 @@ coordinator_sigusr2(SIGNAL_ARGS)
 	int			save_errno = errno;
 
 	coordinator_cancel_requested = true;
+	/* writing the statement statistics: cancel the statement (a lock wait) */
+	if (coordinator_in_statements)
+	{
+		InterruptPending = true;
+		QueryCancelPending = true;
+	}
 	SetLatch(MyLatch);
 	errno = save_errno;
 }
@@ -295,10 +305,12 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
  */
 static void
 coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
-					stats_second *scratch, bool final, TimestampTz bench_end_usec)
+					stats_second *scratch, bool final, TimestampTz bench_end_usec,
+					int *lost)
 {
 	RunShared  *run = step->run;
 	uint64		ready = PG_UINT64_MAX;
+	uint64		ring = (uint64) run->ring_len;
 
 	for (int i = 0; i < step->njobs; i++)
 		ready = Min(ready, pg_atomic_read_u64(&run->drivers[i].seconds_published));
@@ -308,12 +320,33 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	{
 		uint64		sec = *next_sec;
 		double		span = 1.0;
+		bool		intact = true;
 
+		/*
+		 * A copy of each driver's slot, valid only if no driver had started
+		 * to reuse it (seconds_published below sec + ring) after the copy
+		 * (run_shmem.h): otherwise the second is lost, not stored wrong.
+		 */
 		stats_second_reset(scratch);
+		for (int i = 0; i < step->njobs && intact; i++)
+		{
+			if (pg_atomic_read_u64(&run->drivers[i].seconds_published) >= sec + ring)
+				intact = false;
+			else
+				stats_second_merge(scratch, &run->drivers[i].ring[sec % ring]);
+		}
+		pg_read_barrier();
 		for (int i = 0; i < step->njobs; i++)
 		{
-			stats_second_merge(scratch, &run->drivers[i].ring[sec % RUN_SECOND_RING]);
+			if (pg_atomic_read_u64(&run->drivers[i].seconds_published) >= sec + ring)
+				intact = false;
 			pg_atomic_write_u64(&run->drivers[i].seconds_consumed, sec + 1);
+		}
+		if (!intact)
+		{
+			(*lost)++;
+			(*next_sec)++;
+			continue;
 		}
 		/* the last second of a run bounded by transactions may be partial */
 		if (final && sec + 1 == ready && run->duration == 0 && bench_end_usec > 0)
@@ -354,45 +387,99 @@ coordinator_command_count(const LaunchRequest *req)
 /*
  * pgbench -r: the drivers' per-command figures, summed, one row per command
  * of each script (the drivers lay the scripts' commands out one after the
- * other, in the mix's order).
+ * other, in the mix's order), written in one INSERT before the run's final
+ * status, at most COORDINATOR_MAX_STATEMENT_ROWS of them.  Returns false if
+ * a cancel stopped it (nothing is written then).
  */
-static void
+#define COORDINATOR_MAX_STATEMENT_ROWS	100000
+
+static bool
 coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *run)
 {
 	LaunchPayload pl;
 	int			base = 0;
+	volatile int n = 0;
+	int			cap = Min(run->ncommands, COORDINATOR_MAX_STATEMENT_ROWS);
+	const char **scripts;
+	const char **texts;
+	int		   *commands;
+	CommandStats *sum;
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx statements",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	volatile bool done = true;
 
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("pgbenchx run " INT64_FORMAT ": statement statistics", run_id));
+	scripts = palloc(sizeof(char *) * Max(1, cap));
+	texts = palloc(sizeof(char *) * Max(1, cap));
+	commands = palloc(sizeof(int) * Max(1, cap));
+	sum = palloc0(sizeof(CommandStats) * Max(1, cap));
 	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
-	for (int k = 0; k < pl.nscripts; k++)
+	for (int k = 0; k < pl.nscripts && n < cap && done; k++)
 	{
 		ScriptError err;
 		Script	   *script = script_sql_parse(pl.names[k], pl.texts[k], &err);
-		CommandStats *sum;
-		const char **texts;
-		int			n;
+		int			count;
 
 		if (script == NULL)
-			return;
-		n = script_command_count(script);
-		sum = palloc0(sizeof(CommandStats) * Max(1, n));
-		texts = palloc(sizeof(char *) * Max(1, n));
-		for (int i = 0; i < n && base + i < run->ncommands; i++)
+			break;
+		count = script_command_count(script);
+		for (int i = 0; i < count && base + i < run->ncommands && n < cap; i++, n++)
 		{
-			texts[i] = pstrdup(script_command_first_line(script, i));
+			if ((i & 1023) == 0)
+			{
+				CHECK_FOR_INTERRUPTS();
+				if (coordinator_cancel_requested)
+				{
+					done = false;
+					break;
+				}
+			}
+			scripts[n] = pl.names[k];
+			commands[n] = i + 1;
+			texts[n] = pstrdup(script_command_first_line(script, i));
 			for (int d = 0; d < run->njobs; d++)
 			{
 				const CommandStats *cs = &run_shmem_cmdstats(run, d)[base + i];
 
-				sum[i].executions += cs->executions;
-				sum[i].sum_usec += cs->sum_usec;
-				sum[i].failures += cs->failures;
-				sum[i].retries += cs->retries;
+				sum[n].executions += cs->executions;
+				sum[n].sum_usec += cs->sum_usec;
+				sum[n].failures += cs->failures;
+				sum[n].retries += cs->retries;
 			}
 		}
 		script_free(script);
-		results_write_statements(run_id, pl.names[k], n, texts, sum);
-		base += n;
+		base += count;
 	}
+	if (done && !coordinator_cancel_requested)
+	{
+		/* a cancel now cancels the INSERT, even one waiting on a lock */
+		coordinator_in_statements = true;
+		PG_TRY();
+		{
+			if (coordinator_cancel_requested)
+				done = false;
+			else
+				results_write_statements(run_id, n, scripts, commands, texts, sum);
+			coordinator_in_statements = false;
+		}
+		PG_CATCH();
+		{
+			coordinator_in_statements = false;
+			if (!coordinator_cancel_requested || geterrcode() != ERRCODE_QUERY_CANCELED)
+				PG_RE_THROW();
+			FlushErrorState();
+			AbortCurrentTransaction();
+			done = false;
+		}
+		PG_END_TRY();
+	}
+	else
+		done = false;
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return done;
 }
 
 /* the jobs of a step: as asked, at most one per client, else chosen */
@@ -417,8 +504,10 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	TimestampTz connect_start;
 	TimestampTz deadline;
 	stats_run  *total;
+	stats_run  *drivers_total;
 	stats_second *scratch;
 	uint64		next_sec = 0;
+	int			lost = 0;
 	int			ncommands;
 	bool		counters_ok;
 	int64		checkpoints0 = 0,
@@ -463,6 +552,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	run->knobs = req->knobs;
 	run->scale = req->scale_detected;
 	run->random_seed = req->random_seed;
+	run->ring_len = coordinator_ring_seconds;
 	strlcpy(run->script_name, req->script_name, RUN_SCRIPT_NAME_LEN);
 	strlcpy(run->conninfo, req->conninfo, RUN_CONNINFO_LEN);
 	pg_atomic_init_u32(&run->go, 0);
@@ -571,7 +661,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		int			done = 0;
 		char	   *failure = NULL;
 
-		coordinator_collect(step, total, &next_sec, scratch, false, 0);
+		coordinator_collect(step, total, &next_sec, scratch, false, 0, &lost);
 
 		for (int i = 0; i < njobs; i++)
 		{
@@ -652,9 +742,28 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		if (d->error[0] != '\0' && result.error == NULL)
 			result.error = pstrdup(d->error);
 	}
-	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec);
+	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 
-	result.total = total;
+	/*
+	 * The totals are the drivers' own, not the sum of the samples: a second
+	 * the ring lost (or one past a failed driver's last) still counts.
+	 */
+	drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+	stats_run_reset(drivers_total);
+	for (int i = 0; i < njobs; i++)
+	{
+		pg_read_barrier();
+		stats_run_merge(drivers_total, &run->drivers[i].total);
+	}
+	result.samples_lost = lost;
+	result.samples_lost_transactions = drivers_total->transactions > total->transactions ?
+		(int64) (drivers_total->transactions - total->transactions) : 0;
+	if (lost > 0)
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
+				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
+						   run->ring_len)));
+	result.total = drivers_total;
 	if (result.status == NULL)
 	{
 		if (*cancelled)
@@ -696,8 +805,16 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 							   tpcb_before[0], tpcb_before[1], tpcb_before[2], tpcb_before[3],
 							   tpcb_after[0], tpcb_after[1], tpcb_after[2], tpcb_after[3])));
 	}
+	/* the statement statistics are there when the run reads completed */
+	if (!coordinator_write_statements(req, run_id, run))
+	{
+		*cancelled = true;
+		if (strcmp(result.status, "completed") == 0)
+			result.status = "cancelled";
+		if (result.error == NULL)
+			result.error = pstrdup("cancelled while its statement statistics were written; they are not stored");
+	}
 	results_finish_run(run_id, &result);
-	coordinator_write_statements(req, run_id, run);
 	step->run_id = 0;
 
 	dsm_detach(step->seg);
@@ -706,6 +823,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	pfree(step->handles);
 	step->handles = NULL;
 	pfree(total);
+	pfree(drivers_total);
 	pfree(scratch);
 	return result.status;
 }
