@@ -448,7 +448,9 @@ results_write_statements(int64 run_id, int n, const char *const *scripts,
 	results_exec("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, "
 				 "executions, latency_avg_ms, failures, retries) "
 				 "SELECT $1, u.s, u.c, u.t, u.e, u.l, u.f, u.r "
-				 "FROM pg_catalog.unnest($2, $3, $4, $5, $6, $7, $8) AS u(s, c, t, e, l, f, r)", &st);
+				 "FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), "
+				 "pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), "
+				 "pg_catalog.unnest($8)) AS u(s, c, t, e, l, f, r)", &st);
 }
 
 void
