@@ -149,6 +149,11 @@ sub wait_finished
 	($ret, $out, $err) = $node->psql('postgres',
 		"SET statement_timeout = '300ms'; SELECT run_replay(pg_read_file('$file'), 1, 1, checkpoint => false)");
 	like($err, qr/canceling statement due to statement timeout/, 'and so is run_replay of it');
+	# eval: an expression of 2 million arguments (refused once parsed, for
+	# having more than 16) is stopped while it is parsed
+	($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '100ms'; SELECT pgbenchx.eval('greatest(0' || repeat(',7', 2000000) || ')')");
+	like($err, qr/canceling statement due to statement timeout/, 'eval of a huge expression is stopped by statement_timeout');
 	# the same parse, uninterrupted, is linear: it completes
 	$t0 = time;
 	is(q1("SELECT pgbenchx.add_script('huge', pg_read_file('$file')) IS NOT NULL"), 't',
