@@ -28,7 +28,7 @@ OBJS = \
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input security
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input security import_checks
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

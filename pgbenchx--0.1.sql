@@ -150,7 +150,9 @@ CREATE TABLE pgbenchx.runs (
     tpcb_consistent    boolean,  -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
     owner              name,     -- the role that started it (cancel follows pg_cancel_backend's rule)
     notices            bigint,   -- notices and warnings the server sent the clients (never logged)
-    notice_samples     text[]    -- the first few of them, each cut to 200 bytes
+    notice_samples     text[],   -- the first few of them, each cut to 200 bytes
+    samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
+    samples_lost_transactions bigint  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -1401,6 +1403,13 @@ DECLARE
     bad record;
     e jsonb;
     o jsonb;
+    lo numeric;
+    hi numeric;
+    nullable boolean;
+    imports_by_sweep jsonb;
+    imports_by_run jsonb;
+    old_ids text[] := '{}';
+    new_ids bigint[] := '{}';
     new_id bigint;
     existing bigint;
     env_cols text;
@@ -1480,8 +1489,10 @@ BEGIN
         IF FOUND THEN
             RAISE EXCEPTION 'element % of "%" in the import document %', bad.i, k,
                   CASE WHEN jsonb_typeof(bad.e) <> 'object' THEN 'is not an object'
+                       WHEN bad.e ? bad.key THEN format('has a null "%s"', bad.key)
                        ELSE format('lacks the key "%s"', bad.key) END
-                USING ERRCODE = 'invalid_parameter_value',
+                USING ERRCODE = CASE WHEN jsonb_typeof(bad.e) = 'object' AND bad.e ? bad.key
+                                     THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
                       DETAIL = format('Each element of "%s" needs %s.', k, array_to_string(req, ', ')),
                       HINT = hint_export;
         END IF;
@@ -1533,6 +1544,179 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
     END IF;
 
+    -- every value one that a run could have produced (nullable: true, it may
+    -- be null or absent; NULL, it may be absent), refused with the
+    -- errcodes of the bad-input table before anything is loaded: integers
+    -- in range (22004 null, 22023 not an integer or too small, 22003 too
+    -- large), client lists, statuses, protocols, tags, timestamps.  Each
+    -- check is one pass over its array: the time grows linearly.
+    FOR k, want, lo, hi, nullable IN VALUES
+        ('environments', 'environment_id', 1, 9223372036854775807, false),
+        ('sweeps', 'sweep_id', 1, 9223372036854775807, false),
+        ('sweeps', 'environment_id', 1, 9223372036854775807, true),
+        ('sweeps', 'duration', 1, 2147483647, true),
+        ('sweeps', 'transactions', 1, 9223372036854775807, true),
+        ('sweeps', 'jobs', 1, 2147483647, true),
+        ('sweeps', 'repeats', 1, 256, true),
+        ('runs', 'run_id', 1, 9223372036854775807, false),
+        ('runs', 'sweep_id', 1, 9223372036854775807, false),
+        ('runs', 'environment_id', 1, 9223372036854775807, true),
+        ('runs', 'clients', 1, 100000, false),
+        ('runs', 'jobs', 1, 100000, false),
+        ('runs', 'duration', 1, 2147483647, true),
+        ('runs', 'transactions_per_client', 1, 9223372036854775807, true),
+        ('runs', 'scale', 1, 2147483647, true),
+        ('runs', 'repeat', 1, 256, true),
+        ('runs', 'max_tries', 0, 2147483647, true),
+        ('runs', 'transactions', 0, 9223372036854775807, true),
+        ('runs', 'failed', 0, 9223372036854775807, true),
+        ('runs', 'aborted_clients', 0, 100000, true),
+        ('runs', 'serialization_failures', 0, 9223372036854775807, true),
+        ('runs', 'deadlock_failures', 0, 9223372036854775807, true),
+        ('runs', 'retried', 0, 9223372036854775807, true),
+        ('runs', 'retries', 0, 9223372036854775807, true),
+        ('runs', 'skipped', 0, 9223372036854775807, true),
+        ('runs', 'late', 0, 9223372036854775807, true),
+        ('runs', 'checkpoints', 0, 2147483647, true),
+        ('runs', 'autovacuums', 0, 2147483647, true),
+        ('runs', 'samples_lost', 0, 2147483647, true),
+        ('runs', 'samples_lost_transactions', 0, 9223372036854775807, true),
+        ('samples', 'run_id', 1, 9223372036854775807, false),
+        ('samples', 'second', 1, 2147483647, false),
+        ('samples', 'transactions', 0, 9223372036854775807, false),
+        ('samples', 'failed', 0, 9223372036854775807, NULL),
+        ('statement_stats', 'run_id', 1, 9223372036854775807, false),
+        ('statement_stats', 'command', 1, 2147483647, false),
+        ('statement_stats', 'executions', 0, 9223372036854775807, false),
+        ('statement_stats', 'failures', 0, 9223372036854775807, NULL),
+        ('statement_stats', 'retries', 0, 9223372036854775807, NULL)
+    LOOP
+        SELECT x.i, x.e->want AS v INTO bad
+        FROM pg_catalog.jsonb_array_elements(doc->k) WITH ORDINALITY x(e, i)
+        WHERE NOT ((coalesce(nullable, false) AND coalesce(pg_catalog.jsonb_typeof(x.e->want), 'null') = 'null')
+                   OR (nullable IS NULL AND NOT x.e ? want)
+                   OR (pg_catalog.jsonb_typeof(x.e->want) = 'number'
+                       AND (x.e->>want) OPERATOR(pg_catalog.~) '^-?[0-9]+$'
+                       AND (x.e->>want)::numeric OPERATOR(pg_catalog.>=) lo
+                       AND (x.e->>want)::numeric OPERATOR(pg_catalog.<=) hi))
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION '"%" of element % of "%" in the import document is %', want, bad.i, k,
+                  CASE WHEN coalesce(pg_catalog.jsonb_typeof(bad.v), 'null') = 'null' THEN 'null'
+                       WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' OR bad.v::text !~ '^-?[0-9]+$'
+                           THEN 'not an integer: ' || pg_catalog.left(bad.v::text, 40)
+                       WHEN bad.v::text::numeric < lo THEN pg_catalog.format('%s, below %s', bad.v, lo)
+                       ELSE pg_catalog.format('%s, above %s', bad.v, hi) END
+                USING ERRCODE = CASE WHEN coalesce(pg_catalog.jsonb_typeof(bad.v), 'null') = 'null' THEN '22004'
+                                     WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text ~ '^-?[0-9]+$'
+                                          AND bad.v::text::numeric > hi THEN '22003'
+                                     ELSE '22023' END,
+                      DETAIL = pg_catalog.format('"%s" of "%s" is an integer from %s to %s%s.', want, k, lo, hi,
+                                                 CASE WHEN nullable THEN ', or null'
+                                                      WHEN nullable IS NULL THEN ', or absent' ELSE '' END),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+    -- a sweep's clients: a one-dimensional list of 1 to 256 client counts
+    SELECT y.i, y.why, y.code INTO bad FROM (
+        SELECT x.i,
+               CASE WHEN pg_catalog.jsonb_typeof(x.e->'clients') <> 'array' THEN 'is not an array'
+                    WHEN pg_catalog.jsonb_array_length(x.e->'clients') = 0 THEN 'is empty'
+                    WHEN pg_catalog.jsonb_array_length(x.e->'clients') > 256 THEN 'has more than 256 client counts'
+                    ELSE (SELECT CASE pg_catalog.jsonb_typeof(c) WHEN 'array' THEN 'is multidimensional'
+                                      WHEN 'null' THEN 'holds a NULL'
+                                      ELSE 'holds ' || pg_catalog.left(c::text, 40) || ', not a client count from 1 to 100000' END
+                          FROM pg_catalog.jsonb_array_elements(x.e->'clients') c
+                          WHERE pg_catalog.jsonb_typeof(c) IS DISTINCT FROM 'number' OR c::text !~ '^[0-9]+$'
+                             OR c::text::numeric NOT BETWEEN 1 AND 100000
+                          LIMIT 1) END AS why,
+               CASE WHEN pg_catalog.jsonb_typeof(x.e->'clients') = 'array'
+                         AND pg_catalog.jsonb_array_length(x.e->'clients') > 0 THEN
+                   (SELECT CASE WHEN pg_catalog.jsonb_typeof(c) = 'array' THEN '2202E'
+                                WHEN pg_catalog.jsonb_typeof(c) = 'null' THEN '22004'
+                                WHEN pg_catalog.jsonb_typeof(c) = 'number' AND c::text ~ '^[0-9]+$' THEN '22003'
+                                ELSE '22023' END
+                    FROM pg_catalog.jsonb_array_elements(x.e->'clients') c
+                    WHERE pg_catalog.jsonb_typeof(c) IS DISTINCT FROM 'number' OR c::text !~ '^[0-9]+$'
+                       OR c::text::numeric NOT BETWEEN 1 AND 100000
+                    LIMIT 1) END AS code
+        FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)) y
+    WHERE y.why IS NOT NULL ORDER BY y.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"clients" of element % of "sweeps" in the import document %', bad.i, bad.why
+            USING ERRCODE = coalesce(bad.code, '22023'),
+                  DETAIL = 'A sweep''s clients are a one-dimensional list of 1 to 256 client counts, each from 1 to 100000.',
+                  HINT = hint_export;
+    END IF;
+    -- statuses, protocols and tags as a run records them
+    SELECT y.k, y.i, y.key, y.v INTO bad FROM (
+        SELECT 'sweeps' AS k, x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
+        UNION ALL
+        SELECT 'runs', x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY x(e, i)) z,
+        LATERAL (SELECT z.k, z.i, f.key, z.e->f.key AS v FROM (VALUES ('status'), ('protocol'), ('tags')) f(key)) y
+    WHERE CASE y.key
+            WHEN 'status' THEN coalesce(y.v->>0, '') NOT IN ('completed', 'cancelled', 'failed', 'aborted')
+                               OR pg_catalog.jsonb_typeof(y.v) <> 'string'
+            WHEN 'protocol' THEN coalesce(pg_catalog.jsonb_typeof(y.v), 'null') <> 'null'
+                               AND (pg_catalog.jsonb_typeof(y.v) <> 'string'
+                                    OR y.v->>0 NOT IN ('simple', 'extended', 'prepared'))
+            ELSE coalesce(pg_catalog.jsonb_typeof(y.v), 'null') NOT IN ('null', 'object') END
+    ORDER BY y.k DESC, y.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"%" of element % of "%" in the import document is not valid: %', bad.key, bad.i, bad.k,
+              pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A status is completed, cancelled, failed or aborted; a protocol simple, extended or prepared; tags a JSON object.',
+                  HINT = hint_export;
+    END IF;
+    -- timestamps: finite, and timestamps
+    BEGIN
+        SELECT y.what, y.t INTO bad FROM (
+            SELECT pg_catalog.format('"%s" of element %s of "%s"', f.key, x.i, x.k) AS what, x.e->f.key AS t
+            FROM (SELECT 'sweeps' AS k, s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY s(e, i)
+                  UNION ALL
+                  SELECT 'runs', r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)) x,
+                 (VALUES ('started_at'), ('finished_at')) f(key)
+            UNION ALL
+            SELECT '"exported_at" of the provenance', prov->'exported_at') y
+        WHERE coalesce(pg_catalog.jsonb_typeof(y.t), 'null') NOT IN ('string', 'null')
+           OR (pg_catalog.jsonb_typeof(y.t) = 'string' AND NOT pg_catalog.isfinite((y.t->>0)::timestamptz))
+        LIMIT 1;
+    EXCEPTION WHEN data_exception THEN
+        RAISE EXCEPTION 'a timestamp of the import document is not valid: %', SQLERRM
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'started_at, finished_at and exported_at are finite timestamps.',
+                  HINT = hint_export;
+    END;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not a finite timestamp: %', bad.what, pg_catalog.left(bad.t::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'started_at, finished_at and exported_at are finite timestamps.',
+                  HINT = hint_export;
+    END IF;
+    -- one sample per second of a run, one row per command
+    SELECT pg_catalog.format('second %s of run %s', x->>'second', x->>'run_id') AS what INTO bad
+    FROM pg_catalog.jsonb_array_elements(doc->'samples') x
+    GROUP BY x->'run_id', x->'second', x->>'second', x->>'run_id' HAVING count(*) > 1 LIMIT 1;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('command %s of script %s of run %s', x->>'command', x->>'script', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(doc->'statement_stats') x
+        GROUP BY x->'run_id', x->'script', x->'command', x->>'command', x->>'script', x->>'run_id'
+        HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF FOUND THEN
+        RAISE EXCEPTION '% appears twice in the import document', bad.what
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    -- the imports of the document, each origin found by key (hashed, once)
+    SELECT pg_catalog.jsonb_object_agg(i->>'sweep_id', i) FILTER (WHERE i->>'sweep_id' IS NOT NULL),
+           pg_catalog.jsonb_object_agg(i->>'run_id', i) FILTER (WHERE i->>'run_id' IS NOT NULL)
+    INTO imports_by_sweep, imports_by_run
+    FROM (SELECT DISTINCT ON (coalesce(i->>'sweep_id', ''), coalesce(i->>'run_id', '')) i
+          FROM pg_catalog.jsonb_array_elements(coalesce(doc->'imports', '[]')) WITH ORDINALITY x(i, n)
+          WHERE pg_catalog.jsonb_typeof(i) = 'object'
+          ORDER BY coalesce(i->>'sweep_id', ''), coalesce(i->>'run_id', ''), n) d;
+
     -- one import at a time, so that two loading the same sweeps cannot both add them
     LOCK TABLE pgbenchx.imports IN SHARE ROW EXCLUSIVE MODE;
 
@@ -1547,14 +1731,19 @@ BEGIN
                        'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
                        'ON CONFLICT (env_hash) DO NOTHING', env_cols) USING e;
         SELECT v.environment_id INTO new_id FROM pgbenchx.environments v WHERE v.env_hash = e->>'env_hash';
-        env_map := env_map || jsonb_build_object(e->>'environment_id', new_id);
+        old_ids := pg_catalog.array_append(old_ids, e->>'environment_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
     END LOOP;
+    -- the maps are built once (appending to a jsonb would copy it every time)
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO env_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
+    old_ids := '{}';
+    new_ids := '{}';
 
     -- sweeps: an origin already imported maps to its existing sweep
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
         o := coalesce(
-            (SELECT i FROM jsonb_array_elements(coalesce(doc->'imports', '[]')) i
-             WHERE i->'sweep_id' = e->'sweep_id' LIMIT 1),
+            imports_by_sweep->(e->>'sweep_id'),
             jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
                                'origin_id', e->'sweep_id'));
         SELECT i.sweep_id INTO existing FROM pgbenchx.imports i
@@ -1577,16 +1766,20 @@ BEGIN
         VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
                 (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
                 (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
-        sweep_map := sweep_map || jsonb_build_object(e->>'sweep_id', new_id);
+        old_ids := pg_catalog.array_append(old_ids, e->>'sweep_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
         result := result || new_id;
     END LOOP;
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO sweep_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
+    old_ids := '{}';
+    new_ids := '{}';
 
     -- the runs of the sweeps added, their samples and per-statement latencies
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'runs') x
              WHERE sweep_map ? (x->>'sweep_id') ORDER BY (x->>'run_id')::bigint LOOP
         o := coalesce(
-            (SELECT i FROM jsonb_array_elements(coalesce(doc->'imports', '[]')) i
-             WHERE i->'run_id' = e->'run_id' LIMIT 1),
+            imports_by_run->(e->>'run_id'),
             jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
                                'origin_id', e->'run_id'));
         new_id := nextval('pgbenchx.id_seq');
@@ -1602,8 +1795,11 @@ BEGIN
         VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
                 (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
                 (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
-        run_map := run_map || jsonb_build_object(e->>'run_id', new_id);
+        old_ids := pg_catalog.array_append(old_ids, e->>'run_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
     END LOOP;
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO run_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
     INSERT INTO pgbenchx.samples
     SELECT r.* FROM jsonb_array_elements(doc->'samples') x,
          LATERAL jsonb_populate_record(NULL::pgbenchx.samples,

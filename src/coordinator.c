@@ -49,6 +49,7 @@
 #include "results.h"
 #include "run_shmem.h"
 #include "script.h"
+#include "script_sql.h"
 #include "stats.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -61,6 +62,10 @@
 #define COORDINATOR_STOP_TIMEOUT_USEC (10 * USECS_PER_SEC)
 
 static volatile sig_atomic_t coordinator_cancel_requested = false;
+static volatile sig_atomic_t coordinator_in_statements = false;
+
+/* pgbenchx.sample_ring_seconds (coordinator.h) */
+int			coordinator_ring_seconds = RUN_SECOND_RING;
 
 /* The state of the step in progress, for the cleanup after an error. */
 typedef struct CoordinatorStep
@@ -74,6 +79,8 @@ typedef struct CoordinatorStep
 
 static CoordinatorStep coordinator_step;
 static LaunchRequest *coordinator_req;
+/* the caller's request, while attached (until the handshake is over) */
+static LaunchRequest *coordinator_shared_req;
 
 static void
 coordinator_sigusr2(SIGNAL_ARGS)
@@ -81,6 +88,12 @@ coordinator_sigusr2(SIGNAL_ARGS)
 	int			save_errno = errno;
 
 	coordinator_cancel_requested = true;
+	/* writing the statement statistics: cancel the statement (a lock wait) */
+	if (coordinator_in_statements)
+	{
+		InterruptPending = true;
+		QueryCancelPending = true;
+	}
 	SetLatch(MyLatch);
 	errno = save_errno;
 }
@@ -320,10 +333,12 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
  */
 static void
 coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
-					stats_second *scratch, bool final, TimestampTz bench_end_usec)
+					stats_second *scratch, bool final, TimestampTz bench_end_usec,
+					int *lost)
 {
 	RunShared  *run = step->run;
 	uint64		ready = PG_UINT64_MAX;
+	uint64		ring = (uint64) run->ring_len;
 
 	for (int i = 0; i < step->njobs; i++)
 		ready = Min(ready, pg_atomic_read_u64(&run->drivers[i].seconds_published));
@@ -333,12 +348,33 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	{
 		uint64		sec = *next_sec;
 		double		span = 1.0;
+		bool		intact = true;
 
+		/*
+		 * A copy of each driver's slot, valid only if no driver had started
+		 * to reuse it (seconds_published below sec + ring) after the copy
+		 * (run_shmem.h): otherwise the second is lost, not stored wrong.
+		 */
 		stats_second_reset(scratch);
+		for (int i = 0; i < step->njobs && intact; i++)
+		{
+			if (pg_atomic_read_u64(&run->drivers[i].seconds_published) >= sec + ring)
+				intact = false;
+			else
+				stats_second_merge(scratch, &run->drivers[i].ring[sec % ring]);
+		}
+		pg_read_barrier();
 		for (int i = 0; i < step->njobs; i++)
 		{
-			stats_second_merge(scratch, &run->drivers[i].ring[sec % RUN_SECOND_RING]);
+			if (pg_atomic_read_u64(&run->drivers[i].seconds_published) >= sec + ring)
+				intact = false;
 			pg_atomic_write_u64(&run->drivers[i].seconds_consumed, sec + 1);
+		}
+		if (!intact)
+		{
+			(*lost)++;
+			(*next_sec)++;
+			continue;
 		}
 		/* the last second of a run bounded by transactions may be partial */
 		if (final && sec + 1 == ready && run->duration == 0 && bench_end_usec > 0)
@@ -364,7 +400,7 @@ coordinator_command_count(const LaunchRequest *req)
 	for (int i = 0; i < pl.nscripts; i++)
 	{
 		ScriptError err;
-		Script	   *script = script_parse(pl.names[i], pl.texts[i], &err);
+		Script	   *script = script_sql_parse(pl.names[i], pl.texts[i], &err);
 
 		if (script == NULL)
 			ereport(ERROR,
@@ -379,45 +415,99 @@ coordinator_command_count(const LaunchRequest *req)
 /*
  * pgbench -r: the drivers' per-command figures, summed, one row per command
  * of each script (the drivers lay the scripts' commands out one after the
- * other, in the mix's order).
+ * other, in the mix's order), written in one INSERT before the run's final
+ * status, at most COORDINATOR_MAX_STATEMENT_ROWS of them.  Returns false if
+ * a cancel stopped it (nothing is written then).
  */
-static void
+#define COORDINATOR_MAX_STATEMENT_ROWS	100000
+
+static bool
 coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *run)
 {
 	LaunchPayload pl;
 	int			base = 0;
+	volatile int n = 0;
+	int			cap = Min(run->ncommands, COORDINATOR_MAX_STATEMENT_ROWS);
+	const char **scripts;
+	const char **texts;
+	int		   *commands;
+	CommandStats *sum;
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx statements",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	volatile bool done = true;
 
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("pgbenchx run " INT64_FORMAT ": statement statistics", run_id));
+	scripts = palloc(sizeof(char *) * Max(1, cap));
+	texts = palloc(sizeof(char *) * Max(1, cap));
+	commands = palloc(sizeof(int) * Max(1, cap));
+	sum = palloc0(sizeof(CommandStats) * Max(1, cap));
 	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
-	for (int k = 0; k < pl.nscripts; k++)
+	for (int k = 0; k < pl.nscripts && n < cap && done; k++)
 	{
 		ScriptError err;
-		Script	   *script = script_parse(pl.names[k], pl.texts[k], &err);
-		CommandStats *sum;
-		const char **texts;
-		int			n;
+		Script	   *script = script_sql_parse(pl.names[k], pl.texts[k], &err);
+		int			count;
 
 		if (script == NULL)
-			return;
-		n = script_command_count(script);
-		sum = palloc0(sizeof(CommandStats) * Max(1, n));
-		texts = palloc(sizeof(char *) * Max(1, n));
-		for (int i = 0; i < n && base + i < run->ncommands; i++)
+			break;
+		count = script_command_count(script);
+		for (int i = 0; i < count && base + i < run->ncommands && n < cap; i++, n++)
 		{
-			texts[i] = pstrdup(script_command_first_line(script, i));
+			if ((i & 1023) == 0)
+			{
+				CHECK_FOR_INTERRUPTS();
+				if (coordinator_cancel_requested)
+				{
+					done = false;
+					break;
+				}
+			}
+			scripts[n] = pl.names[k];
+			commands[n] = i + 1;
+			texts[n] = pstrdup(script_command_first_line(script, i));
 			for (int d = 0; d < run->njobs; d++)
 			{
 				const CommandStats *cs = &run_shmem_cmdstats(run, d)[base + i];
 
-				sum[i].executions += cs->executions;
-				sum[i].sum_usec += cs->sum_usec;
-				sum[i].failures += cs->failures;
-				sum[i].retries += cs->retries;
+				sum[n].executions += cs->executions;
+				sum[n].sum_usec += cs->sum_usec;
+				sum[n].failures += cs->failures;
+				sum[n].retries += cs->retries;
 			}
 		}
 		script_free(script);
-		results_write_statements(run_id, pl.names[k], n, texts, sum);
-		base += n;
+		base += count;
 	}
+	if (done && !coordinator_cancel_requested)
+	{
+		/* a cancel now cancels the INSERT, even one waiting on a lock */
+		coordinator_in_statements = true;
+		PG_TRY();
+		{
+			if (coordinator_cancel_requested)
+				done = false;
+			else
+				results_write_statements(run_id, n, scripts, commands, texts, sum);
+			coordinator_in_statements = false;
+		}
+		PG_CATCH();
+		{
+			coordinator_in_statements = false;
+			if (!coordinator_cancel_requested || geterrcode() != ERRCODE_QUERY_CANCELED)
+				PG_RE_THROW();
+			FlushErrorState();
+			AbortCurrentTransaction();
+			done = false;
+		}
+		PG_END_TRY();
+	}
+	else
+		done = false;
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return done;
 }
 
 /* the jobs of a step: as asked, at most one per client, else chosen */
@@ -442,8 +532,10 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	TimestampTz connect_start;
 	TimestampTz deadline;
 	stats_run  *total;
+	stats_run  *drivers_total;
 	stats_second *scratch;
 	uint64		next_sec = 0;
+	int			lost = 0;
 	int			ncommands;
 	bool		counters_ok;
 	int64		checkpoints0 = 0,
@@ -488,6 +580,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	run->knobs = req->knobs;
 	run->scale = req->scale_detected;
 	run->random_seed = req->random_seed;
+	run->ring_len = coordinator_ring_seconds;
 	strlcpy(run->script_name, req->script_name, RUN_SCRIPT_NAME_LEN);
 	strlcpy(run->conninfo, req->conninfo, RUN_CONNINFO_LEN);
 	pg_atomic_init_u32(&run->go, 0);
@@ -597,7 +690,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		int			done = 0;
 		char	   *failure = NULL;
 
-		coordinator_collect(step, total, &next_sec, scratch, false, 0);
+		coordinator_collect(step, total, &next_sec, scratch, false, 0, &lost);
 
 		for (int i = 0; i < njobs; i++)
 		{
@@ -684,9 +777,28 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		if (d->error[0] != '\0' && result.error == NULL)
 			result.error = coordinator_driver_text(d->error, RUN_ERROR_LEN);
 	}
-	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec);
+	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 
-	result.total = total;
+	/*
+	 * The totals are the drivers' own, not the sum of the samples: a second
+	 * the ring lost (or one past a failed driver's last) still counts.
+	 */
+	drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+	stats_run_reset(drivers_total);
+	for (int i = 0; i < njobs; i++)
+	{
+		pg_read_barrier();
+		stats_run_merge(drivers_total, &run->drivers[i].total);
+	}
+	result.samples_lost = lost;
+	result.samples_lost_transactions = drivers_total->transactions > total->transactions ?
+		(int64) (drivers_total->transactions - total->transactions) : 0;
+	if (lost > 0)
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
+				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
+						   run->ring_len)));
+	result.total = drivers_total;
 	if (result.status == NULL)
 	{
 		if (*cancelled)
@@ -728,8 +840,16 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 							   tpcb_before[0], tpcb_before[1], tpcb_before[2], tpcb_before[3],
 							   tpcb_after[0], tpcb_after[1], tpcb_after[2], tpcb_after[3])));
 	}
+	/* the statement statistics are there when the run reads completed */
+	if (!coordinator_write_statements(req, run_id, run))
+	{
+		*cancelled = true;
+		if (strcmp(result.status, "completed") == 0)
+			result.status = "cancelled";
+		if (result.error == NULL)
+			result.error = pstrdup("cancelled while its statement statistics were written; they are not stored");
+	}
 	results_finish_run(run_id, &result);
-	coordinator_write_statements(req, run_id, run);
 	step->run_id = 0;
 
 	dsm_detach(step->seg);
@@ -738,6 +858,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	pfree(step->handles);
 	step->handles = NULL;
 	pfree(total);
+	pfree(drivers_total);
 	pfree(scratch);
 	return result.status;
 }
@@ -786,6 +907,42 @@ coordinator_abandon(const char *status, const char *message)
 	PG_END_TRY();
 }
 
+/*
+ * Tell the caller that the run's rows are recorded, and wait until it has
+ * acknowledged (it returns the id) or given up (its statement failed, or it
+ * is gone).  Returns whether the run may go on.
+ */
+static bool
+coordinator_handshake(LaunchRequest *shared_req)
+{
+	uint32		expected = LAUNCH_PENDING;
+	PGPROC	   *caller = &ProcGlobal->allProcs[shared_req->caller_procno];
+
+	shared_req->coordinator_procno = MyProc->pgprocno;
+	pg_write_barrier();
+	if (!pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_STARTED))
+		return false;			/* ABANDONED while we recorded the rows */
+	SetLatch(&caller->procLatch);
+	for (;;)
+	{
+		uint32		st = pg_atomic_read_u32(&shared_req->status);
+
+		if (st == LAUNCH_ACKNOWLEDGED)
+			return true;
+		if (st == LAUNCH_ABANDONED)
+			return false;
+		/* a caller that died without its cleanup (a crash restarts everything anyway) */
+		if (caller->pid != shared_req->caller_pid)
+		{
+			expected = LAUNCH_STARTED;
+			if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_ABANDONED))
+				return false;
+			continue;
+		}
+		coordinator_wait_latch(100);
+	}
+}
+
 /* before_shmem_exit: a FATAL (pg_terminate_backend, shutdown) ends us here */
 static void
 coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
@@ -794,8 +951,13 @@ coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 		return;
 	PG_TRY();
 	{
-		coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
-							"the coordinator was terminated (pg_terminate_backend or server shutdown)");
+		/* terminated while the caller gave up: say what really happened */
+		if (coordinator_shared_req &&
+			pg_atomic_read_u32(&coordinator_shared_req->status) == LAUNCH_ABANDONED)
+			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
+		else
+			coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
+								"the coordinator was terminated (pg_terminate_backend or server shutdown)");
 	}
 	PG_CATCH();
 	{
@@ -827,14 +989,22 @@ coordinator_main(Datum main_arg)
 
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("pgbenchx coordinator could not attach to its request")));
+	{
+		/* the caller's statement failed before we started: nothing to run */
+		ereport(LOG,
+				(errmsg("pgbenchx coordinator found no request: its caller gave up before it started")));
+		proc_exit(0);
+	}
 	shared_req = (LaunchRequest *) dsm_segment_address(seg);
 	if (shared_req->magic != LAUNCH_MAGIC)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("pgbenchx coordinator found a bad request")));
+	if (pg_atomic_read_u32(&shared_req->status) == LAUNCH_ABANDONED)
+	{
+		dsm_detach(seg);
+		proc_exit(0);
+	}
 
 	/* a private copy: the caller may go away once we have started */
 	size = offsetof(LaunchRequest, payload) + shared_req->payload_len;
@@ -847,14 +1017,17 @@ coordinator_main(Datum main_arg)
 
 	if (!coordinator_lock())
 	{
+		uint32		expected = LAUNCH_PENDING;
+
 		strlcpy(shared_req->error, "another pgbenchx run started first", RUN_ERROR_LEN);
 		pg_write_barrier();
-		pg_atomic_write_u32(&shared_req->status, LAUNCH_FAILED);
-		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_FAILED))
+			SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
 		dsm_detach(seg);
 		proc_exit(0);
 	}
 
+	coordinator_shared_req = shared_req;
 	before_shmem_exit(coordinator_on_exit, (Datum) 0);
 
 	PG_TRY();
@@ -872,9 +1045,15 @@ coordinator_main(Datum main_arg)
 			coordinator_step.run_id = req->id;
 		}
 
-		pg_write_barrier();
-		pg_atomic_write_u32(&shared_req->status, LAUNCH_STARTED);
-		SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		/* run only once the caller knows the id (launch.h) */
+		if (!coordinator_handshake(shared_req))
+		{
+			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
+			coordinator_shared_req = NULL;
+			dsm_detach(seg);
+			proc_exit(0);
+		}
+		coordinator_shared_req = NULL;
 		dsm_detach(seg);
 
 		for (int i = 0; i < req->nsteps && !cancelled; i++)

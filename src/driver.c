@@ -153,7 +153,7 @@ static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,
 static stats_second *
 driver_slot(DriverRun *dr)
 {
-	return &dr->me->ring[dr->cur_sec % RUN_SECOND_RING];
+	return &dr->me->ring[dr->cur_sec % dr->run->ring_len];
 }
 
 /* Publish every second before the one now falls in. */
@@ -170,11 +170,13 @@ driver_advance_seconds(DriverRun *dr, TimestampTz now)
 		sec = dr->run->duration - 1;
 	while (dr->cur_sec < sec)
 	{
+		/* the run total first: it is right whatever the ring loses */
+		stats_run_add_second(&dr->me->total, driver_slot(dr));
 		pg_write_barrier();
 		pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
 		dr->cur_sec++;
-		if (dr->cur_sec - pg_atomic_read_u64(&dr->me->seconds_consumed) >= RUN_SECOND_RING)
-			dr->me->seconds_overrun++;
+		/* published before the slot is reused: the coordinator detects it */
+		pg_write_barrier();
 		stats_second_reset(driver_slot(dr));
 	}
 }
@@ -182,6 +184,7 @@ driver_advance_seconds(DriverRun *dr, TimestampTz now)
 static void
 driver_publish_final(DriverRun *dr)
 {
+	stats_run_add_second(&dr->me->total, driver_slot(dr));
 	pg_write_barrier();
 	pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
 }

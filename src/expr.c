@@ -673,8 +673,15 @@ expr_lex(ExprParser *p)
 static ExprNode *
 expr_new_node(ExprParser *p, ExprNodeKind kind)
 {
-	ExprNode   *node = script_mem_alloc(sizeof(ExprNode));
+	ExprNode   *node;
 
+	/* a cancel stops a huge expression (script_parse then says why) */
+	if (script_poll_interrupt())
+	{
+		expr_set_error(p, p->tok.end - 1, "parsing was interrupted", NULL, 0);
+		return NULL;
+	}
+	node = script_mem_alloc(sizeof(ExprNode));
 	if (node == NULL)
 	{
 		expr_set_error(p, p->tok.end - 1, "out of memory", NULL, 0);

@@ -26,6 +26,7 @@
 #include "postmaster/bgworker.h"
 #include "postmaster/postmaster.h"
 #include "storage/dsm.h"
+#include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
@@ -329,6 +330,18 @@ launch_protocol(const char *name)
  * rule: the server's own identity is not for borrowing).  Sets *password
  * when the conninfo supplies one.
  */
+/*
+ * Whether a conninfo option holds a secret that the results must not show:
+ * libpq's own mark for password-type options (dispchar "*"), so that any
+ * keyword a newer libpq adds is masked too; password is masked in any case.
+ */
+static bool
+launch_conninfo_secret(const PQconninfoOption *o)
+{
+	return (o->dispchar != NULL && strchr(o->dispchar, '*') != NULL) ||
+		strcmp(o->keyword, "password") == 0;
+}
+
 static bool
 launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
 					  const char *role, bool *password)
@@ -381,7 +394,8 @@ launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
 		}
 		/* re-quoted with libpq's rules: the URI form and odd quoting become keyword='value' */
 		loopback_append_param(quoted, o->keyword, o->val);
-		if (strcmp(o->keyword, "password") == 0)
+		/* libpq marks every secret (password, sslpassword, ...) with dispchar "*" */
+		if (launch_conninfo_secret(o))
 			loopback_append_param(shown, o->keyword, "********");
 		else
 			loopback_append_param(shown, o->keyword, o->val);
@@ -451,10 +465,11 @@ static int
 launch_check_login(const char *conninfo, const char *role, bool need_tables)
 {
 	char	   *connerr;
-	char	   *value;
-	char	   *error;
+	char	   *value = NULL;
+	char	   *error = NULL;
 	char		sqlstate[6];
 	PGconn	   *conn;
+	bool		used_password;
 	int			scale;
 
 	conn = loopback_connect(conninfo, &connerr);
@@ -465,9 +480,24 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 				 errdetail("libpq said: %s", connerr),
 				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
 						 role)));
-	if (!superuser() && !PQconnectionUsedPassword(conn))
+	used_password = PQconnectionUsedPassword(conn);
+	/* a cancel or statement_timeout during the count must not leak conn */
+	if ((superuser() || used_password) && need_tables)
 	{
-		loopback_finish(conn);
+		PG_TRY();
+		{
+			error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
+		}
+		PG_CATCH();
+		{
+			loopback_finish(conn);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+	}
+	loopback_finish(conn);
+	if (!superuser() && !used_password)
+	{
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
@@ -476,14 +506,9 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 						 role)));
 	}
 
+	/* custom scripts: pgbench reads no table, and :scale is 1 */
 	if (!need_tables)
-	{
-		/* custom scripts: pgbench reads no table, and :scale is 1 */
-		loopback_finish(conn);
 		return 1;
-	}
-	error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
-	loopback_finish(conn);
 	if (error)
 	{
 		if (strcmp(sqlstate, "42P01") == 0)
@@ -557,6 +582,9 @@ launch_check_scripts(const LaunchPayload *pl, RunProtocol protocol)
 		{
 			for (int j = 0; j < i; j++)
 				script_free(scripts[j]);
+			/* a cancel or statement_timeout stopped it: throw that */
+			if (err.kind == SCRIPT_ERR_INTERRUPTED)
+				CHECK_FOR_INTERRUPTS();
 			script_error_format(&err, msg, sizeof(msg));
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
@@ -674,6 +702,50 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 				 errmsg("the script mix is too long"),
 				 errhint("Keep it under %d bytes.", RUN_SCRIPT_NAME_LEN)));
 	return n;
+}
+
+/* the launch the caller is waiting for, for launch_abandon */
+static struct
+{
+	LaunchRequest *req;
+	BackgroundWorkerHandle *handle;
+} launch_pending;
+
+/*
+ * The caller's statement failed (cancel, statement_timeout, an error) or its
+ * session is ending while it waits for its coordinator: tell the coordinator
+ * not to run.  A coordinator that has recorded its rows marks them cancelled
+ * and exits; one that has not answered yet exits without recording any; one
+ * not started yet never starts.  Runs as an error cleanup and as a
+ * before_shmem_exit callback (a FATAL), so it only touches shared memory.
+ */
+static void
+launch_abandon(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	LaunchRequest *req = launch_pending.req;
+	uint32		expected = LAUNCH_PENDING;
+
+	if (req == NULL)
+		return;
+	launch_pending.req = NULL;
+	if (pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ABANDONED))
+	{
+		/* not yet answered: a coordinator the postmaster has not started yet stays unstarted */
+		if (launch_pending.handle)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(launch_pending.handle, &pid) == BGWH_NOT_YET_STARTED)
+				TerminateBackgroundWorker(launch_pending.handle);
+		}
+	}
+	else if (expected == LAUNCH_STARTED &&
+			 pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ABANDONED))
+	{
+		pg_read_barrier();
+		SetLatch(&ProcGlobal->allProcs[req->coordinator_procno].procLatch);
+	}
+	launch_pending.handle = NULL;
 }
 
 int64
@@ -878,6 +950,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	strlcpy(req->conninfo, conninfo, sizeof(req->conninfo));
 	strlcpy(req->conninfo_shown, shown.data, sizeof(req->conninfo_shown));
 	req->caller_procno = MyProc->pgprocno;
+	req->caller_pid = MyProcPid;
+	req->coordinator_procno = -1;
 	pg_atomic_init_u32(&req->status, LAUNCH_PENDING);
 	req->nscripts = nscripts;
 	req->ndefines = ndefs;
@@ -889,39 +963,61 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,
 			 is_sweep ? "sweep" : "run", id);
 
-	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("could not start the pgbenchx coordinator: no free background worker slot"),
-				 errhint("Raise max_worker_processes (this needs a restart), or wait for parallel queries to end.")));
-
-	bgw_status = WaitForBackgroundWorkerStartup(handle, &pid);
-	if (bgw_status != BGWH_STARTED)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the pgbenchx coordinator did not start"),
-				 errhint("See the server log.")));
-
-	/* wait until it has taken the run over, or said why it could not */
-	while (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING)
+	launch_pending.req = req;
+	launch_pending.handle = NULL;
+	PG_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
 	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 100, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		if (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING &&
-			GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("could not start the pgbenchx coordinator: no free background worker slot"),
+					 errhint("Raise max_worker_processes (this needs a restart), or wait for parallel queries to end.")));
+		launch_pending.handle = handle;
+
+		bgw_status = WaitForBackgroundWorkerStartup(handle, &pid);
+		if (bgw_status != BGWH_STARTED)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the pgbenchx coordinator exited before the run started"),
+					 errmsg("the pgbenchx coordinator did not start"),
 					 errhint("See the server log.")));
+
+		/* wait until it has taken the run over, or said why it could not */
+		while (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 100, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			if (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING &&
+				GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("the pgbenchx coordinator exited before the run started"),
+						 errhint("See the server log.")));
+		}
+		pg_read_barrier();
+		if (pg_atomic_read_u32(&req->status) == LAUNCH_FAILED)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("%s", req->error),
+					 errhint("Only one run at a time per cluster: wait for the other with CALL pgbenchx.wait(id).")));
+
+		/*
+		 * STARTED: we know the id and return it now, with no interrupt check
+		 * in between, so the run goes on exactly when the caller learns its
+		 * id.
+		 */
+		{
+			uint32		expected = LAUNCH_STARTED;
+
+			if (!pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ACKNOWLEDGED))
+				elog(ERROR, "unexpected pgbenchx launch status %u", expected);
+			SetLatch(&ProcGlobal->allProcs[req->coordinator_procno].procLatch);
+		}
 	}
-	pg_read_barrier();
-	if (pg_atomic_read_u32(&req->status) == LAUNCH_FAILED)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("%s", req->error),
-				 errhint("Only one run at a time per cluster: wait for the other with CALL pgbenchx.wait(id).")));
+	PG_END_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
+	launch_pending.req = NULL;
+	launch_pending.handle = NULL;
 
 	dsm_detach(seg);
 	return id;

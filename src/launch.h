@@ -22,12 +22,26 @@
 #define LAUNCH_TAGS_LEN		4096
 #define LAUNCH_LABEL_LEN	256
 
+/*
+ * The handshake between the caller and its coordinator.  The coordinator
+ * records the run's rows, says STARTED, and proceeds only once the caller
+ * has said ACKNOWLEDGED (it then knows the id and returns it).  A caller
+ * whose statement fails before that (cancel, statement_timeout, terminate)
+ * says ABANDONED instead: the coordinator then records its rows cancelled
+ * and exits without running anything.  Every transition is a compare and
+ * exchange, so exactly one of ACKNOWLEDGED and ABANDONED wins.
+ */
 typedef enum LaunchStatus
 {
-	LAUNCH_PENDING = 0,
-	LAUNCH_STARTED,
-	LAUNCH_FAILED
+	LAUNCH_PENDING = 0,			/* the coordinator has not answered yet */
+	LAUNCH_STARTED,				/* rows recorded; waiting for the caller */
+	LAUNCH_FAILED,				/* the coordinator could not take it over */
+	LAUNCH_ACKNOWLEDGED,		/* the caller knows the id: run */
+	LAUNCH_ABANDONED			/* the caller's statement failed: do not run */
 } LaunchStatus;
+
+/* the error text of the rows of a run whose caller gave up */
+#define LAUNCH_ABANDONED_MESSAGE "the calling statement was cancelled before the run started"
 
 /* What the caller asks for; lives in the launch DSM segment. */
 typedef struct LaunchRequest
@@ -62,6 +76,8 @@ typedef struct LaunchRequest
 
 	/* the handshake */
 	int			caller_procno;
+	int			caller_pid;		/* to notice a caller that is gone */
+	int			coordinator_procno; /* set before STARTED, for the answer */
 	pg_atomic_uint32 status;	/* LaunchStatus */
 	char		error[RUN_ERROR_LEN];
 

@@ -24,8 +24,11 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "coordinator.h"
 #include "datagen.h"
 #include "launch.h"
+#include "run_shmem.h"
+#include "script_sql.h"
 #include "startup.h"
 
 PG_MODULE_MAGIC;
@@ -63,6 +66,22 @@ _PG_init(void)
 							 0.10, 0.0, 100.0,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	/*
+	 * pgbenchx.sample_ring_seconds: only for tests of the ring's overflow
+	 * (it can only make samples be lost sooner, never memory grow); set in
+	 * the server's configuration, which the coordinator reads.
+	 */
+	DefineCustomIntVariable("pgbenchx.sample_ring_seconds",
+							"Seconds of per-second samples each driver keeps until the coordinator writes them.",
+							"For tests: a smaller ring makes a blocked coordinator lose samples sooner (runs.samples_lost).",
+							&coordinator_ring_seconds,
+							RUN_SECOND_RING, 2, RUN_SECOND_RING,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	/* a cancel or statement_timeout stops the parsing of a huge script */
+	script_set_interrupt_hook(script_sql_interrupt_pending);
+
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");
 #else

@@ -407,6 +407,8 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_arg(&st, BOOLOID, BoolGetDatum(r->tpcb_consistent == 1), false);
 	else
 		results_arg(&st, BOOLOID, (Datum) 0, true);
+	results_int4(&st, r->samples_lost);
+	results_int8(&st, r->samples_lost_transactions);
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -416,31 +418,76 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
+				 "samples_lost = $30, samples_lost_transactions = $31, "
 				 "qpm = CASE WHEN replay AND $18 > 0 THEN ($3 + $4) / $18 * 60 END "
 				 "WHERE run_id = $1", &st);
 }
 
 void
-results_write_statements(int64 run_id, const char *script_name, int ncommands,
-						 const char *const *texts, const CommandStats *stats)
+results_write_statements(int64 run_id, int n, const char *const *scripts,
+						 const int *commands, const char *const *texts,
+						 const CommandStats *stats)
 {
-	for (int i = 0; i < ncommands; i++)
-	{
-		ResultsStmt st = {0};
+	ResultsStmt st = {0};
+	Datum	   *d_scripts,
+			   *d_commands,
+			   *d_texts,
+			   *d_executions,
+			   *d_latencies,
+			   *d_failures,
+			   *d_retries;
+	bool	   *lat_nulls;
+	int			dims[1];
+	int			lbs[1] = {1};
 
-		results_int8(&st, run_id);
-		results_text(&st, script_name);
-		results_int4(&st, i + 1);
-		results_text(&st, texts[i]);
-		results_int8(&st, (int64) stats[i].executions);
-		results_float8(&st, stats[i].executions > 0 ?
-					   stats[i].sum_usec / 1000.0 / stats[i].executions : NAN);
-		results_int8(&st, (int64) stats[i].failures);
-		results_int8(&st, (int64) stats[i].retries);
-		results_exec("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, "
-					 "executions, latency_avg_ms, failures, retries) "
-					 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", &st);
+	if (n <= 0)
+		return;
+	d_scripts = palloc(sizeof(Datum) * n);
+	d_commands = palloc(sizeof(Datum) * n);
+	d_texts = palloc(sizeof(Datum) * n);
+	d_executions = palloc(sizeof(Datum) * n);
+	d_latencies = palloc(sizeof(Datum) * n);
+	d_failures = palloc(sizeof(Datum) * n);
+	d_retries = palloc(sizeof(Datum) * n);
+	lat_nulls = palloc(sizeof(bool) * n);
+	for (int i = 0; i < n; i++)
+	{
+		d_scripts[i] = CStringGetTextDatum(scripts[i]);
+		d_commands[i] = Int32GetDatum(commands[i]);
+		d_texts[i] = CStringGetTextDatum(texts[i]);
+		d_executions[i] = Int64GetDatum((int64) stats[i].executions);
+		lat_nulls[i] = stats[i].executions == 0;
+		d_latencies[i] = Float8GetDatum(stats[i].executions > 0 ?
+										stats[i].sum_usec / 1000.0 / stats[i].executions : 0);
+		d_failures[i] = Int64GetDatum((int64) stats[i].failures);
+		d_retries[i] = Int64GetDatum((int64) stats[i].retries);
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
+	dims[0] = n;
+	results_int8(&st, run_id);
+	results_arg(&st, TEXTARRAYOID,
+				PointerGetDatum(construct_array(d_scripts, n, TEXTOID, -1, false, TYPALIGN_INT)), false);
+	results_arg(&st, INT4ARRAYOID,
+				PointerGetDatum(construct_array(d_commands, n, INT4OID, 4, true, TYPALIGN_INT)), false);
+	results_arg(&st, TEXTARRAYOID,
+				PointerGetDatum(construct_array(d_texts, n, TEXTOID, -1, false, TYPALIGN_INT)), false);
+	results_arg(&st, INT8ARRAYOID,
+				PointerGetDatum(construct_array(d_executions, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)), false);
+	results_arg(&st, FLOAT8ARRAYOID,
+				PointerGetDatum(construct_md_array(d_latencies, lat_nulls, 1, dims, lbs, FLOAT8OID, 8,
+												   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)), false);
+	results_arg(&st, INT8ARRAYOID,
+				PointerGetDatum(construct_array(d_failures, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)), false);
+	results_arg(&st, INT8ARRAYOID,
+				PointerGetDatum(construct_array(d_retries, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)), false);
+	/* one statement, one transaction: 100,000 commands take about a second */
+	results_exec("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, "
+				 "executions, latency_avg_ms, failures, retries) "
+				 "SELECT $1, u.s, u.c, u.t, u.e, u.l, u.f, u.r "
+				 "FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), "
+				 "pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), "
+				 "pg_catalog.unnest($8)) AS u(s, c, t, e, l, f, r)", &st);
 }
 
 void

@@ -27,10 +27,12 @@ typedef struct RunResult
 	int			autovacuums;	/* during the run; -1 if unknown */
 	int			tpcb_consistent;	/* check_tpcb: 1 held, 0 broken, -1 not checked */
 	DriverCounts counts;		/* summed over the drivers */
-	stats_run  *total;
+	stats_run  *total;			/* the drivers' own totals */
 	/* the first notices the clients received (counts.notices counts all) */
 	int			nnotice_samples;
 	char	   *notice_samples[RUN_NOTICE_SAMPLES];
+	int			samples_lost;	/* seconds the ring lost before they were stored */
+	int64		samples_lost_transactions;	/* transactions in no stored sample */
 } RunResult;
 
 /*
@@ -71,9 +73,9 @@ extern void results_bench_started(int64 run_id);
 extern void results_write_sample(int64 run_id, int second,
 								  const stats_second *s, double span_s);
 extern void results_finish_run(int64 run_id, const RunResult *r);
-/* pgbench -r: one row per command of the script */
-extern void results_write_statements(int64 run_id, const char *script_name,
-									 int ncommands, const char *const *texts,
+/* pgbench -r: one row per command of the scripts, n rows in one INSERT */
+extern void results_write_statements(int64 run_id, int n, const char *const *scripts,
+									 const int *commands, const char *const *texts,
 									 const CommandStats *stats);
 extern void results_abandon_run(int64 run_id, const char *status, const char *error);
 

@@ -11,11 +11,19 @@
  *
  *	- each driver's state, advanced with a write barrier and a SetLatch on
  *	  the coordinator;
- *	- per-second statistics in a ring of RUN_SECOND_RING slots: the driver
- *	  fills slot (s % RING) for second s, then publishes s + 1 in
- *	  seconds_published (after a write barrier); the coordinator reads
- *	  slots below that and returns them by advancing seconds_consumed;
- *	- its totals, CPU time and error text once it is done.
+ *	- per-second statistics in a ring of ring_len slots (at most
+ *	  RUN_SECOND_RING): the driver fills slot (s % ring_len) for second s,
+ *	  adds it to its own run total, then publishes s + 1 in
+ *	  seconds_published (after a write barrier), and only then (another
+ *	  barrier) reuses a slot.  A driver never waits for the coordinator: when
+ *	  the coordinator cannot write samples for longer than the ring (a lock on
+ *	  pgbenchx.samples, a slow disk), the slot of second s is reused for
+ *	  s + ring_len.  The coordinator copies a slot, then re-reads
+ *	  seconds_published: if it reached s + ring_len the copy may be of a later
+ *	  second, and second s is counted lost (runs.samples_lost), never stored;
+ *	- its totals (including the run total of its seconds, which is what
+ *	  runs.transactions and the latencies come from, whatever the ring
+ *	  lost), CPU time and error text once it is done.
  *
  * The coordinator starts the measured interval by writing bench_start and
  * then go = 1 (barrier in between) and setting every driver's latch; it
@@ -113,8 +121,8 @@ typedef struct DriverShared
 	/* per-second series */
 	pg_atomic_uint64 seconds_published; /* seconds 0..n-1 are in the ring */
 	pg_atomic_uint64 seconds_consumed;	/* read by the coordinator */
-	uint64		seconds_overrun;	/* seconds lost: coordinator too late */
-	stats_second ring[RUN_SECOND_RING];
+	stats_second ring[RUN_SECOND_RING];	/* ring_len of them used */
+	stats_run	total;			/* every published second, added before it is */
 
 	/* live counters (progress), written by the driver only */
 	pg_atomic_uint64 transactions;
@@ -146,6 +154,7 @@ typedef struct RunShared
 	RunKnobs	knobs;
 	int			scale;
 	uint64		random_seed;
+	int			ring_len;		/* slots of each driver's ring in use */
 	char		script_name[RUN_SCRIPT_NAME_LEN];
 	char		conninfo[RUN_CONNINFO_LEN]; /* complete libpq conninfo */
 

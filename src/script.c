@@ -64,6 +64,117 @@ script_mem_free(void *ptr)
 		script_hooks.free_fn(ptr);
 }
 
+/* ======================================================================
+ * Interrupt hook
+ * ====================================================================== */
+
+static ScriptInterruptHook script_interrupt_hook = NULL;
+static bool script_interrupt_seen = false;
+static unsigned int script_interrupt_ticks = 0;
+
+void
+script_set_interrupt_hook(ScriptInterruptHook hook)
+{
+	script_interrupt_hook = hook;
+}
+
+bool
+script_poll_interrupt(void)
+{
+	if (script_interrupt_seen)
+		return true;
+	/* the hook may be costly: ask it every 1024 polls */
+	if (script_interrupt_hook && (++script_interrupt_ticks & 1023) == 0 &&
+		script_interrupt_hook())
+		script_interrupt_seen = true;
+	return script_interrupt_seen;
+}
+
+/* ======================================================================
+ * Name indexes: open addressing over dense ids 0..count-1, whose names
+ * the owner gives back (a script's symbols, a client's variables), so
+ * that finding a name costs O(1) and a script of n names parses in O(n).
+ * ====================================================================== */
+
+typedef const char *(*ScriptNameOf) (const void *owner, int id);
+
+static uint32_t
+script_name_hash(const char *name, size_t len)
+{
+	uint32_t	h = 2166136261u;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+	{
+		h ^= (unsigned char) name[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int
+script_index_find(const ScriptNameIndex *ix, const void *owner, ScriptNameOf name_of,
+				  const char *name, size_t len)
+{
+	uint32_t	h;
+
+	if (ix->slots == NULL)
+		return -1;
+	for (h = script_name_hash(name, len) & ix->mask;; h = (h + 1) & ix->mask)
+	{
+		int			id = ix->slots[h];
+		const char *nm;
+
+		if (id < 0)
+			return -1;
+		nm = name_of(owner, id);
+		if (strncmp(nm, name, len) == 0 && nm[len] == '\0')
+			return id;
+	}
+}
+
+static void
+script_index_put(ScriptNameIndex *ix, const char *name, int id)
+{
+	uint32_t	h = script_name_hash(name, strlen(name)) & ix->mask;
+
+	while (ix->slots[h] >= 0)
+		h = (h + 1) & ix->mask;
+	ix->slots[h] = id;
+}
+
+/* add id (== the number of ids so far); false on out of memory */
+static bool
+script_index_add(ScriptNameIndex *ix, const void *owner, ScriptNameOf name_of, int id)
+{
+	if (ix->slots == NULL || (size_t) (id + 1) * 2 > (size_t) ix->mask + 1)
+	{
+		size_t		ncap = ix->slots ? ((size_t) ix->mask + 1) * 2 : 64;
+		int		   *ns;
+
+		while (ncap < (size_t) (id + 1) * 2)
+			ncap *= 2;
+		ns = script_mem_alloc(sizeof(int) * ncap);
+		if (ns == NULL)
+			return false;
+		memset(ns, 0xff, sizeof(int) * ncap);
+		script_mem_free(ix->slots);
+		ix->slots = ns;
+		ix->mask = (uint32_t) (ncap - 1);
+		for (int i = 0; i < id; i++)
+			script_index_put(ix, name_of(owner, i), i);
+	}
+	script_index_put(ix, name_of(owner, id), id);
+	return true;
+}
+
+static void
+script_index_free(ScriptNameIndex *ix)
+{
+	script_mem_free(ix->slots);
+	ix->slots = NULL;
+	ix->mask = 0;
+}
+
 static char *
 script_strndup(const char *s, size_t n)
 {
@@ -249,6 +360,7 @@ struct Script
 	char	  **syms;			/* variable names, indexed by id */
 	int			nsyms;
 	int			symcap;
+	ScriptNameIndex symindex;	/* name -> id */
 	int			nsql;
 	int			max_params;
 };
@@ -258,6 +370,12 @@ static const char *const script_kind_names[] = {
 	"startpipeline", "syncpipeline", "endpipeline"
 };
 
+static const char *
+script_symbol_name(const void *owner, int id)
+{
+	return ((const Script *) owner)->syms[id];
+}
+
 /* find or add a variable name; returns its id or -1 (out of memory) */
 static int
 script_symbol(Script *s, const char *name, size_t len)
@@ -265,9 +383,9 @@ script_symbol(Script *s, const char *name, size_t len)
 	int			i;
 	char	   *copy;
 
-	for (i = 0; i < s->nsyms; i++)
-		if (strlen(s->syms[i]) == len && memcmp(s->syms[i], name, len) == 0)
-			return i;
+	i = script_index_find(&s->symindex, s, script_symbol_name, name, len);
+	if (i >= 0)
+		return i;
 	if (s->nsyms == s->symcap)
 	{
 		int			ncap = s->symcap ? s->symcap * 2 : 16;
@@ -282,6 +400,11 @@ script_symbol(Script *s, const char *name, size_t len)
 	if (copy == NULL)
 		return -1;
 	s->syms[s->nsyms] = copy;
+	if (!script_index_add(&s->symindex, s, script_symbol_name, s->nsyms))
+	{
+		script_mem_free(copy);
+		return -1;
+	}
 	return s->nsyms++;
 }
 
@@ -338,6 +461,7 @@ script_free(Script *s)
 	for (i = 0; i < s->nsyms; i++)
 		script_mem_free(s->syms[i]);
 	script_mem_free(s->syms);
+	script_index_free(&s->symindex);
 	script_mem_free(s->cmds);
 	script_mem_free(s->name);
 	script_mem_free(s);
@@ -990,6 +1114,12 @@ script_split(ScriptParser *p)
 		char		c = src[i];
 		size_t		start = i;
 
+		if (script_poll_interrupt())
+		{
+			script_mem_free(b.data);
+			return false;
+		}
+
 		if (b.len == 0)
 		{
 			/* whitespace and "--" comments before a command are dropped */
@@ -1260,9 +1390,30 @@ script_parse(const char *name, const char *text, ScriptError *err)
 	p.err = err;
 	p.line_no = 1;
 
+	script_interrupt_seen = false;
 	if (!script_split(&p) || !script_check_conditionals(&p))
 	{
 		script_free(s);
+		/* whatever error the stop left half-written, say what happened */
+		if (script_interrupt_seen)
+		{
+			script_err_clear(err);
+			err->kind = SCRIPT_ERR_INTERRUPTED;
+			snprintf(err->source, sizeof(err->source), "%s", name);
+			snprintf(err->message, sizeof(err->message), "parsing was interrupted");
+		}
+		script_interrupt_seen = false;
+		return NULL;
+	}
+	if (script_interrupt_seen)
+	{
+		/* a stop seen where no one checked: the script may be incomplete */
+		script_free(s);
+		script_err_clear(err);
+		err->kind = SCRIPT_ERR_INTERRUPTED;
+		snprintf(err->source, sizeof(err->source), "%s", name);
+		snprintf(err->message, sizeof(err->message), "parsing was interrupted");
+		script_interrupt_seen = false;
 		return NULL;
 	}
 	if (s->ncmds == 0)
@@ -1521,6 +1672,7 @@ struct ScriptClient
 								 * symbols are [0, nsyms) in its order */
 	int			nvars;
 	int			varcap;
+	ScriptNameIndex varindex;	/* name -> index in vars */
 
 	int			pc;
 	bool		sql_pending;
@@ -1538,15 +1690,16 @@ struct ScriptClient
 	void	   *debug_arg;
 };
 
+static const char *
+script_client_var_name(const void *owner, int id)
+{
+	return ((const ScriptClient *) owner)->vars[id].name;
+}
+
 static int
 script_client_find(const ScriptClient *c, const char *name)
 {
-	int			i;
-
-	for (i = 0; i < c->nvars; i++)
-		if (strcmp(c->vars[i].name, name) == 0)
-			return i;
-	return -1;
+	return script_index_find(&c->varindex, c, script_client_var_name, name, strlen(name));
 }
 
 /* find or create a variable by name; -1 on out of memory */
@@ -1574,6 +1727,12 @@ script_client_lookup_create(ScriptClient *c, const char *name)
 	if (v->name == NULL)
 		return -1;
 	v->owns_name = true;
+	if (!script_index_add(&c->varindex, c, script_client_var_name, c->nvars))
+	{
+		script_mem_free((char *) v->name);
+		v->name = NULL;
+		return -1;
+	}
 	return c->nvars++;
 }
 
@@ -1743,7 +1902,7 @@ script_check_params(const Script *s, ScriptQueryMode mode, ScriptError *err)
  * client is laid out exactly as before); a later script's symbol reuses the
  * slot of an earlier symbol of the same name, or gets a new one.
  */
-static void
+static bool
 script_client_map_symbols(ScriptClient *c)
 {
 	int			k;
@@ -1762,12 +1921,16 @@ script_client_map_symbols(ScriptClient *c)
 
 			if (slot < 0)
 			{
-				slot = c->nvars++;
+				slot = c->nvars;
 				c->vars[slot].name = s->syms[i];
+				if (!script_index_add(&c->varindex, c, script_client_var_name, slot))
+					return false;
+				c->nvars++;
 			}
 			c->maps[k][i] = slot;
 		}
 	}
+	return true;
 }
 
 ScriptClient *
@@ -1826,7 +1989,8 @@ script_client_create_multi(const Script *const *scripts, int nscripts,
 	memcpy(c->scripts, scripts, sizeof(const Script *) * nscripts);
 	c->nscripts = nscripts;
 	memset(c->vars, 0, sizeof(ScriptVar) * c->varcap);
-	script_client_map_symbols(c);
+	if (!script_client_map_symbols(c))
+		goto nomem;
 
 	if (max_params > 0)
 	{
@@ -1941,6 +2105,7 @@ script_client_free(ScriptClient *c)
 			script_mem_free((char *) c->vars[i].name);
 	}
 	script_mem_free(c->vars);
+	script_index_free(&c->varindex);
 	script_mem_free(c->scripts);
 	script_mem_free(c->maps);
 	script_mem_free(c->mapdata);

@@ -47,6 +47,26 @@ typedef struct ScriptAllocHooks
 
 /* Install hooks (NULL restores libc).  Call before parsing anything. */
 extern void script_set_alloc_hooks(const ScriptAllocHooks *hooks);
+
+/*
+ * Interrupt hook: parsing (script.c, expr.c) calls it now and then (about
+ * every 1024 characters or expression nodes); when it returns true, parsing
+ * stops, frees what it built and script_parse fails with
+ * SCRIPT_ERR_INTERRUPTED.  The server's hook says whether a cancel or a
+ * termination is pending, and the caller then calls CHECK_FOR_INTERRUPTS()
+ * (a hook must not longjmp: the parser's memory would leak).  NULL: never.
+ */
+typedef bool (*ScriptInterruptHook) (void);
+extern void script_set_interrupt_hook(ScriptInterruptHook hook);
+/* for script.c and expr.c: whether parsing must stop now */
+extern bool script_poll_interrupt(void);
+
+/* a name -> dense id index (script.c's private use) */
+typedef struct ScriptNameIndex
+{
+	int		   *slots;			/* -1 empty, else an id */
+	uint32_t	mask;			/* capacity - 1 */
+} ScriptNameIndex;
 extern void *script_mem_alloc(size_t size);
 extern void *script_mem_realloc(void *ptr, size_t size);
 extern void script_mem_free(void *ptr);
@@ -62,7 +82,8 @@ typedef enum ScriptErrorKind
 	SCRIPT_ERR_CONDITION,		/* \if structure error */
 	SCRIPT_ERR_SCRIPT,			/* whole-script problem (empty script, ...) */
 	SCRIPT_ERR_RUNTIME,			/* evaluation failure: the client must abort */
-	SCRIPT_ERR_NOMEM
+	SCRIPT_ERR_NOMEM,
+	SCRIPT_ERR_INTERRUPTED		/* the interrupt hook asked to stop */
 } ScriptErrorKind;
 
 typedef struct ScriptError

@@ -191,7 +191,7 @@ pgbenchx_eval(PG_FUNCTION_ARGS)
 	initStringInfo(&source);
 	appendStringInfo(&source, "\\set eval_result %s\n", expression);
 
-	script = script_parse("eval", source.data, &err);
+	script = script_sql_parse("eval", source.data, &err);
 	if (script == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
@@ -248,7 +248,7 @@ static void
 script_sql_check(const char *name, const char *body)
 {
 	ScriptError err;
-	Script	   *script = script_parse(name, body, &err);
+	Script	   *script = script_sql_parse(name, body, &err);
 
 	if (script != NULL)
 	{
@@ -540,4 +540,27 @@ script_sql_unknown(const char *name)
 			 errmsg("no script named \"%s\"", script_sql_echo(name)),
 			 errdetail("The built-in scripts are tpcb-like, simple-update and select-only (a unique prefix names one, as pgbench -b); others are registered with pgbenchx.add_script."),
 			 errhint("SELECT name FROM pgbenchx.scripts lists them.")));
+}
+
+bool
+script_sql_interrupt_pending(void)
+{
+	return INTERRUPTS_PENDING_CONDITION() && INTERRUPTS_CAN_BE_PROCESSED() &&
+		(QueryCancelPending || ProcDiePending);
+}
+
+Script *
+script_sql_parse(const char *name, const char *text, ScriptError *err)
+{
+	Script	   *script = script_parse(name, text, err);
+
+	if (script == NULL && err->kind == SCRIPT_ERR_INTERRUPTED)
+	{
+		CHECK_FOR_INTERRUPTS();
+		/* the interrupt was served without an error: say so */
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("parsing of script \"%s\" was interrupted", name)));
+	}
+	return script;
 }

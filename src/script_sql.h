@@ -41,4 +41,17 @@ extern const char *script_sql_echo(const char *s);
 /* ERROR for a name that resolves to no script */
 extern void script_sql_unknown(const char *name) pg_attribute_noreturn();
 
+/*
+ * The server's parse interrupt hook (script_set_interrupt_hook): a cancel
+ * or a termination is pending and can be processed.
+ */
+extern bool script_sql_interrupt_pending(void);
+
+/*
+ * script_parse in the server: a parse stopped by a pending cancel or
+ * termination throws it here (CHECK_FOR_INTERRUPTS); otherwise as
+ * script_parse.
+ */
+extern Script *script_sql_parse(const char *name, const char *text, ScriptError *err);
+
 #endif							/* PGBENCHX_SCRIPT_SQL_H */

@@ -1,0 +1,166 @@
+# Bounded resources, probed as an attacker would: a lock on pgbenchx.samples
+# held longer than the per-second ring (samples are lost, never stored
+# wrong, and the run's row says so; the totals stay those of the clients);
+# a script of many thousands of commands (its statement statistics are
+# there when the run reads completed, and a cancel during that phase is
+# honoured); a huge script whose parsing statement_timeout stops.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+use IPC::Run;
+use Time::HiRes qw(usleep time);
+
+# a ring of 3 s instead of 32: it wraps within a short run
+my $node = pgbenchx_node('bounds', scale => 1, conf => "pgbenchx.sample_ring_seconds = 3\n");
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+sub lock_session
+{
+	my ($table) = @_;
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$in .= "BEGIN;\nLOCK TABLE $table IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+	$h->pump until $out =~ /locked/;
+	return { h => $h, in => \$in };
+}
+
+sub unlock_session
+{
+	my ($s) = @_;
+	${ $s->{in} } .= "COMMIT;\n\\q\n";
+	$s->{h}->finish;
+}
+
+sub wait_finished
+{
+	my ($id) = @_;
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die "run $id never finished";
+}
+
+# --- the ring wraps while the coordinator is blocked on pgbenchx.samples
+{
+	my $id = q1("SELECT run_bench(2, 8, 'select-only', checkpoint => false)");
+	run_sampled($node, "run_id = $id", 1) or die 'the run never sampled';
+	my $lock = lock_session('pgbenchx.samples');
+	sleep 5;    # longer than the 3 s ring
+	unlock_session($lock);
+	wait_finished($id);
+	my ($status, $lost, $lost_tx, $tx) = split /\|/,
+	  q1("SELECT status, samples_lost, samples_lost_transactions, transactions FROM pgbenchx.runs WHERE run_id = $id");
+	is($status, 'completed', 'the run completes');
+	cmp_ok($lost, '>=', 1, "the run's row reports the lost seconds ($lost)");
+	cmp_ok($lost_tx, '>', 0, "and the transactions in them ($lost_tx)");
+	is(q1("SELECT count(*) + $lost FROM pgbenchx.samples WHERE run_id = $id"), '8',
+		'stored seconds plus lost seconds are the 8 seconds of the run');
+	is(q1("SELECT sum(transactions) + $lost_tx FROM pgbenchx.samples WHERE run_id = $id"), $tx,
+		'the stored samples plus what was lost equal runs.transactions');
+	is(q1("SELECT count(*) FROM (SELECT transactions, latency_avg_ms, latency_p99_ms FROM pgbenchx.samples"
+		  . " WHERE run_id = $id GROUP BY 1, 2, 3 HAVING count(*) > 1) d"), '0',
+		'no two stored seconds are copies of each other');
+	my $stored = q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id");
+	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id AND"
+		  . " (transactions < 1 OR transactions > 4 * $tx / 8.0 OR second NOT BETWEEN 1 AND 8)"), '0',
+		'every stored second is plausible (some, and at most 4 times the average)');
+	my @gap = split /\n/, q1("SELECT g FROM generate_series(1, 8) g WHERE NOT EXISTS"
+		  . " (SELECT 1 FROM pgbenchx.samples s WHERE s.run_id = $id AND s.second = g) ORDER BY g");
+	is(scalar(@gap), $lost, 'the missing seconds are exactly the lost ones (' . join(',', @gap) . ')');
+	like(slurp_file($node->logfile), qr/pgbenchx run $id: the samples of $lost seconds were lost/,
+		'a WARNING in the log says so');
+	ok(nothing_left($node), 'nothing left');
+}
+
+# --- a run bounded by transactions: exactly clients x transactions
+{
+	my $id = q1("SELECT run_bench(3, transactions => 250, script => 'select-only', checkpoint => false)");
+	wait_finished($id);
+	is(q1("SELECT status || ' ' || transactions || ' ' || samples_lost || ' ' || samples_lost_transactions"
+		  . " FROM pgbenchx.runs WHERE run_id = $id"), 'completed 750 0 0', 'runs.transactions = clients x transactions');
+	is(q1("SELECT sum(transactions) FROM pgbenchx.samples WHERE run_id = $id"), '750', 'and so do its samples');
+}
+
+# --- many thousands of commands: statement statistics before completed
+{
+	my $n = 20000;
+	my $body = join('', map { "\\set v$_ $_\nselect :v$_;\n" } 1 .. $n / 2);
+	my $file = "$PostgreSQL::Test::Utils::tmp_check/many.sql";
+	open(my $fh, '>', $file) or die; print $fh $body; close $fh;
+	q1("SELECT pgbenchx.add_script('many', pg_read_file('$file'))");
+	my $id = q1("SELECT run_bench(2, transactions => 1, script => 'many', checkpoint => false)");
+	# each look reads the status and the rows in one snapshot
+	my $seen = '';
+	for (1 .. 1200)
+	{
+		$seen = q1("SELECT status || ' ' || (SELECT count(*) FROM pgbenchx.statement_stats WHERE run_id = $id)"
+			  . " FROM pgbenchx.runs WHERE run_id = $id");
+		last if $seen !~ /^running/;
+		usleep(50_000);
+	}
+	is($seen, "completed $n", "all $n statement rows are there when the run first reads completed");
+	is(q1("SELECT sum(executions) FROM pgbenchx.statement_stats WHERE run_id = $id AND command_text LIKE 'select%'"), $n,
+		'each of the n/2 SQL commands ran once per client (2 clients)');
+	my $phase = q1("SELECT round(extract(epoch FROM finished_at - started_at)::numeric - bench_duration_s::numeric, 2)"
+		  . " FROM pgbenchx.runs WHERE run_id = $id");
+	note("run $id: $n commands; the run's row was finished $phase s after its measured interval ended");
+}
+
+# --- a cancel during the statement-statistics phase is honoured
+{
+	my $lock = lock_session('pgbenchx.statement_stats');
+	my $id = q1("SELECT run_bench(1, transactions => 3, script => 'select-only', checkpoint => false)");
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator' AND wait_event_type = 'Lock'")
+	  or die 'the coordinator never waited for statement_stats';
+	my $t0 = time;
+	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'cancel during the statement phase');
+	wait_finished($id);
+	my $elapsed = time - $t0;
+	cmp_ok($elapsed, '<', 10, "honoured while the lock is still held ($elapsed s)");
+	is(q1("SELECT status || ' ' || transactions FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled 3',
+		'the run reads cancelled, with its transactions');
+	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/statement statistics/,
+		'and says the statement statistics are not stored');
+	unlock_session($lock);
+	is(q1("SELECT count(*) FROM pgbenchx.statement_stats WHERE run_id = $id"), '0', 'none are');
+	ok(nothing_left($node), 'nothing left');
+}
+
+# --- statement_timeout stops the parsing of a huge script
+{
+	my $n = 300000;
+	my $file = "$PostgreSQL::Test::Utils::tmp_check/huge.sql";
+	open(my $fh, '>', $file) or die;
+	print $fh "\\set v$_ $_\nselect :v$_;\n" for 1 .. $n;
+	close $fh;
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '300ms'; SELECT pgbenchx.add_script('huge', pg_read_file('$file'))");
+	my $elapsed = time - $t0;
+	like($err, qr/canceling statement due to statement timeout/, 'add_script of 300000 variables is stopped by statement_timeout');
+	cmp_ok($elapsed, '<', 10, "promptly ($elapsed s)");
+	is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name = 'huge'"), '0', 'nothing registered');
+	($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '300ms'; SELECT run_replay(pg_read_file('$file'), 1, 1, checkpoint => false)");
+	like($err, qr/canceling statement due to statement timeout/, 'and so is run_replay of it');
+	# eval: an expression of 2 million arguments (refused once parsed, for
+	# having more than 16) is stopped while it is parsed
+	($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '100ms'; SELECT pgbenchx.eval('greatest(0' || repeat(',7', 2000000) || ')')");
+	like($err, qr/canceling statement due to statement timeout/, 'eval of a huge expression is stopped by statement_timeout');
+	# the same parse, uninterrupted, is linear: it completes
+	$t0 = time;
+	is(q1("SELECT pgbenchx.add_script('huge', pg_read_file('$file')) IS NOT NULL"), 't',
+		'without a timeout the huge script registers');
+	note(sprintf('add_script of %d distinct variables took %.2f s', $n, time - $t0));
+}
+
+ok(nothing_left($node), 'nothing left at the end');
+$node->stop;
+done_testing();
