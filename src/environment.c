@@ -53,6 +53,7 @@
 #include "utils/json.h"
 
 #include "environment.h"
+#include "searchpath.h"
 
 /* what the OS says about one file system */
 typedef struct EnvironmentMount
@@ -765,11 +766,11 @@ static const char *const environment_sql =
 "           wal_mount_options, wal_device, pg_version, pointer_bits, block_size,"
 "           wal_block_size, segment_size, integer_datetimes, settings)"
 "         SELECT * FROM h"
-"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x WHERE x.env_hash = h.env_hash)"
+"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash)"
 "         ON CONFLICT (env_hash) DO NOTHING RETURNING environment_id)"
 " SELECT environment_id FROM ins"
 " UNION ALL"
-" SELECT x.environment_id FROM pgbenchx.environments x, h WHERE x.env_hash = h.env_hash"
+" SELECT x.environment_id FROM pgbenchx.environments x, h WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash"
 " LIMIT 1";
 
 int64
@@ -781,6 +782,7 @@ environment_capture(void)
 	char		nulls[ENVIRONMENT_NARGS];
 	int			n = 0;
 	int64		id = 0;
+	int			nestlevel;
 
 #define ENV_TEXT(s) \
 	(types[n] = TEXTOID, nulls[n] = (s) ? ' ' : 'n', \
@@ -817,6 +819,8 @@ environment_capture(void)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	/* capture_environment() runs in the caller's session */
+	nestlevel = searchpath_pin();
 	/*
 	 * Twice at most: a concurrent capture of the same environment that
 	 * commits while we wait on its index entry is invisible to this
@@ -838,6 +842,7 @@ environment_capture(void)
 				id = DatumGetInt64(d);
 		}
 	}
+	searchpath_restore(nestlevel);
 	SPI_finish();
 	if (id == 0)
 		elog(ERROR, "the captured environment was neither inserted nor found");

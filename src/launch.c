@@ -36,6 +36,7 @@
 #include "loopback.h"
 #include "script.h"
 #include "script_sql.h"
+#include "searchpath.h"
 
 /* the seed sweep's client counts; then doubling from 160 */
 static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
@@ -176,11 +177,13 @@ static char *
 launch_query_value(const char *sql)
 {
 	char	   *value = NULL;
+	int			nestlevel = searchpath_pin();
 
 	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute failed: %s", sql);
 	if (SPI_processed > 0)
 		value = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	searchpath_restore(nestlevel);
 	return value;
 }
 
@@ -375,8 +378,8 @@ launch_check_no_run(void)
 	char	   *running;
 
 	running = launch_query_value(
-		"SELECT format('%s (pid %s, database %s)', coalesce(nullif(query, ''), 'starting'), pid, datname) "
-		"FROM pg_catalog.pg_stat_activity WHERE backend_type = 'pgbenchx coordinator' LIMIT 1");
+		"SELECT pg_catalog.format('%s (pid %s, database %s)', coalesce(nullif(query, ''), 'starting'), pid, datname) "
+		"FROM pg_catalog.pg_stat_activity WHERE backend_type OPERATOR(pg_catalog.=) 'pgbenchx coordinator' LIMIT 1");
 	if (running)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
@@ -392,7 +395,7 @@ launch_free_worker_slots(void)
 	char	   *used;
 
 	used = launch_query_value(
-		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type NOT IN "
+		"SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type NOT IN "
 		"('client backend', 'autovacuum launcher', 'autovacuum worker', 'background writer', "
 		"'checkpointer', 'walwriter', 'archiver', 'startup', 'walreceiver', 'walsender', "
 		"'logger', 'stats collector')");
@@ -407,7 +410,8 @@ launch_check_connections(int clients)
 	int			free_conns;
 
 	in_use = atoi(launch_query_value(
-		"SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = 'client backend'"));
+		"SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity "
+		"WHERE backend_type OPERATOR(pg_catalog.=) 'client backend'"));
 	free_conns = MaxConnections - reserved - in_use;
 	if (clients > free_conns)
 		ereport(ERROR,
@@ -458,7 +462,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 		loopback_finish(conn);
 		return 1;
 	}
-	error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
+	error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
 	loopback_finish(conn);
 	if (error)
 	{
@@ -796,7 +800,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
-	id = pg_strtoint64(launch_query_value("SELECT nextval('pgbenchx.id_seq')"));
+	id = pg_strtoint64(launch_query_value("SELECT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass)"));
 	SPI_finish();
 
 	/* the request, handed over in a DSM segment the coordinator attaches */

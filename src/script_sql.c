@@ -26,6 +26,7 @@
 
 #include "script.h"
 #include "script_sql.h"
+#include "searchpath.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_eval);
 PG_FUNCTION_INFO_V1(pgbenchx_builtin_scripts);
@@ -249,11 +250,13 @@ script_sql_resolve(const char *name, char **display, char **body, bool *builtin)
 	Datum		values[1] = {CStringGetTextDatum(name)};
 	const ScriptBuiltin *b;
 	ScriptError err;
+	int			nestlevel = searchpath_pin();
 
 	/* a registered script, by its exact name */
-	if (SPI_execute_with_args("SELECT body FROM pgbenchx.custom_scripts WHERE name = $1",
+	if (SPI_execute_with_args("SELECT body FROM pgbenchx.custom_scripts WHERE name OPERATOR(pg_catalog.=) $1",
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed");
+	searchpath_restore(nestlevel);
 	if (SPI_processed > 0)
 	{
 		*display = pstrdup(name);
@@ -325,6 +328,7 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		values[2];
 	bool		exists;
+	int			nestlevel;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		ereport(ERROR,
@@ -352,9 +356,10 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	nestlevel = searchpath_pin();
 	values[0] = CStringGetTextDatum(name);
 	values[1] = CStringGetTextDatum(body);
-	if (SPI_execute_with_args("SELECT 1 FROM pgbenchx.custom_scripts WHERE name = $1 FOR UPDATE",
+	if (SPI_execute_with_args("SELECT 1 FROM pgbenchx.custom_scripts WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
 							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed");
 	exists = SPI_processed > 0;
@@ -364,10 +369,12 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 				 errmsg("script \"%s\" already exists", name),
 				 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
 	if (SPI_execute_with_args(exists ?
-							  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = now() WHERE name = $1" :
+							  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = pg_catalog.now() "
+							  "WHERE name OPERATOR(pg_catalog.=) $1" :
 							  "INSERT INTO pgbenchx.custom_scripts (name, body) VALUES ($1, $2)",
 							  2, types, values, NULL, false, 0) < 0)
 		elog(ERROR, "SPI_execute_with_args failed");
+	searchpath_restore(nestlevel);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(name));
 }
