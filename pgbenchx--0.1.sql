@@ -14,6 +14,20 @@
 
 \echo Use "CREATE EXTENSION pgbenchx" to load this file. \quit
 
+/*
+ * search_path (PostgreSQL's "Security Considerations for Extensions"): no
+ * object another role created may run in place of a pg_catalog one.  Every
+ * SQL and PL/pgSQL function carries SET search_path = pg_catalog, pg_temp and
+ * names the extension's own objects with their schema; check_tpcb, which must
+ * find the pgbench tables through the caller's search_path, qualifies every
+ * function, operator and type instead.  Views and column defaults are bound
+ * while this script runs, with the target schema (often public) on
+ * search_path: in them every operator and function call is either an exact
+ * match of pg_catalog's (which is searched first) or qualified, as
+ * OPERATOR(pg_catalog.>) or pg_catalog.format(...).  The SQL that the C code
+ * sends follows the same rule (src/searchpath.c).
+ */
+
 CREATE SCHEMA pgbenchx;
 COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
 

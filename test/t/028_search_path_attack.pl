@@ -304,19 +304,20 @@ sub plant
 	is($must, '', "$db: among them the issue's examples");
 }
 
-# the traces the traps leave
+# the traces the traps leave (each distinct one once)
+sub uniq { my %seen; return grep { !$seen{$_}++ } @_; }
 my %mark;
 sub traces
 {
 	my ($db) = @_;
 	return $node->safe_psql($db, q{
 		SELECT pg_catalog.concat_ws(' | ',
-			(SELECT pg_catalog.string_agg(h.log, '; ') FROM public.hijack h),
+			(SELECT pg_catalog.string_agg(DISTINCT h.log, '; ') FROM public.hijack h),
 			(SELECT CASE WHEN r.rolsuper THEN 'runner is superuser' END FROM pg_catalog.pg_roles r
 			 WHERE r.rolname OPERATOR(pg_catalog.=) 'runner'::name),
 			(SELECT CASE WHEN s.is_called THEN 'sequence at ' OPERATOR(pg_catalog.||) s.last_value::text END
 			 FROM public.hijack_seq s))})
-	  . join(' | ', grep { /PGBX-HIJACK/ } split /\n/, slurp_file($node->logfile, $mark{$db}));
+	  . join(' | ', uniq(map { /(PGBX-HIJACK .*)/ ? $1 : () } split /\n/, slurp_file($node->logfile, $mark{$db})));
 }
 
 sub reset_traces
@@ -505,6 +506,28 @@ plant('late');
 positive_control('late');
 exercise('late', 'public, pg_catalog', "1, partitions => 2, partition_method => 'hash', foreign_keys => true");
 is(traces('late'), '', 'late: no trap fired: runner gained nothing (search_path = public, pg_catalog)');
+
+# The loopback connections (the pre-run vacuum, truncate and checkpoint, the
+# counters, the branch count, check_tpcb's sums) log in with the role's own
+# settings: give the superuser public, pg_catalog there too.  The benchmark
+# clients log in the same way and run the user's workload as the user, as
+# pgbench would: the two exact operators tpcb-like itself uses, + and = on
+# int4, are taken away for this run so that only pgbenchx's own SQL is judged.
+$node->safe_psql('late', qq{
+	ALTER ROLE "$su" IN DATABASE late SET search_path = public, pg_catalog;
+	DROP OPERATOR public.+ (int4, int4);
+	DROP OPERATOR public.= (int4, int4);
+});
+reset_traces('late');
+my $path = $node->safe_psql('late', 'SHOW search_path');
+is($path, 'public, pg_catalog', 'late: the superuser\'s sessions and loopback logins now have public first');
+my $run = $node->safe_psql('late', "SELECT run_bench(2, 1, 'tpcb-like', check_tpcb => true)");
+$node->safe_psql('late', "SET client_min_messages = warning; CALL pgbenchx.wait($run)");
+is($node->safe_psql('late', "SELECT r.status OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) r.tpcb_consistent::pg_catalog.text "
+	  . "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) ${run}::pg_catalog.int8"),
+	'completed true', 'late: a run with vacuum, checkpoint and check_tpcb completes');
+is(traces('late'), '', 'late: no trap fired in the loopback maintenance and checks under public, pg_catalog');
+$node->safe_psql('late', qq{ALTER ROLE "$su" IN DATABASE late RESET search_path});
 
 # and the traps are still armed at the end
 positive_control('late');
