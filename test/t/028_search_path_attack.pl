@@ -152,13 +152,13 @@ BEGIN
     -- functions and aggregates named like the pg_catalog ones the SQL calls
     FOR p IN
         SELECT pr.oid, pr.proname, pr.prokind, pr.pronargs, pr.provariadic,
-               pr.proargtypes::oid[] AS argtypes, pr.prorettype, pr.proretset, ag.aggkind
+               pr.proargtypes::oid[] AS argtypes, pr.prorettype, pr.proretset, ag.aggkind, ag.aggnumdirectargs
         FROM pg_catalog.pg_proc pr
         LEFT JOIN pg_catalog.pg_aggregate ag ON ag.aggfnoid OPERATOR(pg_catalog.=) pr.oid
         WHERE pr.pronamespace OPERATOR(pg_catalog.=) 'pg_catalog'::regnamespace
           AND pr.proname OPERATOR(pg_catalog.=) ANY (names)
           AND pr.prokind OPERATOR(pg_catalog.=) ANY (ARRAY['f', 'a']::"char"[])
-          AND coalesce(ag.aggkind, 'n') OPERATOR(pg_catalog.=) 'n'
+          AND coalesce(ag.aggkind, 'n') OPERATOR(pg_catalog.<>) 'h'
           AND pr.pronargs OPERATOR(pg_catalog.<=) 4
           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_get_keywords() kw
                           WHERE kw.word OPERATOR(pg_catalog.=) pr.proname::text
@@ -168,6 +168,36 @@ BEGIN
     LOOP
         n := p.pronargs;
         argsets := '{}';
+        -- an ordered-set aggregate with one direct and one aggregated argument
+        -- (percentile_cont(0.5) WITHIN GROUP (ORDER BY x)): every pair of types
+        IF p.aggkind OPERATOR(pg_catalog.=) 'o' THEN
+            IF n OPERATOR(pg_catalog.=) 2 AND p.aggnumdirectargs OPERATOR(pg_catalog.=) 1 THEN
+                SELECT pg_catalog.format_type(ty.oid, NULL) INTO ret FROM pg_catalog.pg_type ty
+                WHERE ty.oid OPERATOR(pg_catalog.=) p.prorettype AND ty.typtype OPERATOR(pg_catalog.<>) 'p';
+                IF FOUND THEN
+                    FOREACH x IN ARRAY vt LOOP
+                        FOREACH y IN ARRAY vt LOOP
+                            k := k OPERATOR(pg_catalog.+) 1;
+                            a := x OPERATOR(pg_catalog.||) ' ORDER BY ' OPERATOR(pg_catalog.||) y;
+                            BEGIN
+                                PERFORM public.pgbx_mktrap('pgbx_aggs_' OPERATOR(pg_catalog.||) k::text,
+                                    'int4, ' OPERATOR(pg_catalog.||) y, 'int4',
+                                    pg_catalog.format('aggregate %s(%s) step', p.proname, a));
+                                PERFORM public.pgbx_mktrap('pgbx_aggf_' OPERATOR(pg_catalog.||) k::text,
+                                    pg_catalog.concat_ws(', ', 'int4', x, y), ret,
+                                    pg_catalog.format('aggregate %s(%s) final', p.proname, a));
+                                EXECUTE pg_catalog.format('CREATE AGGREGATE public.%I(%s) (SFUNC = public.%I, STYPE = int4, FINALFUNC = public.%I, FINALFUNC_EXTRA)',
+                                    p.proname, a, 'pgbx_aggs_' OPERATOR(pg_catalog.||) k::text, 'pgbx_aggf_' OPERATOR(pg_catalog.||) k::text);
+                                INSERT INTO public.pgbx_planted VALUES ('ordered-set aggregate', pg_catalog.format('%s(%s)', p.proname, a));
+                            EXCEPTION WHEN OTHERS THEN
+                                NULL;
+                            END;
+                        END LOOP;
+                    END LOOP;
+                END IF;
+            END IF;
+            CONTINUE;
+        END IF;
         -- the pg_catalog signature itself, when it names no pseudo-type
         IF NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(p.argtypes) t(oid)
                        JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) t.oid
@@ -246,6 +276,29 @@ BEGIN
         END LOOP;
     END LOOP;
 END $plant$;
+
+-- domains named like the built-in types: a cast or a declaration that finds
+-- one of them through search_path runs its check
+CREATE FUNCTION public.pgbx_domcheck(t text, v anyelement) RETURNS boolean
+LANGUAGE plpgsql AS $f$
+BEGIN
+    PERFORM public.pgbx_fire('domain ' OPERATOR(pg_catalog.||) t, pg_catalog.current_setting('search_path'));
+    RETURN true;
+END $f$;
+DO $dom$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['text', 'int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'jsonb',
+                             'bool', 'name', 'oid', 'regclass', 'timestamptz', 'interval', 'record'] LOOP
+        BEGIN
+            EXECUTE pg_catalog.format('CREATE DOMAIN public.%I AS pg_catalog.%I CHECK (public.pgbx_domcheck(%L, VALUE))', t, t, t);
+            INSERT INTO public.pgbx_planted VALUES ('domain', t);
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+    END LOOP;
+END $dom$;
 };
 $traps =~ s/\@NAMES\@/$names/;
 
@@ -302,6 +355,16 @@ sub plant
 				'public.now()', 'public.concat_ws(text, text[])', 'public.to_char(float8, text)']) w
 			 WHERE pg_catalog.to_regprocedure(w) IS NULL))});
 	is($must, '', "$db: among them the issue's examples");
+	is($node->safe_psql($db, q{
+		SELECT pg_catalog.string_agg(w, ' ') FROM pg_catalog.unnest(ARRAY[
+			'format', 'round', 'log', 'left', 'replace', 'regexp_replace', 'translate', 'concat_ws',
+			'trim_scale', 'array_to_string', 'jsonb_build_object', 'to_jsonb', 'now', 'ln', 'floor',
+			'ceil', 'abs', 'string_agg', 'jsonb_agg', 'percentile_cont', 'to_char', 'nextval',
+			'current_setting', 'cardinality', 'array_position', 'jsonb_typeof', 'repeat']) w
+		WHERE NOT EXISTS (SELECT 1 FROM public.pgbx_planted p
+		                  WHERE p.sig LIKE w OPERATOR(pg_catalog.||) '(%')}), '',
+		"$db: look-alikes of every function the issue and the brief name");
+	cmp_ok($n{'domain'} // 0, '>=', 10, "$db: domains named like the built-in types are planted");
 }
 
 # the traces the traps leave (each distinct one once)
@@ -314,10 +377,10 @@ sub traces
 		SELECT pg_catalog.concat_ws(' | ',
 			(SELECT pg_catalog.string_agg(DISTINCT h.log, '; ') FROM public.hijack h),
 			(SELECT CASE WHEN r.rolsuper THEN 'runner is superuser' END FROM pg_catalog.pg_roles r
-			 WHERE r.rolname OPERATOR(pg_catalog.=) 'runner'::name),
-			(SELECT CASE WHEN s.is_called THEN 'sequence at ' OPERATOR(pg_catalog.||) s.last_value::text END
+			 WHERE r.rolname OPERATOR(pg_catalog.=) 'runner'::pg_catalog.name),
+			(SELECT CASE WHEN s.is_called THEN 'sequence at ' OPERATOR(pg_catalog.||) s.last_value::pg_catalog.text END
 			 FROM public.hijack_seq s))})
-	  . join(' | ', uniq(map { /(PGBX-HIJACK .*)/ ? $1 : () } split /\n/, slurp_file($node->logfile, $mark{$db})));
+	  . join('', map { " | $_" } uniq(map { /(PGBX-HIJACK .*)/ ? $1 : () } split /\n/, slurp_file($node->logfile, $mark{$db})));
 }
 
 sub reset_traces
@@ -339,7 +402,11 @@ sub positive_control
 		[ 'SELECT 2.5::float8 >= 1', qr/operator >=\(float8, int4\) as \Q$su\E \(search_path "\$user", public\)/ ],
 		[ 'SELECT round(1.5::float8, 1)', qr/function round\(float8, int4\) as \Q$su\E/ ],
 		[ 'SET search_path = public, pg_catalog; SELECT 1::int8 = 2::int8',
-		  qr/operator =\(int8, int8\) \(exact\) as \Q$su\E \(search_path public, pg_catalog\)/ ]);
+		  qr/operator =\(int8, int8\) \(exact\) as \Q$su\E \(search_path public, pg_catalog\)/ ],
+		[ 'SET search_path = public, pg_catalog; SELECT $$x$$::text',
+		  qr/domain text as \Q$su\E \(search_path public, pg_catalog\)/ ],
+		[ 'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY 1.5::float8)',
+		  qr/aggregate percentile_cont\(numeric ORDER BY float8\) final as \Q$su\E/ ]);
 	foreach my $c (@controls)
 	{
 		my ($sql, $re) = @$c;
@@ -348,7 +415,7 @@ sub positive_control
 		my $t = traces($db);
 		like($t, $re, "$db: control: a trap fires for a superuser's plain $sql");
 		like($t, qr/runner is superuser/, "$db: control: and makes runner a superuser");
-		like($t, qr/sequence at 1/, "$db: control: and counts itself in the sequence");
+		like($t, qr/sequence at [1-9]/, "$db: control: and counts itself in the sequence");
 	}
 	reset_traces($db);
 	is(traces($db), '', "$db: controls undone");
@@ -368,18 +435,18 @@ sub catalogue
 			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 			  AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
 			  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
-			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)
-			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char"
+			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name)
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog."char"
 			UNION ALL
-			SELECT 'view ' OPERATOR(pg_catalog.||) c.relname::text
+			SELECT 'view ' OPERATOR(pg_catalog.||) c.relname::pg_catalog.text
 			FROM pg_catalog.pg_depend d
 			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.objid
 			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
 			  AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
 			  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
-			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)
-			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::"char"
-			  AND c.relkind OPERATOR(pg_catalog.=) 'v'::"char") q
+			                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name)
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog."char"
+			  AND c.relkind OPERATOR(pg_catalog.=) 'v'::pg_catalog."char") q
 		ORDER BY x});
 }
 
