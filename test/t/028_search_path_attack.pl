@@ -556,12 +556,33 @@ sub exercise
 	is(join("\n", grep { !$cat{$_} } sort keys %covers), '', "$db: the map names no routine the extension lacks");
 }
 
+# Every SQL and PL/pgSQL routine of the extension is pinned, but check_tpcb,
+# which must find the pgbench tables through the caller's search_path (and so
+# qualifies every function, operator and type instead).
+sub unpinned
+{
+	my ($db) = @_;
+	return $node->safe_psql($db, q{
+		SELECT pg_catalog.string_agg(p.oid::pg_catalog.regprocedure::pg_catalog.text, ', ')
+		FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+		JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
+		WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+		  AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
+		                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name)
+		  AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog."char"
+		  AND l.lanname OPERATOR(pg_catalog.<>) 'c'::pg_catalog.name
+		  AND p.proname OPERATOR(pg_catalog.<>) 'check_tpcb'::pg_catalog.name
+		  AND NOT coalesce(p.proconfig OPERATOR(pg_catalog.@>) '{"search_path=pg_catalog, pg_temp"}'::pg_catalog.text[], false)});
+}
+
 # --- pass "early": traps first, then CREATE EXTENSION; default search_path -------
 $node->safe_psql('early', 'GRANT CREATE ON SCHEMA public TO runner');
 plant('early');
 positive_control('early');
 $node->safe_psql('early', 'CREATE EXTENSION pgbenchx');
 grant_runner('early');
+is(unpinned('early'), '', 'every SQL and PL/pgSQL routine but check_tpcb carries SET search_path = pg_catalog, pg_temp');
 is(traces('early'), '', 'early: CREATE EXTENSION over the traps fires none');
 exercise('early', undef, '1');
 is(traces('early'), '', 'early: no trap fired: runner gained nothing (default search_path, views bound over the traps)');
