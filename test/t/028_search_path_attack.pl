@@ -317,9 +317,9 @@ sub grant_runner
 		GRANT CREATE ON SCHEMA public TO runner;
 		DO $g$
 		BEGIN
-			IF pg_catalog.to_regprocedure('pgbenchx.grant_runner(name)') IS NOT NULL THEN
-				EXECUTE 'SELECT pgbenchx.grant_runner(''runner'')';
-			ELSIF pg_catalog.to_regprocedure('pgbenchx.grant_runner(regrole)') IS NOT NULL THEN
+			IF EXISTS (SELECT 1 FROM pg_catalog.pg_proc p
+			           WHERE p.proname OPERATOR(pg_catalog.=) 'grant_runner'::pg_catalog.name
+			             AND p.pronamespace OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.regnamespace) THEN
 				EXECUTE 'SELECT pgbenchx.grant_runner(''runner'')';
 			ELSE
 				GRANT EXECUTE ON ALL ROUTINES IN SCHEMA public TO runner;
