@@ -45,7 +45,12 @@ searchpath_restore(int nestlevel)
 	AtEOXact_GUC(true, nestlevel);
 }
 
-/* For the whole life of a background worker: nothing may change it later. */
+/*
+ * For the whole life of a background worker, over the role's and the
+ * database's settings (ALTER ROLE ... SET search_path), which
+ * BackgroundWorkerInitializeConnection has applied.  The workers never SET it
+ * themselves.
+ */
 void
 searchpath_pin_worker(void)
 {
