@@ -615,7 +615,8 @@ is(traces('late'), '', 'late: no trap fired: runner gained nothing (search_path 
 
 # The loopback connections (the pre-run vacuum, truncate and checkpoint, the
 # counters, the branch count, check_tpcb's sums) log in with the role's own
-# settings: give the superuser public, pg_catalog there too.  The benchmark
+# settings, and so does the coordinator: give the superuser public, pg_catalog
+# there too (the coordinator must override it).  The benchmark
 # clients log in the same way and run the user's workload as the user, as
 # pgbench would: the two exact operators tpcb-like itself uses, + and = on
 # int4, are taken away for this run so that only pgbenchx's own SQL is judged.
@@ -632,7 +633,7 @@ $node->safe_psql('late', "SET client_min_messages = warning; CALL pgbenchx.wait(
 is($node->safe_psql('late', "SELECT r.status OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) r.tpcb_consistent::pg_catalog.text "
 	  . "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) ${run}::pg_catalog.int8"),
 	'completed true', 'late: a run with vacuum, checkpoint and check_tpcb completes');
-is(traces('late'), '', 'late: no trap fired in the loopback maintenance and checks under public, pg_catalog');
+is(traces('late'), '', 'late: no trap fired in the coordinator (its role setting), the loopback maintenance and checks under public, pg_catalog');
 $node->safe_psql('late', qq{ALTER ROLE "$su" IN DATABASE late RESET search_path});
 
 # and the traps are still armed at the end
