@@ -23,7 +23,8 @@ OBJS = \
 	src/script.o \
 	src/expr.o \
 	src/prng.o \
-	src/stats.o
+	src/stats.o \
+	src/searchpath.o
 
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"

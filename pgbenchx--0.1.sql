@@ -17,6 +17,20 @@
 
 \echo Use "CREATE EXTENSION pgbenchx" to load this file. \quit
 
+/*
+ * search_path (PostgreSQL's "Security Considerations for Extensions"): no
+ * object another role created may run in place of a pg_catalog one.  Every
+ * SQL and PL/pgSQL function carries SET search_path = pg_catalog, pg_temp and
+ * names the extension's own objects with their schema; check_tpcb, which must
+ * find the pgbench tables through the caller's search_path, qualifies every
+ * function, operator and type instead.  Views and column defaults are bound
+ * while this script runs, with the target schema (often public) on
+ * search_path: in them every operator and function call is either an exact
+ * match of pg_catalog's (which is searched first) or qualified, as
+ * OPERATOR(pg_catalog.>) or pg_catalog.format(...).  The SQL that the C code
+ * sends follows the same rule (src/searchpath.c).
+ */
+
 CREATE SCHEMA pgbenchx;
 COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
 
@@ -66,7 +80,7 @@ COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were
 -- One row per run_sweep() call: the ladder of client counts it runs.
 CREATE TABLE pgbenchx.sweeps (
     sweep_id     bigint PRIMARY KEY
-                 DEFAULT nextval('pgbenchx.id_seq'),
+                 DEFAULT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass),
     status       text NOT NULL DEFAULT 'running'
                  CHECK (status IN ('running', 'completed', 'cancelled',
                                    'failed', 'aborted')),
@@ -92,7 +106,7 @@ COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 -- One row per benchmark run (one client count for one duration).
 CREATE TABLE pgbenchx.runs (
     run_id             bigint PRIMARY KEY
-                       DEFAULT nextval('pgbenchx.id_seq'),
+                       DEFAULT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass),
     sweep_id           bigint REFERENCES pgbenchx.sweeps ON DELETE CASCADE,
     status             text NOT NULL DEFAULT 'running'
                        CHECK (status IN ('running', 'completed', 'cancelled',
@@ -367,27 +381,32 @@ CREATE FUNCTION pgbenchx.check_tpcb(
     OUT tellers_sum bigint, OUT history_sum bigint, OUT consistent boolean)
 RETURNS record
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED AS $$
+-- Not pinned to a search_path: the pgbench tables are found through the
+-- caller's, as pgbench finds them.  So every function, operator and type
+-- here is qualified with pg_catalog, and nothing else can resolve to an
+-- object of another schema.
 DECLARE
-    missing text;
+    missing pg_catalog.text;
 BEGIN
-    SELECT string_agg(t, ', ' ORDER BY ord) INTO missing
-    FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
-                      'pgbench_history']) WITH ORDINALITY u(t, ord)
-    WHERE pg_catalog.to_regclass(t) IS NULL;
+    SELECT pg_catalog.string_agg(u.t, ', ' ORDER BY u.ord) INTO missing
+    FROM pg_catalog.unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                                 'pgbench_history']::pg_catalog.text[]) WITH ORDINALITY u(t, ord)
+    WHERE pg_catalog.to_regclass(u.t) IS NULL;
     IF missing IS NOT NULL THEN
         RAISE EXCEPTION 'the pgbench tables are missing'
             USING ERRCODE = 'undefined_table',
-                  DETAIL = format('Not found in search_path (%s): %s.',
-                                  pg_catalog.current_setting('search_path'), missing),
+                  DETAIL = pg_catalog.format('Not found in search_path (%s): %s.',
+                                             pg_catalog.current_setting('search_path'), missing),
                   HINT = 'Create them first, for example with SELECT pgbench_init(scale => 10), or set search_path to their schema.';
     END IF;
-    SELECT (SELECT coalesce(sum(a.abalance), 0) FROM pgbench_accounts a),
-           (SELECT coalesce(sum(b.bbalance), 0) FROM pgbench_branches b),
-           (SELECT coalesce(sum(t.tbalance), 0) FROM pgbench_tellers t),
-           (SELECT coalesce(sum(h.delta), 0) FROM pgbench_history h)
+    SELECT (SELECT coalesce(pg_catalog.sum(a.abalance), 0) FROM pgbench_accounts a),
+           (SELECT coalesce(pg_catalog.sum(b.bbalance), 0) FROM pgbench_branches b),
+           (SELECT coalesce(pg_catalog.sum(t.tbalance), 0) FROM pgbench_tellers t),
+           (SELECT coalesce(pg_catalog.sum(h.delta), 0) FROM pgbench_history h)
       INTO accounts_sum, branches_sum, tellers_sum, history_sum;
-    consistent := accounts_sum = branches_sum AND branches_sum = tellers_sum
-                  AND tellers_sum = history_sum;
+    consistent := accounts_sum OPERATOR(pg_catalog.=) branches_sum
+                  AND branches_sum OPERATOR(pg_catalog.=) tellers_sum
+                  AND tellers_sum OPERATOR(pg_catalog.=) history_sum;
 END
 $$;
 
@@ -467,19 +486,19 @@ LANGUAGE C STABLE PARALLEL RESTRICTED;
 -- The live state of the run in progress, from any session.
 CREATE VIEW pgbenchx.progress AS
 SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
-       round(extract(epoch FROM clock_timestamp() - r.started_at)::numeric, 1) AS elapsed_s,
+       pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) r.started_at)::numeric, 1) AS elapsed_s,
        coalesce(s.transactions, 0) AS transactions,
        s.tps AS current_tps,
        s.latency_p99_ms AS current_p99_ms,
        s.seconds AS seconds_sampled
 FROM pgbenchx.runs r
 LEFT JOIN LATERAL (
-    SELECT sum(x.transactions)::bigint AS transactions,
-           (array_agg(x.tps ORDER BY x.second DESC))[1] AS tps,
-           (array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
-           max(x.second) AS seconds
-    FROM pgbenchx.samples x WHERE x.run_id = r.run_id) s ON true
-WHERE r.status = 'running'
+    SELECT pg_catalog.sum(x.transactions)::bigint AS transactions,
+           (pg_catalog.array_agg(x.tps ORDER BY x.second DESC))[1] AS tps,
+           (pg_catalog.array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
+           pg_catalog.max(x.second) AS seconds
+    FROM pgbenchx.samples x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id) s ON true
+WHERE r.status OPERATOR(pg_catalog.=) 'running'
   -- a run whose coordinator is gone (immediate shutdown, crash) is not in
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
   AND pgbenchx.coordinator_alive(r.coordinator_pid);
@@ -504,6 +523,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 -- Refuses an id that names neither, and one whose environment was not
 -- recorded.  Caller: a role that may read pgbenchx.sweeps and runs.
 CREATE FUNCTION pgbenchx.environment_of(id bigint) RETURNS bigint
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE STRICT AS $$
 DECLARE
     env  bigint;
@@ -536,6 +556,7 @@ END $$;
 -- not compared.  No rows: the same environment.
 CREATE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
 RETURNS TABLE (attribute text, a text, b text)
+SET search_path = pg_catalog, pg_temp
 LANGUAGE sql STABLE STRICT AS $$
 WITH ea AS (SELECT pg_catalog.to_jsonb(e) AS j FROM pgbenchx.environments e
             WHERE e.environment_id = pgbenchx.environment_of($1)),
@@ -592,6 +613,7 @@ REVOKE ALL ON FUNCTION pgbenchx.caller_role() FROM PUBLIC;
 -- other than tab, newline and carriage return; U+FFFE and U+FFFF) are
 -- dropped.  Returns NULL for NULL.  Anyone granted EXECUTE may call it.
 CREATE FUNCTION pgbenchx.xml_escape(t text) RETURNS text
+SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT replace(replace(replace(replace(replace(
            regexp_replace(
@@ -604,6 +626,7 @@ $$;
 -- A round step for an axis from 0 (or lo) to span in about `intervals`
 -- steps: 1, 2, 2.5 or 5 times a power of ten.  Used by the charts.
 CREATE FUNCTION pgbenchx.chart_step(span float8, intervals int) RETURNS float8
+SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT m * CASE WHEN r <= 1 THEN 1 WHEN r <= 2 THEN 2 WHEN r <= 2.5 THEN 2.5
                 WHEN r <= 5 THEN 5 ELSE 10 END
@@ -615,6 +638,7 @@ $$;
 -- A tick label: v in thousands ("12.5k") when the axis goes to 10000 or
 -- more, in millions ("2M") from 10 million, else as it is ("0.25", "800").
 CREATE FUNCTION pgbenchx.chart_number(v float8, axis_top float8) RETURNS text
+SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT CASE WHEN v = 0 THEN '0'
             WHEN axis_top >= 1e7 THEN trim_scale(round((v / 1e6)::numeric, 3))::text || 'M'
@@ -640,6 +664,7 @@ $$;
  * may read pgbenchx.sweeps and pgbenchx.runs.
  */
 CREATE FUNCTION pgbenchx.chart_sweeps(sweep_ids bigint[]) RETURNS text
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 DECLARE
     palette constant text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e',
@@ -893,6 +918,7 @@ END $$;
  * pgbenchx.runs and pgbenchx.samples.
  */
 CREATE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 DECLARE
     tps_color constant text := '#1f77b4';
@@ -1066,6 +1092,7 @@ END $$;
  */
 CREATE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
 RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text)
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
@@ -1163,38 +1190,38 @@ SELECT pg_catalog.pg_extension_config_dump('pgbenchx.imports', '');
 CREATE VIEW pgbenchx.sweep_points AS
 WITH pts AS (
     SELECT r.sweep_id, r.clients,
-           count(*)::int AS n,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS median_tps,
-           min(r.tps) AS min_tps,
-           max(r.tps) AS max_tps,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS median_p99_ms,
-           sum(r.checkpoints)::int AS checkpoints,
-           sum(r.autovacuums)::int AS autovacuums,
-           array_agg(r.run_id ORDER BY r.run_id) AS run_ids,
-           array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints > 0) AS checkpoint_run_ids
+           pg_catalog.count(*)::int AS n,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.tps) AS median_tps,
+           pg_catalog.min(r.tps) AS min_tps,
+           pg_catalog.max(r.tps) AS max_tps,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS median_p99_ms,
+           pg_catalog.sum(r.checkpoints)::int AS checkpoints,
+           pg_catalog.sum(r.autovacuums)::int AS autovacuums,
+           pg_catalog.array_agg(r.run_id ORDER BY r.run_id) AS run_ids,
+           pg_catalog.array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints OPERATOR(pg_catalog.>) 0) AS checkpoint_run_ids
     FROM pgbenchx.runs r
-    WHERE r.status = 'completed' AND r.sweep_id IS NOT NULL
+    WHERE r.status OPERATOR(pg_catalog.=) 'completed' AND r.sweep_id IS NOT NULL
     GROUP BY r.sweep_id, r.clients
 ), thr AS (
-    SELECT coalesce(nullif(current_setting('pgbenchx.unstable_spread', true), '')::float8,
-                    0.10) AS spread
+    SELECT coalesce(nullif(pg_catalog.current_setting('pgbenchx.unstable_spread', true), ''::text)::float8,
+                    0.10::float8) AS spread
 ), flagged AS (
     SELECT p.*,
-           (p.max_tps - p.min_tps) / nullif(p.median_tps, 0) AS spread,
+           (p.max_tps OPERATOR(pg_catalog.-) p.min_tps) OPERATOR(pg_catalog./) nullif(p.median_tps, 0::float8) AS spread,
            t.spread AS threshold
     FROM pts p CROSS JOIN thr t
 )
 SELECT f.sweep_id, f.clients, f.n, f.median_tps, f.min_tps, f.max_tps, f.spread,
        f.median_p99_ms, f.checkpoints, f.autovacuums,
-       coalesce(f.spread > f.threshold, false) OR f.checkpoint_run_ids IS NOT NULL AS unstable,
-       nullif(concat_ws('; ',
-           CASE WHEN f.spread > f.threshold THEN
-               format('spread %s%% > %s%%', round((f.spread * 100)::numeric, 1)::float8,
-                      round((f.threshold * 100)::numeric, 2)::float8) END,
+       coalesce(f.spread OPERATOR(pg_catalog.>) f.threshold, false) OR f.checkpoint_run_ids IS NOT NULL AS unstable,
+       nullif(pg_catalog.concat_ws('; ',
+           CASE WHEN f.spread OPERATOR(pg_catalog.>) f.threshold THEN
+               pg_catalog.format('spread %s%% > %s%%', pg_catalog.round((f.spread OPERATOR(pg_catalog.*) 100::float8)::numeric, 1)::float8,
+                      pg_catalog.round((f.threshold OPERATOR(pg_catalog.*) 100::float8)::numeric, 2)::float8) END,
            CASE WHEN f.checkpoint_run_ids IS NOT NULL THEN
-               format('checkpoint during run%s %s',
-                      CASE WHEN cardinality(f.checkpoint_run_ids) > 1 THEN 's' ELSE '' END,
-                      array_to_string(f.checkpoint_run_ids, ', ')) END), '') AS unstable_reason,
+               pg_catalog.format('checkpoint during run%s %s',
+                      CASE WHEN pg_catalog.cardinality(f.checkpoint_run_ids) OPERATOR(pg_catalog.>) 1 THEN 's' ELSE '' END,
+                      pg_catalog.array_to_string(f.checkpoint_run_ids, ', ')) END), ''::text) AS unstable_reason,
        f.run_ids
 FROM flagged f;
 COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, min, max and spread of tps over repeats, and unstable points';
@@ -1207,30 +1234,30 @@ COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, mi
 -- recorded).  Readable by roles granted SELECT.
 CREATE VIEW pgbenchx.sweep_summary AS
 SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
-       (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id)::int AS runs,
-       (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id AND r.status = 'completed')::int AS completed_runs,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id)::int AS runs,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id AND r.status OPERATOR(pg_catalog.=) 'completed')::int AS completed_runs,
        pk.median_tps AS peak_tps,
        pk.clients AS peak_clients,
        hi.clients AS highest_clients,
        hi.median_tps AS tps_at_highest,
-       round((100 * hi.median_tps / nullif(pk.median_tps, 0))::numeric, 1) AS pct_of_peak_at_highest,
-       (SELECT count(*) FROM pgbenchx.sweep_points p WHERE p.sweep_id = s.sweep_id AND p.unstable)::int AS unstable_points,
+       pg_catalog.round((100::float8 OPERATOR(pg_catalog.*) hi.median_tps OPERATOR(pg_catalog./) nullif(pk.median_tps, 0::float8))::numeric, 1) AS pct_of_peak_at_highest,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.sweep_points p WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id AND p.unstable)::int AS unstable_points,
        s.tags,
        s.started_at,
        s.environment_id,
        e.os_sysname, e.os_release, e.data_fstype, e.data_mount_options,
        e.cpu_model, e.cpu_count,
-       e.settings ->> 'shared_buffers' AS shared_buffers,
+       e.settings OPERATOR(pg_catalog.->>) 'shared_buffers'::text AS shared_buffers,
        i.origin_system_identifier
 FROM pgbenchx.sweeps s
 LEFT JOIN LATERAL (
     SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
-    WHERE p.sweep_id = s.sweep_id ORDER BY p.median_tps DESC NULLS LAST, p.clients LIMIT 1) pk ON true
+    WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.median_tps DESC NULLS LAST, p.clients LIMIT 1) pk ON true
 LEFT JOIN LATERAL (
     SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
-    WHERE p.sweep_id = s.sweep_id ORDER BY p.clients DESC LIMIT 1) hi ON true
-LEFT JOIN pgbenchx.environments e ON e.environment_id = s.environment_id
-LEFT JOIN pgbenchx.imports i ON i.sweep_id = s.sweep_id;
+    WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.clients DESC LIMIT 1) hi ON true
+LEFT JOIN pgbenchx.environments e ON e.environment_id OPERATOR(pg_catalog.=) s.environment_id
+LEFT JOIN pgbenchx.imports i ON i.sweep_id OPERATOR(pg_catalog.=) s.sweep_id;
 COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak at the highest client count, environment';
 
 -- compare(sweep_a, sweep_b): one row per client count measured (completed
@@ -1244,6 +1271,7 @@ COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak 
 CREATE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
                pct_diff float8, p99_a float8, p99_b float8)
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
 DECLARE
@@ -1299,6 +1327,7 @@ END $$;
 -- SELECT on the results.
 CREATE FUNCTION pgbenchx.export(sweep_ids bigint[])
 RETURNS jsonb
+SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 DECLARE
     ids bigint[];

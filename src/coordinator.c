@@ -50,6 +50,7 @@
 #include "run_shmem.h"
 #include "script.h"
 #include "script_sql.h"
+#include "searchpath.h"
 #include "stats.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -195,9 +196,10 @@ coordinator_counters(const LaunchRequest *req, int64 *checkpoints, int64 *autova
 	if (conn == NULL)
 		return false;
 	error = loopback_exec(conn,
-						  "SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_catalog.pg_stat_bgwriter)"
-						  " || ' ' || (SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)"
-						  " FROM pg_catalog.pg_stat_all_tables)", &value, NULL);
+						  "SELECT pg_catalog.concat_ws(' ',"
+						  " (SELECT checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req FROM pg_catalog.pg_stat_bgwriter),"
+						  " (SELECT coalesce(pg_catalog.sum(autovacuum_count OPERATOR(pg_catalog.+) autoanalyze_count), 0)"
+						  " FROM pg_catalog.pg_stat_all_tables))", &value, NULL);
 	loopback_finish(conn);
 	if (error || value == NULL || sscanf(value, INT64_FORMAT " " INT64_FORMAT, checkpoints, autovacuums) != 2)
 		return false;
@@ -226,10 +228,11 @@ coordinator_check_cancel(int64 run_id)
  * read.
  */
 #define COORDINATOR_TPCB_SUMS \
-	"SELECT (SELECT coalesce(sum(abalance), 0) FROM pgbench_accounts) || ' ' ||" \
-	" (SELECT coalesce(sum(bbalance), 0) FROM pgbench_branches) || ' ' ||" \
-	" (SELECT coalesce(sum(tbalance), 0) FROM pgbench_tellers) || ' ' ||" \
-	" (SELECT coalesce(sum(delta), 0) FROM pgbench_history)"
+	"SELECT pg_catalog.concat_ws(' '," \
+	" (SELECT coalesce(pg_catalog.sum(abalance), 0) FROM pgbench_accounts)," \
+	" (SELECT coalesce(pg_catalog.sum(bbalance), 0) FROM pgbench_branches)," \
+	" (SELECT coalesce(pg_catalog.sum(tbalance), 0) FROM pgbench_tellers)," \
+	" (SELECT coalesce(pg_catalog.sum(delta), 0) FROM pgbench_history))"
 
 static bool
 coordinator_tpcb_sums(const LaunchRequest *req, int64 run_id, int64 sums[4])
@@ -1013,6 +1016,8 @@ coordinator_main(Datum main_arg)
 	coordinator_req = req;
 
 	BackgroundWorkerInitializeConnectionByOid(req->dboid, req->roleid, 0);
+	/* its SPI names no user table: nothing on the role's search_path applies */
+	searchpath_pin_worker();
 	pgstat_report_appname("pgbenchx coordinator");
 
 	if (!coordinator_lock())

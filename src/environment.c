@@ -766,11 +766,11 @@ static const char *const environment_sql =
 "           wal_mount_options, wal_device, pg_version, pointer_bits, block_size,"
 "           wal_block_size, segment_size, integer_datetimes, settings)"
 "         SELECT * FROM h"
-"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x WHERE x.env_hash = h.env_hash)"
+"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash)"
 "         ON CONFLICT (env_hash) DO NOTHING RETURNING environment_id)"
 " SELECT environment_id FROM ins"
 " UNION ALL"
-" SELECT x.environment_id FROM pgbenchx.environments x, h WHERE x.env_hash = h.env_hash"
+" SELECT x.environment_id FROM pgbenchx.environments x, h WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash"
 " LIMIT 1";
 
 int64

@@ -38,6 +38,7 @@
 #include "owner.h"
 #include "script.h"
 #include "script_sql.h"
+#include "searchpath.h"
 
 /* the seed sweep's client counts; then doubling from 160 */
 static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
@@ -178,11 +179,13 @@ static char *
 launch_query_value(const char *sql)
 {
 	char	   *value = NULL;
+	int			nestlevel = searchpath_pin();
 
 	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute failed: %s", sql);
 	if (SPI_processed > 0)
 		value = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	searchpath_restore(nestlevel);
 	return value;
 }
 
@@ -486,7 +489,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 	{
 		PG_TRY();
 		{
-			error = loopback_exec(conn, "select count(*) from pgbench_branches", &value, sqlstate);
+			error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
 		}
 		PG_CATCH();
 		{

@@ -261,8 +261,8 @@ results_finish_sweep(int64 sweep_id, const char *status, const char *error)
 	results_int8(&st, sweep_id);
 	results_text(&st, status);
 	results_text(&st, error);
-	results_exec("UPDATE pgbenchx.sweeps SET status = $2, error = $3, finished_at = now(), "
-				 "coordinator_pid = NULL WHERE sweep_id = $1", &st);
+	results_exec("UPDATE pgbenchx.sweeps SET status = $2, error = $3, finished_at = pg_catalog.now(), "
+				 "coordinator_pid = NULL WHERE sweep_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
 int64
@@ -308,7 +308,7 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
 						"connect_per_transaction, tags, repeat, replay, environment_id, owner) "
-						"VALUES (coalesce($1, nextval('pgbenchx.id_seq')), $2, 'running', $3, $4, $5, "
+						"VALUES (coalesce($1, pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass)), $2, 'running', $3, $4, $5, "
 						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22) "
 						"RETURNING run_id", &st);
 }
@@ -320,7 +320,7 @@ results_bench_started(int64 run_id)
 
 	/* progress counts elapsed time from the start of the measured interval */
 	results_int8(&st, run_id);
-	results_exec("UPDATE pgbenchx.runs SET started_at = clock_timestamp() WHERE run_id = $1", &st);
+	results_exec("UPDATE pgbenchx.runs SET started_at = pg_catalog.clock_timestamp() WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
 void
@@ -409,7 +409,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_arg(&st, BOOLOID, (Datum) 0, true);
 	results_int4(&st, r->samples_lost);
 	results_int8(&st, r->samples_lost_transactions);
-	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = clock_timestamp(), "
+	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
 				 "latency_p90_ms = $10, latency_p95_ms = $11, latency_p99_ms = $12, "
@@ -419,8 +419,10 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
 				 "samples_lost = $30, samples_lost_transactions = $31, "
-				 "qpm = CASE WHEN replay AND $18 > 0 THEN ($3 + $4) / $18 * 60 END "
-				 "WHERE run_id = $1", &st);
+				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
+				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
+				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "
+				 "WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
 void
@@ -500,10 +502,10 @@ results_abandon_run(int64 run_id, const char *status, const char *error)
 	results_text(&st, error);
 	/* samples already written stay; the totals are those of the samples */
 	results_exec("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
-				 "finished_at = clock_timestamp(), coordinator_pid = NULL, "
+				 "finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 				 "transactions = s.transactions, failed = s.failed "
-				 "FROM (SELECT coalesce(sum(transactions), 0)::bigint AS transactions, "
-				 "coalesce(sum(failed), 0)::bigint AS failed "
-				 "FROM pgbenchx.samples WHERE run_id = $1) s "
-				 "WHERE r.run_id = $1", &st);
+				 "FROM (SELECT coalesce(pg_catalog.sum(transactions), 0)::bigint AS transactions, "
+				 "coalesce(pg_catalog.sum(failed), 0)::bigint AS failed "
+				 "FROM pgbenchx.samples WHERE run_id OPERATOR(pg_catalog.=) $1) s "
+				 "WHERE r.run_id OPERATOR(pg_catalog.=) $1", &st);
 }

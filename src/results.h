@@ -50,17 +50,17 @@ typedef struct RunResult
 #define RESULTS_COORDINATOR_GONE(pidcol) \
 	"NOT pgbenchx.coordinator_alive(" pidcol ")"
 #define RESULTS_ORPHAN_RUNS_SQL \
-	"UPDATE pgbenchx.runs r SET status = 'aborted', finished_at = now(), coordinator_pid = NULL, " \
+	"UPDATE pgbenchx.runs r SET status = 'aborted', finished_at = pg_catalog.now(), coordinator_pid = NULL, " \
 	"error = coalesce(r.error, $1), " \
-	"transactions = coalesce(r.transactions, (SELECT coalesce(sum(x.transactions), 0)::bigint " \
-	"FROM pgbenchx.samples x WHERE x.run_id = r.run_id)), " \
-	"failed = coalesce(r.failed, (SELECT coalesce(sum(x.failed), 0)::bigint " \
-	"FROM pgbenchx.samples x WHERE x.run_id = r.run_id)) " \
-	"WHERE r.status = 'running' AND " RESULTS_COORDINATOR_GONE("r.coordinator_pid")
+	"transactions = coalesce(r.transactions, (SELECT coalesce(pg_catalog.sum(x.transactions), 0)::bigint " \
+	"FROM pgbenchx.samples x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id)), " \
+	"failed = coalesce(r.failed, (SELECT coalesce(pg_catalog.sum(x.failed), 0)::bigint " \
+	"FROM pgbenchx.samples x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id)) " \
+	"WHERE r.status OPERATOR(pg_catalog.=) 'running' AND " RESULTS_COORDINATOR_GONE("r.coordinator_pid")
 #define RESULTS_ORPHAN_SWEEPS_SQL \
-	"UPDATE pgbenchx.sweeps w SET status = 'aborted', finished_at = now(), coordinator_pid = NULL, " \
+	"UPDATE pgbenchx.sweeps w SET status = 'aborted', finished_at = pg_catalog.now(), coordinator_pid = NULL, " \
 	"error = coalesce(w.error, $1) " \
-	"WHERE w.status = 'running' AND " RESULTS_COORDINATOR_GONE("w.coordinator_pid")
+	"WHERE w.status OPERATOR(pg_catalog.=) 'running' AND " RESULTS_COORDINATOR_GONE("w.coordinator_pid")
 #define RESULTS_ORPHAN_ERROR "its coordinator is gone (crash, immediate shutdown or restart)"
 
 extern uint64 results_mark_orphans_aborted(void);

@@ -34,6 +34,7 @@
 #include "owner.h"
 #include "script.h"
 #include "script_sql.h"
+#include "searchpath.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_eval);
 PG_FUNCTION_INFO_V1(pgbenchx_builtin_scripts);
@@ -289,6 +290,7 @@ script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
 	Datum		values[1] = {CStringGetTextDatum(name)};
 	const ScriptBuiltin *b;
 	ScriptError err;
+	int			nestlevel;
 
 	/* a built-in, by unambiguous prefix, as pgbench -b */
 	b = script_builtin_find(name, &err);
@@ -303,10 +305,12 @@ script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
 	if (script_sql_builtin_prefix(name))
 		return false;
 	/* a registered script, by its exact name */
+	nestlevel = searchpath_pin();
 	if (SPI_execute_with_args("SELECT s.body, s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
 							  "WHERE s.name OPERATOR(pg_catalog.=) $1",
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed");
+	searchpath_restore(nestlevel);
 	if (SPI_processed == 0)
 		return false;
 	*display = pstrdup(name);

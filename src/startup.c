@@ -45,6 +45,7 @@
 
 #include "launch.h"
 #include "results.h"
+#include "searchpath.h"
 #include "startup.h"
 
 #define STARTUP_WORKER_TYPE "pgbenchx startup"
@@ -144,6 +145,8 @@ startup_reap_database(Oid dboid)
 	uint64		marked;
 
 	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	/* a superuser: nothing on the database's search_path may run here */
+	searchpath_pin_worker();
 	pgstat_report_appname(STARTUP_WORKER_TYPE);
 
 	StartTransactionCommand();

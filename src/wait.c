@@ -35,6 +35,7 @@
 
 #include "owner.h"
 #include "results.h"
+#include "searchpath.h"
 #include "wait.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_wait);
@@ -59,18 +60,20 @@ wait_query(const char *sql, int64 id, int64 arg2)
 	Oid			types[2] = {INT8OID, INT8OID};
 	Datum		values[2] = {Int64GetDatum(id), Int64GetDatum(arg2)};
 	int			nargs = strstr(sql, "$2") ? 2 : 1;
+	int			nestlevel = searchpath_pin();
 
 	/* not read_only: a look must see what wait_reap_orphans just updated */
 	if (SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed: %s", sql);
+	searchpath_restore(nestlevel);
 }
 
 /* "sweep" or "run", and its status; errors if there is no such id */
 static const char *
 wait_kind(int64 id, char **status)
 {
-	wait_query("SELECT 'sweep', status FROM pgbenchx.sweeps WHERE sweep_id = $1 "
-			   "UNION ALL SELECT 'run', status FROM pgbenchx.runs WHERE run_id = $1", id, 0);
+	wait_query("SELECT 'sweep', status FROM pgbenchx.sweeps WHERE sweep_id OPERATOR(pg_catalog.=) $1 "
+			   "UNION ALL SELECT 'run', status FROM pgbenchx.runs WHERE run_id OPERATOR(pg_catalog.=) $1", id, 0);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -115,9 +118,11 @@ wait_reap_orphans(void)
 static bool
 wait_orphaned(int64 id)
 {
-	wait_query("SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = $1 AND r.status = 'running' AND "
+	wait_query("SELECT 1 FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1 "
+			   "AND r.status OPERATOR(pg_catalog.=) 'running' AND "
 			   RESULTS_COORDINATOR_GONE("r.coordinator_pid")
-			   " UNION ALL SELECT 1 FROM pgbenchx.sweeps w WHERE w.sweep_id = $1 AND w.status = 'running' AND "
+			   " UNION ALL SELECT 1 FROM pgbenchx.sweeps w WHERE w.sweep_id OPERATOR(pg_catalog.=) $1 "
+			   "AND w.status OPERATOR(pg_catalog.=) 'running' AND "
 			   RESULTS_COORDINATOR_GONE("w.coordinator_pid"), id, 0);
 	return SPI_processed > 0;
 }
@@ -127,12 +132,14 @@ static int64
 wait_report_finished(int64 id, int64 last_reported)
 {
 	wait_query("SELECT run_id, clients, jobs, status, "
-			   "to_char(tps, 'FM9999999990.0'), to_char(tps_incl_conn, 'FM9999999990.0'), "
-			   "to_char(latency_avg_ms, 'FM9999990.000'), to_char(latency_p99_ms, 'FM9999990.000'), "
+			   "pg_catalog.to_char(tps, 'FM9999999990.0'), pg_catalog.to_char(tps_incl_conn, 'FM9999999990.0'), "
+			   "pg_catalog.to_char(latency_avg_ms, 'FM9999990.000'), pg_catalog.to_char(latency_p99_ms, 'FM9999990.000'), "
 			   "failed, error, "
-			   "CASE WHEN bench_duration_s >= 1 THEN driver_cpu_s / (bench_duration_s * jobs) END "
-			   "FROM pgbenchx.runs WHERE (run_id = $1 OR sweep_id = $1) AND status <> 'running' "
-			   "AND run_id > $2 ORDER BY run_id", id, last_reported);
+			   "CASE WHEN bench_duration_s OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 "
+			   "THEN driver_cpu_s OPERATOR(pg_catalog./) (bench_duration_s OPERATOR(pg_catalog.*) jobs::pg_catalog.float8) END "
+			   "FROM pgbenchx.runs WHERE (run_id OPERATOR(pg_catalog.=) $1 OR sweep_id OPERATOR(pg_catalog.=) $1) "
+			   "AND status OPERATOR(pg_catalog.<>) 'running' "
+			   "AND run_id OPERATOR(pg_catalog.>) $2 ORDER BY run_id", id, last_reported);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		char	   *error = wait_value(i, 10);
@@ -163,8 +170,8 @@ wait_report_statements(int64 run_id)
 {
 	StringInfoData buf;
 
-	wait_query("SELECT coalesce(to_char(latency_avg_ms, 'FM9999999990.000'), '-'), failures, retries, "
-			   "command_text FROM pgbenchx.statement_stats WHERE run_id = $1 ORDER BY script, command",
+	wait_query("SELECT coalesce(pg_catalog.to_char(latency_avg_ms, 'FM9999999990.000'), '-'), failures, retries, "
+			   "command_text FROM pgbenchx.statement_stats WHERE run_id OPERATOR(pg_catalog.=) $1 ORDER BY script, command",
 			   run_id, 0);
 	if (SPI_processed == 0)
 		return;
@@ -180,8 +187,8 @@ static void
 wait_report_progress(int64 id)
 {
 	wait_query("SELECT run_id, clients, elapsed_s, transactions, "
-			   "coalesce(to_char(current_tps, 'FM9999999990.0'), '-') "
-			   "FROM pgbenchx.progress WHERE run_id = $1 OR sweep_id = $1", id, 0);
+			   "coalesce(pg_catalog.to_char(current_tps, 'FM9999999990.0'), '-') "
+			   "FROM pgbenchx.progress WHERE run_id OPERATOR(pg_catalog.=) $1 OR sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
 		ereport(NOTICE,
 				(errmsg("run %s in progress: %s clients, %s s, %s transactions, %s tps",
@@ -312,8 +319,8 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	/* the coordinator owns the run, or the sweep the run belongs to */
 	wait_query("SELECT coalesce(s.coordinator_pid, r.coordinator_pid), "
 			   "coalesce(s.owner, r.owner)::pg_catalog.text "
-			   "FROM pgbenchx.runs r LEFT JOIN pgbenchx.sweeps s USING (sweep_id) WHERE r.run_id = $1 "
-			   "UNION ALL SELECT coordinator_pid, owner::pg_catalog.text FROM pgbenchx.sweeps WHERE sweep_id = $1",
+			   "FROM pgbenchx.runs r LEFT JOIN pgbenchx.sweeps s USING (sweep_id) WHERE r.run_id OPERATOR(pg_catalog.=) $1 "
+			   "UNION ALL SELECT coordinator_pid, owner::pg_catalog.text FROM pgbenchx.sweeps WHERE sweep_id OPERATOR(pg_catalog.=) $1",
 			   id, 0);
 	if (SPI_processed > 0 && wait_value(0, 1) != NULL)
 		pid = atoi(wait_value(0, 1));
