@@ -399,7 +399,7 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	if (!script_sql_name_ok(name))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("invalid script name \"%s\"", name),
+				 errmsg("invalid script name \"%s\"", script_sql_echo(name)),
 				 errdetail("A script name has 1 to 63 bytes: letters, digits, '_', '-' and '.'."),
 				 errhint("Choose another name.")));
 	if (script_sql_builtin_prefix(name))
@@ -483,7 +483,7 @@ pgbenchx_drop_script(PG_FUNCTION_ARGS)
 		if (SPI_processed == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("no registered script named \"%s\"", name),
+					 errmsg("no registered script named \"%s\"", script_sql_echo(name)),
 					 errdetail("Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts."),
 					 errhint("SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.")));
 		owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
