@@ -320,6 +320,26 @@ script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
 	return true;
 }
 
+/*
+ * The owner of the registered script named by the text Datum name, its row
+ * locked FOR UPDATE; NULL if there is none.  Run as the extension's owner,
+ * with SPI connected.
+ */
+static char *
+script_sql_lock_owner(Datum name)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {name};
+
+	if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+							  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute_with_args failed");
+	if (SPI_processed == 0)
+		return NULL;
+	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+}
+
 /* ERROR: role may not replace or drop script name of owner */
 static void
 script_sql_not_owner(const char *name, const char *owner, const char *action)
@@ -422,22 +442,15 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	{
 		char	   *owner;
 
-		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
-								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
-								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-			elog(ERROR, "SPI_execute_with_args failed");
-		exists = SPI_processed > 0;
+		owner = script_sql_lock_owner(values[0]);
+		exists = owner != NULL;
 		if (exists && !replace)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
 					 errmsg("script \"%s\" already exists", name),
 					 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
-		if (exists)
-		{
-			owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-			if (!owner_has_privs(caller, owner))
-				script_sql_not_owner(name, owner, "replace");
-		}
+		if (exists && !owner_has_privs(caller, owner))
+			script_sql_not_owner(name, owner, "replace");
 		/* a replaced script keeps its owner, as CREATE OR REPLACE does */
 		if (SPI_execute_with_args(exists ?
 								  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = pg_catalog.now() "
@@ -476,17 +489,13 @@ pgbenchx_drop_script(PG_FUNCTION_ARGS)
 	{
 		char	   *owner;
 
-		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
-								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
-								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-			elog(ERROR, "SPI_execute_with_args failed");
-		if (SPI_processed == 0)
+		owner = script_sql_lock_owner(values[0]);
+		if (owner == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
 					 errmsg("no registered script named \"%s\"", script_sql_echo(name)),
 					 errdetail("Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts."),
 					 errhint("SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.")));
-		owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		if (!owner_has_privs(caller, owner))
 			script_sql_not_owner(name, owner, "drop");
 		if (SPI_execute_with_args("DELETE FROM pgbenchx.custom_scripts s WHERE s.name OPERATOR(pg_catalog.=) $1",

@@ -7,8 +7,9 @@ use strict;
 use warnings;
 use Exporter 'import';
 use PostgreSQL::Test::Cluster;
+use IPC::Run;
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -51,6 +52,26 @@ sub run_sampled
 	$seconds //= 1;
 	return $node->poll_query_until('postgres',
 		"SELECT coalesce(max(seconds_sampled), 0) >= $seconds FROM pgbenchx.progress WHERE $where");
+}
+
+# lock_session(node, table): a psql session that holds an ACCESS EXCLUSIVE
+# lock on table until unlock_session(the returned handle) commits it.
+sub lock_session
+{
+	my ($node, $table) = @_;
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$in .= "BEGIN;\nLOCK TABLE $table IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+	$h->pump until $out =~ /locked/;
+	return { h => $h, in => \$in };
+}
+
+sub unlock_session
+{
+	my ($s) = @_;
+	${ $s->{in} } .= "COMMIT;\n\\q\n";
+	$s->{h}->finish;
 }
 
 1;

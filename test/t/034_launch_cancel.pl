@@ -22,25 +22,6 @@ my $abandoned = 'the calling statement was cancelled before the run started';
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
-# a session holding a lock on a results table until told to commit
-sub lock_session
-{
-	my ($table) = @_;
-	my ($in, $out, $err) = ('', '', '');
-	my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
-		'<', \$in, '>', \$out, '2>', \$err);
-	$in .= "BEGIN;\nLOCK TABLE $table IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
-	$h->pump until $out =~ /locked/;
-	return { h => $h, in => \$in };
-}
-
-sub unlock_session
-{
-	my ($s) = @_;
-	${ $s->{in} } .= "COMMIT;\n\\q\n";
-	$s->{h}->finish;
-}
-
 sub no_running_rows
 {
 	return q1("SELECT (SELECT count(*) FROM pgbenchx.runs WHERE status = 'running')"
@@ -50,7 +31,7 @@ sub no_running_rows
 # --- statement_timeout while the coordinator is held in its start
 {
 	my $before = q1("SELECT coalesce(max(run_id), 0) FROM pgbenchx.runs");
-	my $lock = lock_session('pgbenchx.runs');
+	my $lock = lock_session($node, 'pgbenchx.runs');
 	my ($ret, $out, $err) = $node->psql('postgres',
 		"SET statement_timeout = '1s'; SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
 	isnt($ret, 0, 'run_bench times out while its coordinator cannot start the run');
@@ -69,7 +50,7 @@ sub no_running_rows
 # --- pg_cancel_backend of a run_sweep caller during the launch
 {
 	my $before = q1("SELECT coalesce(max(sweep_id), 0) FROM pgbenchx.sweeps");
-	my $lock = lock_session('pgbenchx.sweeps');
+	my $lock = lock_session($node, 'pgbenchx.sweeps');
 	my ($in, $out, $err) = ('', '', '');
 	my $caller = IPC::Run::start(['psql', '-X', '-At', '-d', $node->connstr('postgres')],
 		'<', \$in, '>', \$out, '2>', \$err);

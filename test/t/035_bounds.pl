@@ -20,24 +20,6 @@ my $node = pgbenchx_node('bounds', scale => 1, conf => "pgbenchx.sample_ring_sec
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
-sub lock_session
-{
-	my ($table) = @_;
-	my ($in, $out, $err) = ('', '', '');
-	my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
-		'<', \$in, '>', \$out, '2>', \$err);
-	$in .= "BEGIN;\nLOCK TABLE $table IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
-	$h->pump until $out =~ /locked/;
-	return { h => $h, in => \$in };
-}
-
-sub unlock_session
-{
-	my ($s) = @_;
-	${ $s->{in} } .= "COMMIT;\n\\q\n";
-	$s->{h}->finish;
-}
-
 sub wait_finished
 {
 	my ($id) = @_;
@@ -49,7 +31,7 @@ sub wait_finished
 {
 	my $id = q1("SELECT run_bench(2, 8, 'select-only', checkpoint => false)");
 	run_sampled($node, "run_id = $id", 1) or die 'the run never sampled';
-	my $lock = lock_session('pgbenchx.samples');
+	my $lock = lock_session($node, 'pgbenchx.samples');
 	sleep 5;    # longer than the 3 s ring
 	unlock_session($lock);
 	wait_finished($id);
@@ -113,7 +95,7 @@ sub wait_finished
 
 # --- a cancel during the statement-statistics phase is honoured
 {
-	my $lock = lock_session('pgbenchx.statement_stats');
+	my $lock = lock_session($node, 'pgbenchx.statement_stats');
 	my $id = q1("SELECT run_bench(1, transactions => 3, script => 'select-only', checkpoint => false)");
 	$node->poll_query_until('postgres',
 		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator' AND wait_event_type = 'Lock'")
