@@ -42,10 +42,10 @@
 #include "utils/backend_status.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
-#include "utils/guc.h"
 #include "utils/rel.h"
 
 #include "owner.h"
+#include "searchpath.h"
 
 #define OWNER_COORDINATOR_TYPE "pgbenchx coordinator"
 
@@ -87,15 +87,13 @@ owner_switch_begin(OwnerSwitch *sw)
 	SetUserIdAndSecContext(owner, sw->saved_sec_context |
 						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	/* the caller's search_path must not reach SQL that runs as the owner */
-	sw->guc_nest_level = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
+	sw->guc_nest_level = searchpath_pin();
 }
 
 void
 owner_switch_end(const OwnerSwitch *sw)
 {
-	AtEOXact_GUC(true, sw->guc_nest_level);
+	searchpath_restore(sw->guc_nest_level);
 	SetUserIdAndSecContext(sw->saved_userid, sw->saved_sec_context);
 }
 
