@@ -1,6 +1,6 @@
 # Operator and function hijacking through search_path (README, "Security
-# model"), written as the attacker works.  A granted runner, with CREATE on public as
-# pgbench_init needs, plants look-alikes in public:
+# model"), written as the attacker works.  A granted runner, with CREATE on
+# public as pgbench_init needs, plants look-alikes in public:
 #   - an operator for every comparison and arithmetic pair among int2, int4,
 #     int8, float4, float8 and numeric, read from pg_operator: those with no
 #     exact match in pg_catalog (they win under any search_path), and those
