@@ -44,8 +44,17 @@ ifdef PGBENCHX_WERROR
 PG_CFLAGS += -Wall -Wextra -Werror -isystem $(shell $(PG_CONFIG) --includedir-server)
 endif
 
-EXTRA_CLEAN = results regression.diffs regression.out tmp_check
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check \
+	test/unit/test_script test/unit/test_stats
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
+# running server, then the TAP tests of PROVE_TESTS, which start clusters of
+# their own.  `make unitcheck` runs the standalone unit tests (test/unit), which
+# need no server.
+.PHONY: unitcheck
+unitcheck:
+	$(MAKE) -C test/unit check

@@ -15,10 +15,8 @@ pgx_build_install
 
 status=0
 
-pgx_log "unit tests (test/unit)"
-for mk in "$PGX_ROOT"/test/unit/Makefile*; do
-	make -C "$PGX_ROOT/test/unit" -f "$(basename "$mk")" -s check || status=1
-done
+pgx_log "unit tests (make unitcheck: test/unit)"
+make -C "$PGX_ROOT" -s unitcheck || status=1
 
 pgx_log "fuzz harness: replay the seed corpus under ASan/UBSan (test/fuzz)"
 make -C "$PGX_ROOT/test/fuzz" -s regress || status=1

@@ -1,9 +1,10 @@
--- bad_input: the bad-input matrix of every SQL-callable function (issue 6,
--- section 3) and the injection cases of section 1.  Every case is refused
+-- bad_input: the bad-input matrix of every SQL-callable function (README,
+-- "Bad input") and the injection cases.  Every case is refused
 -- with an SQLSTATE and a useful message before a run starts, and nothing is
 -- recorded.  Values a run would accept are checked against the last refusal
 -- before a run starts: clients that see no pgbench tables (the conninfo
 -- below), so that nothing is ever started here.
+\i sql/include/common.sql
 SET client_min_messages = warning;
 \set notables 'options=-csearch_path=pg_catalog'
 -- and for scripts that need no tables: clients that cannot log in (the
@@ -183,7 +184,7 @@ SELECT bx('SELECT * FROM pgbenchx.env_diff(-1, -2)');
 SELECT bx('SELECT pgbenchx.environment_of(-1)');
 SELECT pgbenchx.environment_of(NULL) IS NULL AS strict;
 
--- injection (issue 6, section 1): labels, tags, conninfo values and replay
+-- injection: labels, tags, conninfo values and replay
 -- lists reach the last check before a run untouched, as data; script names
 -- with characters outside [A-Za-z0-9_.-] are refused; pgbx_canary survives.
 SELECT bx(format($$SELECT run_bench(1, 1, label => %L)$$, E'it''s \\ a "label"''); DROP TABLE pgbx_canary; --$$\t\x01\x1f'));

@@ -2,9 +2,10 @@
 -- straight into the result tables (no benchmark runs here).  The SVG must
 -- parse as XML, carry labels escaped, and have the expected lines, points,
 -- ticks and axis titles; errors have their SQLSTATE, DETAIL and HINT.
+\i sql/include/common.sql
 SET extra_float_digits = 0;
 
--- seed 000's two sweeps (tps including connections, select-only, 300 s),
+-- two sweeps of the 1..80 ladder (tps including connections, select-only, 300 s),
 -- a label that needs escaping, and one without a label
 INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label)
 VALUES (900001, 'completed', 'select-only', '{1,2,4,8,12,16,20,24,28,32,40,48,64,80}', 300,

@@ -4,6 +4,7 @@
 -- of peak at the highest client count, environment), and an export ->
 -- import round trip in the same database (new ids, equal values, a second
 -- import adding nothing), and the documents import refuses.
+\i sql/include/common.sql
 
 -- ids chosen here; imported ones come from id_seq after 1000
 DELETE FROM pgbenchx.sweeps;
@@ -16,8 +17,8 @@ VALUES ('cmp-env-1', 'Linux', '6.1.0-18-amd64', 'Test CPU @ 3.40GHz', 8, 'ext4',
         'rw,relatime', '{"shared_buffers": "128MB", "fsync": "on"}')
 RETURNING environment_id AS env1 \gset
 
--- sweep 101: one run per client count, the seed-003 shape (79% of peak at
--- the highest count), plus a failed run that must not count
+-- sweep 101: one run per client count, falling off after its peak (79% of
+-- peak at the highest count), plus a failed run that must not count
 INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, started_at,
                              finished_at, protocol, repeats, tags, environment_id)
 VALUES (101, 'completed', 'select-only', '{1,2,4,8,16}', 10, 'ext4 barrier',

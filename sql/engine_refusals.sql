@@ -1,11 +1,12 @@
 -- run_bench / run_sweep: every refusal is an ERROR raised by the call itself,
 -- with the numbers involved and a hint, before anything starts; and the
 -- sweep ladder.
+\i sql/include/common.sql
 SET client_min_messages = warning;
 SELECT pgbench_init(1) IS NOT NULL AS tables_ready;
 RESET client_min_messages;
 
--- the ladder of the seed sweep, kept within [min, max]
+-- the ladder of run_sweep(1, 80), kept within [min, max]
 SELECT pgbenchx.sweep_ladder(1, 80);
 SELECT pgbenchx.sweep_ladder(1, 1);
 SELECT pgbenchx.sweep_ladder(80, 80);
@@ -14,7 +15,7 @@ SELECT pgbenchx.sweep_ladder(3, 30);
 SELECT pgbenchx.sweep_ladder(5, 100);
 SELECT pgbenchx.sweep_ladder(1, 1000);
 SELECT pgbenchx.sweep_ladder(100, 700);
-SELECT array_length(pgbenchx.sweep_ladder(1, 80), 1) AS seed_steps;
+SELECT array_length(pgbenchx.sweep_ladder(1, 80), 1) AS ladder_steps;
 SELECT pgbx_try('SELECT pgbenchx.sweep_ladder(0, 8)');
 SELECT pgbx_try('SELECT pgbenchx.sweep_ladder(9, 8)');
 

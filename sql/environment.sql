@@ -1,6 +1,7 @@
 -- environment: the row captured on this machine (every field present and
 -- plausible, printed as booleans so that no machine-specific value shows),
 -- deduplication, and env_diff on fixed, hand-inserted environments.
+\i sql/include/common.sql
 
 SELECT pgbenchx.capture_environment() AS env \gset
 SELECT pgbenchx.capture_environment() = :env AS same_id_captured_again,

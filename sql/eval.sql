@@ -1,6 +1,7 @@
 -- pgbenchx.eval: the \set expression language, deterministically.
 -- Values follow pgbench's semantics and string forms; errors carry
 -- pgbench's messages.
+\i sql/include/common.sql
 CREATE FUNCTION pgbx_eval(e text, vars jsonb DEFAULT '{}', seed bigint DEFAULT 5432)
 RETURNS text LANGUAGE plpgsql AS $$
 BEGIN

@@ -3,6 +3,7 @@
 -- out of range, 2202E for a multidimensional client list), before anything
 -- is loaded; and it loads 2000 generated runs (its time grows linearly: the
 -- lookups are hashed, no element is searched for in a nested scan).
+\i sql/include/common.sql
 DELETE FROM pgbenchx.sweeps;
 DELETE FROM pgbenchx.runs;
 INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, started_at, finished_at, tags)

@@ -1,6 +1,7 @@
 -- pgbench_init: the tables and rows are those of "pgbench -i" (see
 -- pgbench.md section 2): DDL, row counts, key ranges, bid mapping, filler,
 -- partition bounds, fillfactor, unlogged, keys.
+\i sql/include/common.sql
 SET client_min_messages = warning;
 
 CREATE FUNCTION pgbx_columns(rel regclass) RETURNS text LANGUAGE sql AS $$

@@ -1,5 +1,6 @@
 -- pgbench_init: every bad input is an ERROR with an errcode, a detail and a
 -- hint, and changes nothing.
+\i sql/include/common.sql
 SET client_min_messages = warning;
 SELECT pgbench_init(1) ~ '^done in [0-9.]+ s \(drop tables [0-9.]+ s, create tables [0-9.]+ s, generate [0-9.]+ s, primary keys [0-9.]+ s, analyze [0-9.]+ s\)\.$' AS summary_ok;
 UPDATE pgbench_branches SET bbalance = 42;   -- a marker that must survive

@@ -1,5 +1,6 @@
--- The results schema of DESIGN.md: columns and types, pg_dump membership,
+-- The results schema: columns and types, pg_dump membership,
 -- and DROP EXTENSION removing everything but the user's pgbench tables.
+\i sql/include/common.sql
 SELECT table_name, column_name, data_type
 FROM information_schema.columns
 WHERE table_schema = 'pgbenchx'

@@ -1,6 +1,7 @@
 -- The script registry: checked at registration with pgbench's parse errors,
 -- listed with the built-ins, shown like --show-script, dropped; and the
 -- script and variables arguments of run_bench.
+\i sql/include/common.sql
 SELECT name, description, builtin FROM pgbenchx.scripts ORDER BY builtin DESC, name;
 SELECT pgbenchx.script_text('tpcb-like');
 SELECT pgbenchx.script_text('sel') = pgbenchx.script_text('select-only') AS prefix_works;

@@ -3,6 +3,7 @@
 -- owners, and built-ins that no registered name can shadow.  The parts
 -- with workers (two runners at once, cancel, liveness, free connections)
 -- are in test/t/029_two_runners.pl.
+\i sql/include/common.sql
 CREATE ROLE regress_pgbx_a;
 CREATE ROLE regress_pgbx_b;
 CREATE ROLE regress_pgbx_a_member IN ROLE regress_pgbx_a;

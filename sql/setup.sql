@@ -3,19 +3,7 @@
 CREATE EXTENSION pgbenchx;
 SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx';
 
-CREATE FUNCTION pgbx_try(sql text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    st text; msg text; det text; hnt text;
-BEGIN
-    EXECUTE sql;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
-                            det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-    RETURN st || ': ' || msg
-        || CASE WHEN det <> '' THEN E'\nDETAIL: ' || det ELSE '' END
-        || CASE WHEN hnt <> '' THEN E'\nHINT: ' || hnt ELSE '' END;
-END $$;
+\i sql/include/common.sql
 
 -- The public surface of this version: functions and their privileges.
 SELECT p.oid::regprocedure AS function,

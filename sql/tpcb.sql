@@ -1,6 +1,7 @@
 -- pgbenchx.check_tpcb(): the TPC-B invariant on the pgbench tables of the
 -- caller's search_path, and the refusals of run_bench/run_sweep's
 -- check_tpcb option (which is read by position, after tags and repeats).
+\i sql/include/common.sql
 SET client_min_messages = warning;
 SELECT pgbench_init(1) IS NOT NULL AS tables_ready;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
-# run_replay (seed 003): a generated list of 200 statements replayed by 1, 2
+# run_replay: a generated list of 200 statements replayed by 1, 2
 # and 4 clients, each client running the whole list once: statements
 # executed, failures counted without stopping the replay, completion time
 # and queries per minute; a shuffled replay; reading the list from a

@@ -1,6 +1,6 @@
-# Operator and function hijacking through search_path (issue 10, section 1),
-# written as the attacker works.  A granted runner, with CREATE on public as
-# pgbench_init needs, plants look-alikes in public:
+# Operator and function hijacking through search_path (README, "Security
+# model"), written as the attacker works.  A granted runner, with CREATE on
+# public as pgbench_init needs, plants look-alikes in public:
 #   - an operator for every comparison and arithmetic pair among int2, int4,
 #     int8, float4, float8 and numeric, read from pg_operator: those with no
 #     exact match in pg_catalog (they win under any search_path), and those
@@ -483,7 +483,7 @@ my %covers = (
 	'view sweep_summary' => 'compare',
 	'export(bigint[])' => 'export',
 	'import(jsonb)' => 'export',
-	# issue 10's ownership routines (another branch): used when present
+	# the ownership and grant routines
 	'coordinator_alive(integer)' => 'cancel',
 	'caller_role()' => 'export',
 	'grant_runner(regrole)' => 'grants',

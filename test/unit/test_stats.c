@@ -4,8 +4,8 @@
  *
  * Owns: checks of bucket layout, percentile accuracy against exact sorted
  * data, exact moments, merging, accumulators and edge cases.  No PostgreSQL
- * needed: make -f Makefile.stats -C test/unit check.  Exits non-zero on any
- * failure.  Deterministic (fixed seeds).
+ * needed: make -C test/unit check (make unitcheck at the top).  Exits
+ * non-zero on any failure.  Deterministic (fixed seeds).
  */
 #include "../../src/stats.h"
 
