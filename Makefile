@@ -21,6 +21,7 @@ OBJS = \
 	src/startup.o \
 	src/script_sql.o \
 	src/script.o \
+	src/script_mem.o \
 	src/expr.o \
 	src/prng.o \
 	src/stats.o \

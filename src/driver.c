@@ -1605,6 +1605,7 @@ driver_main(Datum main_arg)
 	dsm_segment *seg;
 	DriverRun	dr;
 	struct rusage ru;
+	MemoryContext run_cxt;
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -1613,6 +1614,15 @@ driver_main(Datum main_arg)
 
 	memset(&dr, 0, sizeof(dr));
 	memcpy(&dr.index, MyBgworkerEntry->bgw_extra, sizeof(int));
+
+	/*
+	 * Everything of the run (the parsed scripts, the clients and their
+	 * buffers, which the language core grows in the current context) lives
+	 * in one context, deleted when the run is over.
+	 */
+	run_cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx driver run",
+									ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(run_cxt);
 
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
@@ -1680,6 +1690,8 @@ driver_main(Datum main_arg)
 	driver_set_state(&dr, DRIVER_DONE);
 	driver_close_all(&dr);
 	driver_current = NULL;
+	MemoryContextSwitchTo(TopMemoryContext);
+	MemoryContextDelete(run_cxt);
 	dsm_detach(seg);
 	proc_exit(0);
 }
