@@ -29,6 +29,7 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
+#include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
@@ -141,6 +142,9 @@ static const char *const driver_prepared_names_prefix = "P_";
 
 /* the run being driven, for the exit callback */
 static DriverRun *driver_current = NULL;
+
+/* descriptors reserved for the clients' connections (loopback_acquire_fd) */
+static int	driver_fds_reserved = 0;
 
 static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
 static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
@@ -388,6 +392,8 @@ driver_close_all(DriverRun *dr)
 		PQfinish(c->conn);
 		c->conn = NULL;
 	}
+	for (; driver_fds_reserved > 0; driver_fds_reserved--)
+		ReleaseExternalFD();
 }
 
 static void
@@ -1163,6 +1169,12 @@ driver_connect_all(DriverRun *dr)
 
 	initStringInfo(&conninfo);
 	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
+	/*
+	 * One descriptor per client, reserved for the whole run (a -C reconnect
+	 * reuses its client's) and given back by driver_close_all.
+	 */
+	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
+		loopback_acquire_fd("the benchmark clients' connections");
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];

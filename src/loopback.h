@@ -36,6 +36,14 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
 extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
 
 /*
+ * Reserve the descriptor of a libpq connection about to be opened
+ * (AcquireExternalFD), or throw an error naming what when none is left;
+ * the caller gives it back with ReleaseExternalFD once the connection is
+ * closed.  loopback_connect and loopback_finish do both themselves.
+ */
+extern void loopback_acquire_fd(const char *what);
+
+/*
  * Run sql (one or more statements) without blocking.  Returns NULL when
  * every result succeeded, else the first error message (palloc'd).
  * Commands returning rows store the first value of the last one in
