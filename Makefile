@@ -25,7 +25,9 @@ OBJS = \
 	src/expr.o \
 	src/prng.o \
 	src/stats.o \
-	src/searchpath.o
+	src/searchpath.o \
+	src/run_spec.o \
+	src/worker.o
 
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"

@@ -33,18 +33,20 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "driver.h"
-#include "launch.h"
 #include "loopback.h"
 #include "prng.h"
 #include "run_shmem.h"
+#include "run_spec.h"
 #include "script.h"
 #include "stats.h"
+#include "worker.h"
 
 /* how long stragglers may take to finish after a stop request */
 #define DRIVER_STOP_GRACE_USEC	(1 * USECS_PER_SEC)
@@ -111,9 +113,10 @@ typedef struct DriverClient
 typedef struct DriverRun
 {
 	RunShared  *run;
+	const RunSpec *spec;		/* the run's, in the step's segment */
 	DriverShared *me;
 	int			index;
-	LaunchPayload payload;		/* the scripts, their weights, the variables */
+	RunMix		payload;		/* the scripts, their weights, the variables */
 	const Script *scripts[SCRIPT_MAX_SCRIPTS];
 	int			cmd_base[SCRIPT_MAX_SCRIPTS];	/* script's first command in cmdstats */
 	int			sql_base[SCRIPT_MAX_SCRIPTS];	/* script's first statement in prepared[] */
@@ -1183,7 +1186,7 @@ driver_connect_all(DriverRun *dr)
 		resetStringInfo(&conninfo);
 		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
 		loopback_append_param(&conninfo, "application_name", appname);
-		appendStringInfo(&conninfo, " %s", dr->run->conninfo);
+		appendStringInfo(&conninfo, " %s", dr->spec->conninfo);
 		dr->client_conninfo[i] = pstrdup(conninfo.data);
 
 		c->conn_start = GetCurrentTimestamp();
@@ -1546,10 +1549,8 @@ driver_setup_clients(DriverRun *dr)
 {
 	ScriptError err;
 	int64		default_seed;
-	LaunchPayload *pl = &dr->payload;
+	RunMix	   *pl = &dr->payload;
 
-	launch_payload_decode(run_shmem_payload(dr->run), dr->run->nscripts,
-						  dr->run->ndefines, pl);
 	dr->nsql = 0;
 	for (int k = 0, ncmd = 0; k < pl->nscripts; k++)
 	{
@@ -1565,7 +1566,7 @@ driver_setup_clients(DriverRun *dr)
 		dr->scripts[k] = script;
 		dr->cmd_base[k] = ncmd;
 		dr->sql_base[k] = dr->nsql;
-		ncmd += script_command_count(script);
+		ncmd += dr->spec->script_commands[k];
 		dr->nsql += script_sql_count(script);
 	}
 	/* pgbench's names, P_<script>_<statement>, formatted once */
@@ -1611,6 +1612,33 @@ driver_setup_clients(DriverRun *dr)
 	}
 }
 
+/*
+ * Attach: find the step's header, the run's spec and our CommandStats in
+ * the segment (run_spec.h), and read the script mix back once.
+ */
+static void
+driver_attach(DriverRun *dr, dsm_segment *seg)
+{
+	shm_toc    *toc = shm_toc_attach(RUN_SPEC_STEP_MAGIC, dsm_segment_address(seg));
+
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx driver found bad shared memory")));
+	dr->run = shm_toc_lookup(toc, RUN_SPEC_KEY_SHARED, false);
+	dr->spec = shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
+	if (dr->index < 0 || dr->index >= dr->run->njobs)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx driver found bad shared memory")));
+	dr->me = &dr->run->drivers[dr->index];
+	dr->me->procno = MyProc->pgprocno;
+	dr->counts = &dr->me->counts;
+	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
+		dr->index * dr->spec->ncommands;
+	run_spec_mix(dr->spec, shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false), &dr->payload);
+}
+
 void
 driver_main(Datum main_arg)
 {
@@ -1641,17 +1669,9 @@ driver_main(Datum main_arg)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("pgbenchx driver could not attach to its run's shared memory")));
-	dr.run = (RunShared *) dsm_segment_address(seg);
-	if (dr.run->magic != RUN_SHMEM_MAGIC || dr.index < 0 || dr.index >= dr.run->njobs)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("pgbenchx driver found bad shared memory")));
-	dr.me = &dr.run->drivers[dr.index];
-	dr.me->procno = MyProc->pgprocno;
+	driver_attach(&dr, seg);
 	/* one socket per client: raise the soft open file limit (launch checked the hard one) */
-	(void) launch_raise_nofile((long) dr.me->nclients + LAUNCH_DRIVER_SPARE_FDS);
-	dr.counts = &dr.me->counts;
-	dr.cmdstats = run_shmem_cmdstats(dr.run, dr.index);
+	(void) worker_raise_nofile((long) dr.me->nclients + WORKER_DRIVER_SPARE_FDS);
 	{
 		prng_state	sample;
 
