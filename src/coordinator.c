@@ -49,8 +49,6 @@
 #include "results.h"
 #include "run_shmem.h"
 #include "run_spec.h"
-#include "script.h"
-#include "script_sql.h"
 #include "searchpath.h"
 #include "stats.h"
 #include "worker.h"
@@ -511,27 +509,19 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	Size		size;
 	shm_toc    *toc;
 	RunShared  *run;
-	void	   *p;
 	int			njobs = step->njobs;
 	int			first_client = 0;
 
 	shm_toc_initialize_estimator(&e);
 	shm_toc_estimate_chunk(&e, shared_size);
-	shm_toc_estimate_chunk(&e, sizeof(RunSpec));
-	shm_toc_estimate_chunk(&e, spec->payload_len);
 	shm_toc_estimate_chunk(&e, cmdstats_size);
-	shm_toc_estimate_keys(&e, 4);
+	shm_toc_estimate_keys(&e, 2);
+	run_spec_estimate(&e, spec);
 	size = shm_toc_estimate(&e);
 
 	step->seg = dsm_create(size, 0);
 	toc = shm_toc_create(RUN_SPEC_STEP_MAGIC, dsm_segment_address(step->seg), size);
-
-	p = shm_toc_allocate(toc, sizeof(RunSpec));
-	memcpy(p, spec, sizeof(RunSpec));
-	shm_toc_insert(toc, RUN_SPEC_KEY_SPEC, p);
-	p = shm_toc_allocate(toc, spec->payload_len);
-	memcpy(p, coordinator_payload, spec->payload_len);
-	shm_toc_insert(toc, RUN_SPEC_KEY_PAYLOAD, p);
+	run_spec_store(toc, spec, coordinator_payload);
 	step->cmdstats = shm_toc_allocate(toc, cmdstats_size);
 	memset(step->cmdstats, 0, cmdstats_size);
 	shm_toc_insert(toc, RUN_SPEC_KEY_CMDSTATS, step->cmdstats);
@@ -548,8 +538,6 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	run->transactions = spec->transactions;
 	run->protocol = spec->protocol;
 	run->knobs = spec->knobs;
-	run->scale = spec->scale_detected;
-	run->random_seed = spec->random_seed;
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
 	for (int i = 0; i < njobs; i++)
@@ -671,11 +659,10 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 					uint64 *next_sec, int *lost, RunResult *result, bool *cancelled)
 {
 	RunShared  *run = step->run;
-	TimestampTz deadline;
+	TimestampTz deadline = 0;
 	bool		stop_sent = false;
 	bool		terminated = false;
 
-	deadline = 0;
 	for (;;)
 	{
 		int			done = 0;
@@ -739,7 +726,6 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 		}
 		coordinator_wait_latch(100);
 	}
-
 	return terminated;
 }
 
@@ -1064,6 +1050,7 @@ coordinator_attach(dsm_segment *seg)
 	shm_toc    *toc = shm_toc_attach(RUN_SPEC_LAUNCH_MAGIC, dsm_segment_address(seg));
 	LaunchHandshake *hs;
 	const RunSpec *spec;
+	const char *payload;
 
 	if (toc == NULL)
 		ereport(ERROR,
@@ -1072,12 +1059,11 @@ coordinator_attach(dsm_segment *seg)
 	hs = shm_toc_lookup(toc, RUN_SPEC_KEY_HANDSHAKE, false);
 	if (pg_atomic_read_u32(&hs->status) == LAUNCH_ABANDONED)
 		return NULL;
-	spec = shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
+	spec = run_spec_find(toc, &payload);
 	coordinator_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
 	memcpy(coordinator_spec, spec, sizeof(RunSpec));
 	coordinator_payload = MemoryContextAlloc(TopMemoryContext, Max(spec->payload_len, 1));
-	memcpy(coordinator_payload, shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false),
-		   spec->payload_len);
+	memcpy(coordinator_payload, payload, spec->payload_len);
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 

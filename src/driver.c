@@ -1521,7 +1521,7 @@ driver_shuffled_client(DriverRun *dr, DriverClient *c, const ScriptClientOptions
 	c->cmd_map = palloc(sizeof(int) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 		c->cmd_map[i] = i;
-	prng_seed(&rs, dr->run->random_seed ^ ((uint64) (c->id + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
+	prng_seed(&rs, dr->spec->random_seed ^ ((uint64) (c->id + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
 	for (int i = n - 1; i > 0; i--)
 	{
 		int			j = (int) prng_uint64_range(&rs, 0, i);
@@ -1577,7 +1577,7 @@ driver_setup_clients(DriverRun *dr)
 					 "%s%d_%d", driver_prepared_names_prefix, k, j);
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
-	default_seed = script_seed_default_seed(dr->run->random_seed, dr->run->nclients);
+	default_seed = script_seed_default_seed(dr->spec->random_seed, dr->run->nclients);
 
 	for (int i = 0; i < dr->nclients; i++)
 	{
@@ -1589,10 +1589,10 @@ driver_setup_clients(DriverRun *dr)
 		c->wes_pos = -1;
 		opts.query_mode = (ScriptQueryMode) dr->run->protocol;
 		opts.client_id = c->id;
-		opts.scale = dr->run->scale;
-		opts.random_seed = dr->run->random_seed;
+		opts.scale = dr->spec->scale_detected;
+		opts.random_seed = dr->spec->random_seed;
 		opts.default_seed = default_seed;
-		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
+		script_seed_client(dr->spec->random_seed, c->id, &opts.prng);
 		opts.defines = pl->defines;
 		opts.ndefines = pl->ndefines;
 		/* the values stay in the run's segment: held once, not per client */
@@ -1620,13 +1620,14 @@ static void
 driver_attach(DriverRun *dr, dsm_segment *seg)
 {
 	shm_toc    *toc = shm_toc_attach(RUN_SPEC_STEP_MAGIC, dsm_segment_address(seg));
+	const char *payload;
 
 	if (toc == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("pgbenchx driver found bad shared memory")));
 	dr->run = shm_toc_lookup(toc, RUN_SPEC_KEY_SHARED, false);
-	dr->spec = shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
+	dr->spec = run_spec_find(toc, &payload);
 	if (dr->index < 0 || dr->index >= dr->run->njobs)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -1636,7 +1637,7 @@ driver_attach(DriverRun *dr, dsm_segment *seg)
 	dr->counts = &dr->me->counts;
 	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
 		dr->index * dr->spec->ncommands;
-	run_spec_mix(dr->spec, shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false), &dr->payload);
+	run_spec_mix(dr->spec, payload, &dr->payload);
 }
 
 void
@@ -1676,7 +1677,7 @@ driver_main(Datum main_arg)
 		prng_state	sample;
 
 		/* pgbench's per-thread random states, in its order */
-		script_seed_thread(dr.run->random_seed, dr.run->nclients, true, dr.index,
+		script_seed_thread(dr.spec->random_seed, dr.run->nclients, true, dr.index,
 						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 

@@ -493,9 +493,10 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 /*
  * Every script parses, and a client can be made of the mix with these
  * variables in this protocol (variable names, at most 255 parameters per
- * statement), so that no driver fails on it later.  The scripts are parsed
- * here only: their command counts go into the spec and their commands'
- * first lines (pgbenchx.statements) at the end of the payload.
+ * statement), and check_tpcb has the scripts it needs, so that no driver
+ * fails on it later.  The scripts are parsed here only: their command
+ * counts go into the spec and their commands' first lines
+ * (pgbenchx.statements) at the end of the payload.
  */
 static void
 launch_check_scripts(RunSpec *spec, StringInfo payload)
@@ -545,6 +546,21 @@ launch_check_scripts(RunSpec *spec, StringInfo payload)
 				 errmsg("script \"%s\" cannot run: %s", err.source, err.message),
 				 errdetail("%s", msg)));
 	}
+	/*
+	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
+	 * (simple-update and custom scripts write some of the tables and not the
+	 * others); select-only writes nothing, so it may be mixed in.
+	 */
+	if (spec->check_tpcb)
+		for (int i = 0; i < mix.nscripts; i++)
+			if (strcmp(mix.names[i], "tpcb-like") != 0 &&
+				strcmp(mix.names[i], "select-only") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", mix.names[i]),
+						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
+						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
+
 	/* payload is appended to below: mix's pointers into it end here */
 	for (int i = 0; i < mix.nscripts; i++)
 	{
@@ -803,8 +819,9 @@ launch_check_caller(const LaunchOptions *opts, RunSpec *spec, bool *remote)
 }
 
 /*
- * Phase 3, the script mix: resolved, parsed and checked once; the payload
- * gets the scripts, the variables and the commands' first lines.  Returns
+ * Phase 3, the script mix: resolved, parsed and checked once (with
+ * check_tpcb); the payload gets the scripts, the variables and the
+ * commands' first lines.  Returns
  * whether a built-in script is in the mix (the scale is then read).
  */
 static bool
@@ -837,26 +854,6 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
 		appendBinaryStringInfo(payload, defs[i].value, strlen(defs[i].value) + 1);
 	}
 	launch_check_scripts(spec, payload);
-
-	/*
-	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
-	 * (simple-update and custom scripts write some of the tables and not the
-	 * others); select-only writes nothing, so it may be mixed in.
-	 */
-	if (spec->check_tpcb)
-	{
-		RunMix		mix;
-
-		run_spec_mix(spec, payload->data, &mix);
-		for (int i = 0; i < mix.nscripts; i++)
-			if (strcmp(mix.names[i], "tpcb-like") != 0 &&
-				strcmp(mix.names[i], "select-only") != 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", mix.names[i]),
-						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
-						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
-	}
 	return builtin;
 }
 
@@ -921,25 +918,17 @@ launch_setup_segment(const RunSpec *spec, const char *payload, LaunchHandshake *
 	Size		size;
 	dsm_segment *seg;
 	shm_toc    *toc;
-	RunSpec    *spec_copy;
-	char	   *payload_copy;
 	LaunchHandshake *hs;
 
 	shm_toc_initialize_estimator(&e);
-	shm_toc_estimate_chunk(&e, sizeof(RunSpec));
-	shm_toc_estimate_chunk(&e, spec->payload_len);
+	run_spec_estimate(&e, spec);
 	shm_toc_estimate_chunk(&e, sizeof(LaunchHandshake));
-	shm_toc_estimate_keys(&e, 3);
+	shm_toc_estimate_keys(&e, 1);
 	size = shm_toc_estimate(&e);
 
 	seg = dsm_create(size, 0);
 	toc = shm_toc_create(RUN_SPEC_LAUNCH_MAGIC, dsm_segment_address(seg), size);
-	spec_copy = shm_toc_allocate(toc, sizeof(RunSpec));
-	memcpy(spec_copy, spec, sizeof(RunSpec));
-	shm_toc_insert(toc, RUN_SPEC_KEY_SPEC, spec_copy);
-	payload_copy = shm_toc_allocate(toc, spec->payload_len);
-	memcpy(payload_copy, payload, spec->payload_len);
-	shm_toc_insert(toc, RUN_SPEC_KEY_PAYLOAD, payload_copy);
+	run_spec_store(toc, spec, payload);
 	hs = shm_toc_allocate(toc, sizeof(LaunchHandshake));
 	memset(hs, 0, sizeof(LaunchHandshake));
 	hs->caller_procno = MyProc->pgprocno;

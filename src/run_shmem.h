@@ -161,8 +161,6 @@ typedef struct RunShared
 	int64		transactions;	/* per client; 0 when duration is used */
 	RunProtocol protocol;
 	RunKnobs	knobs;
-	int			scale;
-	uint64		random_seed;
 
 	/* control, written by the coordinator */
 	TimestampTz bench_start;	/* valid once go is set */

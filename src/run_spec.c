@@ -1,14 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * run_spec.c
- *	  Reading back the script mix of a run's specification (run_spec.h):
- *	  the coordinator does it once when it takes a run over, each driver
- *	  once when it attaches.
+ *	  A run's specification (run_spec.h) in a shm_toc segment: stored with
+ *	  its payload by the launcher and by the coordinator for each step,
+ *	  found again by the coordinator and the drivers, and its script mix
+ *	  read back (once by the coordinator, once by each driver).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "storage/shm_toc.h"
 #include "utils/builtins.h"
 
 #include "run_spec.h"
@@ -48,4 +50,32 @@ run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out)
 	for (int i = 0; i < spec->ncommands; i++)
 		out->first_lines[i] = run_spec_next(&p);
 	Assert(p == payload + spec->payload_len);
+}
+
+void
+run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec)
+{
+	shm_toc_estimate_chunk(e, sizeof(RunSpec));
+	shm_toc_estimate_chunk(e, spec->payload_len);
+	shm_toc_estimate_keys(e, 2);
+}
+
+void
+run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload)
+{
+	void	   *p;
+
+	p = shm_toc_allocate(toc, sizeof(RunSpec));
+	memcpy(p, spec, sizeof(RunSpec));
+	shm_toc_insert(toc, RUN_SPEC_KEY_SPEC, p);
+	p = shm_toc_allocate(toc, spec->payload_len);
+	memcpy(p, payload, spec->payload_len);
+	shm_toc_insert(toc, RUN_SPEC_KEY_PAYLOAD, p);
+}
+
+const RunSpec *
+run_spec_find(shm_toc *toc, const char **payload)
+{
+	*payload = shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false);
+	return shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
 }

@@ -17,6 +17,7 @@
 #define PGBENCHX_RUN_SPEC_H
 
 #include "port/atomics.h"
+#include "storage/shm_toc.h"
 
 #include "run_shmem.h"
 #include "script.h"
@@ -91,6 +92,11 @@ typedef struct RunMix
 } RunMix;
 
 extern void run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out);
+
+/* a spec and its payload in a segment: room for them, a copy, found again */
+extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);
+extern void run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload);
+extern const RunSpec *run_spec_find(shm_toc *toc, const char **payload);
 
 /*
  * The handshake between the caller and its coordinator, in the launch
