@@ -146,8 +146,10 @@ static const char *const driver_prepared_names_prefix = "P_";
 /* the run being driven, for the exit callback */
 static DriverRun *driver_current = NULL;
 
-/* descriptors reserved for the clients' connections (loopback_acquire_fd) */
+/* descriptors reserved for the clients' connections (ReserveExternalFD) */
 static int	driver_fds_reserved = 0;
+/* the soft RLIMIT_NOFILE after raising it for our share; -1 if unlimited */
+static long driver_fd_limit = -1;
 
 static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
 static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
@@ -1174,10 +1176,17 @@ driver_connect_all(DriverRun *dr)
 	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
 	/*
 	 * One descriptor per client, reserved for the whole run (a -C reconnect
-	 * reuses its client's) and given back by driver_close_all.
+	 * reuses its client's) and given back by driver_close_all.  fd.c's
+	 * AcquireExternalFD would cap them at a third of the descriptors the
+	 * postmaster's limit left, but a driver raised its own limit for its
+	 * share (driver_fd_limit; launch checked the hard one): it refuses only
+	 * when that is too low, and tells fd.c of every socket with
+	 * ReserveExternalFD, so that fd.c keeps its own files within the rest.
 	 */
+	if (driver_fd_limit >= 0 && dr->nclients + WORKER_DRIVER_SPARE_FDS > driver_fd_limit)
+		loopback_too_many_files("the benchmark clients' connections");
 	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
-		loopback_acquire_fd("the benchmark clients' connections");
+		ReserveExternalFD();
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
@@ -1672,7 +1681,7 @@ driver_main(Datum main_arg)
 				 errmsg("pgbenchx driver could not attach to its run's shared memory")));
 	driver_attach(&dr, seg);
 	/* one socket per client: raise the soft open file limit (launch checked the hard one) */
-	(void) worker_raise_nofile((long) dr.me->nclients + WORKER_DRIVER_SPARE_FDS);
+	driver_fd_limit = worker_raise_nofile((long) dr.me->nclients + WORKER_DRIVER_SPARE_FDS);
 	{
 		prng_state	sample;
 

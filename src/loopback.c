@@ -8,7 +8,7 @@
  * Used by the caller's backend (the login check before a run), and by the
  * coordinator (pre-run maintenance).  The drivers keep their own state
  * machine for their many connections and only take the conninfo and the
- * descriptor reservation (loopback_acquire_fd) from here.
+ * "too many open files" error from here.
  *
  * Every connection holds a socket the server's file descriptor accounting
  * (fd.c) must know of, as postgres_fdw's do: it is reserved with
@@ -141,14 +141,21 @@ loopback_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
 }
 
 void
+loopback_too_many_files(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not open %s: too many open files", what),
+			 errdetail("There are too many open files on the local server."),
+			 errhint("Raise the server's max_files_per_process and/or \"ulimit -n\" limits, or use more jobs for fewer clients each.")));
+}
+
+/* reserve the descriptor of a connection about to be opened */
+static void
 loopback_acquire_fd(const char *what)
 {
 	if (!AcquireExternalFD())
-		ereport(ERROR,
-				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-				 errmsg("could not open %s: too many open files", what),
-				 errdetail("There are too many open files on the local server."),
-				 errhint("Raise the server's max_files_per_process and/or \"ulimit -n\" limits, or use more jobs for fewer clients each.")));
+		loopback_too_many_files(what);
 }
 
 /* close a connection of loopback_connect and give its descriptor back */

@@ -31,17 +31,18 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
  * Connect without blocking, waiting on the socket and the latch.  Returns
  * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
  * Interrupts are serviced: a cancel raises an ERROR (the connection is
- * closed first).
+ * closed first).  The connection's descriptor is reserved with
+ * AcquireExternalFD (an ERROR when none is left) and given back by
+ * loopback_finish.
  */
 extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
 
 /*
- * Reserve the descriptor of a libpq connection about to be opened
- * (AcquireExternalFD), or throw an error naming what when none is left;
- * the caller gives it back with ReleaseExternalFD once the connection is
- * closed.  loopback_connect and loopback_finish do both themselves.
+ * No descriptor is left for what (a libpq connection): postgres_fdw's error,
+ * errcode 08001.  loopback_connect raises it when AcquireExternalFD says
+ * so, a driver when its own limit is too low for its clients.
  */
-extern void loopback_acquire_fd(const char *what);
+extern void loopback_too_many_files(const char *what) pg_attribute_noreturn();
 
 /*
  * Run sql (one or more statements) without blocking.  Returns NULL when
