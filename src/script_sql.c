@@ -355,25 +355,6 @@ pgbenchx_builtin_scripts(PG_FUNCTION_ARGS)
 }
 
 /*
- * Lock a registered script's row (FOR UPDATE, inside the caller's SPI
- * connection and owner switch) and return its owner, or NULL if there is
- * no script of that name.
- */
-static char *
-script_sql_lock_script(Datum name)
-{
-	Oid			types[1] = {TEXTOID};
-
-	if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
-							  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
-							  1, types, &name, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "SPI_execute_with_args failed");
-	if (SPI_processed == 0)
-		return NULL;
-	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-}
-
-/*
  * A script name: 1 to 63 bytes of letters, digits, '_', '-' and '.' (bytes
  * above 127 count as letters, so UTF-8 names work).  No quotes, backslashes,
  * '$', spaces or control characters, and neither '@' nor ',': run_bench reads
@@ -439,16 +420,24 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	owner_switch_begin(&sw);
 	PG_TRY();
 	{
-		char	   *owner = script_sql_lock_script(values[0]);
+		char	   *owner;
 
-		exists = owner != NULL;
+		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "SPI_execute_with_args failed");
+		exists = SPI_processed > 0;
 		if (exists && !replace)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
 					 errmsg("script \"%s\" already exists", name),
 					 errhint("Pass replace => true to replace it, or drop it with pgbenchx.drop_script('%s').", name)));
-		if (exists && !owner_has_privs(caller, owner))
-			script_sql_not_owner(name, owner, "replace");
+		if (exists)
+		{
+			owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+			if (!owner_has_privs(caller, owner))
+				script_sql_not_owner(name, owner, "replace");
+		}
 		/* a replaced script keeps its owner, as CREATE OR REPLACE does */
 		if (SPI_execute_with_args(exists ?
 								  "UPDATE pgbenchx.custom_scripts SET body = $2, updated_at = pg_catalog.now() "
@@ -485,14 +474,19 @@ pgbenchx_drop_script(PG_FUNCTION_ARGS)
 	owner_switch_begin(&sw);
 	PG_TRY();
 	{
-		char	   *owner = script_sql_lock_script(values[0]);
+		char	   *owner;
 
-		if (owner == NULL)
+		if (SPI_execute_with_args("SELECT s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s "
+								  "WHERE s.name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "SPI_execute_with_args failed");
+		if (SPI_processed == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
 					 errmsg("no registered script named \"%s\"", script_sql_echo(name)),
 					 errdetail("Built-in scripts cannot be dropped; registered ones are listed in pgbenchx.custom_scripts."),
 					 errhint("SELECT name FROM pgbenchx.scripts WHERE NOT builtin lists them.")));
+		owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		if (!owner_has_privs(caller, owner))
 			script_sql_not_owner(name, owner, "drop");
 		if (SPI_execute_with_args("DELETE FROM pgbenchx.custom_scripts s WHERE s.name OPERATOR(pg_catalog.=) $1",
