@@ -21,10 +21,13 @@ OBJS = \
 	src/startup.o \
 	src/script_sql.o \
 	src/script.o \
+	src/script_mem.o \
 	src/expr.o \
 	src/prng.o \
 	src/stats.o \
-	src/searchpath.o
+	src/searchpath.o \
+	src/run_spec.o \
+	src/worker.o
 
 DATA = pgbenchx--0.1.sql
 PGFILEDESC = "pgbenchx - pgbench inside the server"

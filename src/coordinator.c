@@ -36,6 +36,7 @@
 #include "storage/lmgr.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
+#include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -44,14 +45,13 @@
 #include "utils/wait_event.h"
 
 #include "coordinator.h"
-#include "launch.h"
 #include "loopback.h"
 #include "results.h"
 #include "run_shmem.h"
-#include "script.h"
-#include "script_sql.h"
+#include "run_spec.h"
 #include "searchpath.h"
 #include "stats.h"
+#include "worker.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
 #define COORDINATOR_LOCK_KEY1	0x70626e63	/* "pbnc" */
@@ -73,15 +73,19 @@ typedef struct CoordinatorStep
 {
 	dsm_segment *seg;
 	RunShared  *run;
+	CommandStats *cmdstats;		/* njobs x spec->ncommands, in seg */
 	BackgroundWorkerHandle **handles;
 	int			njobs;
 	int64		run_id;
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
-static LaunchRequest *coordinator_req;
-/* the caller's request, while attached (until the handshake is over) */
-static LaunchRequest *coordinator_shared_req;
+/* the run's spec and its script mix, our private copies */
+static RunSpec *coordinator_spec;
+static char *coordinator_payload;
+static RunMix coordinator_mix;
+/* the caller's handshake, while attached (until it is over) */
+static LaunchHandshake *coordinator_hs;
 
 static void
 coordinator_sigusr2(SIGNAL_ARGS)
@@ -186,12 +190,12 @@ coordinator_wait_latch(long timeout_ms)
  * it.  Returns false if they could not be read.
  */
 static bool
-coordinator_counters(const LaunchRequest *req, int64 *checkpoints, int64 *autovacuums)
+coordinator_counters(const RunSpec *spec, int64 *checkpoints, int64 *autovacuums)
 {
 	char	   *connerr;
 	char	   *value = NULL;
 	char	   *error;
-	PGconn	   *conn = loopback_connect(req->conninfo, &connerr);
+	PGconn	   *conn = loopback_connect(spec->conninfo, &connerr);
 
 	if (conn == NULL)
 		return false;
@@ -235,7 +239,7 @@ coordinator_check_cancel(int64 run_id)
 	" (SELECT coalesce(pg_catalog.sum(delta), 0) FROM pgbench_history))"
 
 static bool
-coordinator_tpcb_sums(const LaunchRequest *req, int64 run_id, int64 sums[4])
+coordinator_tpcb_sums(const RunSpec *spec, int64 run_id, int64 sums[4])
 {
 	char	   *connerr;
 	char	   *value = NULL;
@@ -243,7 +247,7 @@ coordinator_tpcb_sums(const LaunchRequest *req, int64 run_id, int64 sums[4])
 	PGconn	   *conn;
 
 	pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": check_tpcb", run_id));
-	conn = loopback_connect(req->conninfo, &connerr);
+	conn = loopback_connect(spec->conninfo, &connerr);
 	if (conn == NULL)
 	{
 		ereport(WARNING,
@@ -272,7 +276,7 @@ coordinator_tpcb_sums(const LaunchRequest *req, int64 run_id, int64 sums[4])
 
 /* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
 static void
-coordinator_maintenance(const LaunchRequest *req, int64 run_id)
+coordinator_maintenance(const RunSpec *spec, int64 run_id)
 {
 	char	   *connerr;
 	PGconn	   *conn;
@@ -280,9 +284,9 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 		"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"
 	};
 
-	if (!req->vacuum && !req->checkpoint)
+	if (!spec->vacuum && !spec->checkpoint)
 		return;
-	conn = loopback_connect(req->conninfo, &connerr);
+	conn = loopback_connect(spec->conninfo, &connerr);
 	if (conn == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -291,7 +295,7 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 	/* a cancel interrupts a maintenance statement waiting on a lock */
 	PG_TRY();
 	{
-		if (req->vacuum)
+		if (spec->vacuum)
 		{
 			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": vacuum", run_id));
 			for (int i = 0; i < (int) lengthof(vacuum_sql); i++)
@@ -308,7 +312,7 @@ coordinator_maintenance(const LaunchRequest *req, int64 run_id)
 							 errdetail("Ignoring this error and continuing anyway, as pgbench does.")));
 			}
 		}
-		if (req->checkpoint)
+		if (spec->checkpoint)
 		{
 			char	   *error;
 
@@ -392,29 +396,6 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	}
 }
 
-/* the number of commands of all the run's scripts (they parsed at launch) */
-static int
-coordinator_command_count(const LaunchRequest *req)
-{
-	LaunchPayload pl;
-	int			n = 0;
-
-	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
-	for (int i = 0; i < pl.nscripts; i++)
-	{
-		ScriptError err;
-		Script	   *script = script_sql_parse(pl.names[i], pl.texts[i], &err);
-
-		if (script == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("script \"%s\" does not parse: %s", pl.names[i], err.message)));
-		n += script_command_count(script);
-		script_free(script);
-	}
-	return n;
-}
-
 /*
  * pgbench -r: the drivers' per-command figures, summed, one row per command
  * of each script (the drivers lay the scripts' commands out one after the
@@ -425,12 +406,12 @@ coordinator_command_count(const LaunchRequest *req)
 #define COORDINATOR_MAX_STATEMENT_ROWS	100000
 
 static bool
-coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *run)
+coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep *step)
 {
-	LaunchPayload pl;
+	const RunMix *mix = &coordinator_mix;
 	int			base = 0;
 	volatile int n = 0;
-	int			cap = Min(run->ncommands, COORDINATOR_MAX_STATEMENT_ROWS);
+	int			cap = Min(spec->ncommands, COORDINATOR_MAX_STATEMENT_ROWS);
 	const char **scripts;
 	const char **texts;
 	int		   *commands;
@@ -446,17 +427,11 @@ coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *
 	texts = palloc(sizeof(char *) * Max(1, cap));
 	commands = palloc(sizeof(int) * Max(1, cap));
 	sum = palloc0(sizeof(CommandStats) * Max(1, cap));
-	launch_payload_decode(req->payload, req->nscripts, req->ndefines, &pl);
-	for (int k = 0; k < pl.nscripts && n < cap && done; k++)
+	for (int k = 0; k < mix->nscripts && n < cap && done; k++)
 	{
-		ScriptError err;
-		Script	   *script = script_sql_parse(pl.names[k], pl.texts[k], &err);
-		int			count;
+		int			count = spec->script_commands[k];
 
-		if (script == NULL)
-			break;
-		count = script_command_count(script);
-		for (int i = 0; i < count && base + i < run->ncommands && n < cap; i++, n++)
+		for (int i = 0; i < count && n < cap; i++, n++)
 		{
 			if ((i & 1023) == 0)
 			{
@@ -467,12 +442,12 @@ coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *
 					break;
 				}
 			}
-			scripts[n] = pl.names[k];
+			scripts[n] = mix->names[k];
 			commands[n] = i + 1;
-			texts[n] = pstrdup(script_command_first_line(script, i));
-			for (int d = 0; d < run->njobs; d++)
+			texts[n] = mix->first_lines[base + i];
+			for (int d = 0; d < step->njobs; d++)
 			{
-				const CommandStats *cs = &run_shmem_cmdstats(run, d)[base + i];
+				const CommandStats *cs = &step->cmdstats[d * spec->ncommands + base + i];
 
 				sum[n].executions += cs->executions;
 				sum[n].sum_usec += cs->sum_usec;
@@ -480,7 +455,6 @@ coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *
 				sum[n].retries += cs->retries;
 			}
 		}
-		script_free(script);
 		base += count;
 	}
 	if (done && !coordinator_cancel_requested)
@@ -515,85 +489,57 @@ coordinator_write_statements(const LaunchRequest *req, int64 run_id, RunShared *
 
 /* the jobs of a step: as asked, at most one per client, else chosen */
 static int
-coordinator_jobs(const LaunchRequest *req, int clients)
+coordinator_jobs(const RunSpec *spec, int clients)
 {
-	return req->jobs > 0 ? Min(req->jobs, clients) :
-		launch_default_jobs(clients, req->ncpus, max_worker_processes);
+	return spec->jobs > 0 ? Min(spec->jobs, clients) :
+		worker_default_jobs(clients, spec->ncpus, max_worker_processes);
 }
 
 /*
- * One run, whose row exists: maintenance, drivers, measurement, results.
- * Returns the run's final status.
+ * Setup: the step's DSM segment, laid out with shm_toc (run_spec.h): the
+ * header with each driver's share of the clients, the run's spec and
+ * payload as launch built them, and the drivers' CommandStats.
  */
-static const char *
-coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancelled)
+static void
+coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int clients)
 {
-	CoordinatorStep *step = &coordinator_step;
-	RunShared  *run;
-	int			njobs;
+	shm_toc_estimator e;
+	Size		shared_size = offsetof(RunShared, drivers) + sizeof(DriverShared) * step->njobs;
+	Size		cmdstats_size = sizeof(CommandStats) * step->njobs * spec->ncommands;
 	Size		size;
-	TimestampTz connect_start;
-	TimestampTz deadline;
-	stats_run  *total;
-	stats_run  *drivers_total;
-	stats_second *scratch;
-	uint64		next_sec = 0;
-	int			lost = 0;
-	int			ncommands;
-	bool		counters_ok;
-	int64		checkpoints0 = 0,
-				autovacuums0 = 0,
-				checkpoints1,
-				autovacuums1;
-	RunResult	result;
+	shm_toc    *toc;
+	RunShared  *run;
+	int			njobs = step->njobs;
 	int			first_client = 0;
-	bool		stop_sent = false;
-	bool		terminated = false;
-	bool		tpcb_before_ok = false;
-	int64		tpcb_before[4] = {0};
-	int64		tpcb_after[4];
 
-	memset(&result, 0, sizeof(result));
-	memset(step, 0, sizeof(*step));
-	step->run_id = run_id;
+	shm_toc_initialize_estimator(&e);
+	shm_toc_estimate_chunk(&e, shared_size);
+	shm_toc_estimate_chunk(&e, cmdstats_size);
+	shm_toc_estimate_keys(&e, 2);
+	run_spec_estimate(&e, spec);
+	size = shm_toc_estimate(&e);
 
-	njobs = coordinator_jobs(req, clients);
-	coordinator_maintenance(req, run_id);
-	/* check_tpcb: the sums before the run, after the history was truncated */
-	tpcb_before_ok = req->check_tpcb && coordinator_tpcb_sums(req, run_id, tpcb_before);
-	counters_ok = coordinator_counters(req, &checkpoints0, &autovacuums0);
-	pgstat_report_activity(STATE_RUNNING,
-						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
-									run_id, clients, njobs));
-
-	/* the run's shared memory */
-	ncommands = coordinator_command_count(req);
-	size = run_shmem_size(njobs, req->payload_len, ncommands);
 	step->seg = dsm_create(size, 0);
-	run = step->run = (RunShared *) dsm_segment_address(step->seg);
-	memset(run, 0, size);
-	run->magic = RUN_SHMEM_MAGIC;
-	run->run_id = run_id;
+	toc = shm_toc_create(RUN_SPEC_STEP_MAGIC, dsm_segment_address(step->seg), size);
+	run_spec_store(toc, spec, coordinator_payload);
+	step->cmdstats = shm_toc_allocate(toc, cmdstats_size);
+	memset(step->cmdstats, 0, cmdstats_size);
+	shm_toc_insert(toc, RUN_SPEC_KEY_CMDSTATS, step->cmdstats);
+
+	run = step->run = shm_toc_allocate(toc, shared_size);
+	memset(run, 0, shared_size);
+	run->run_id = step->run_id;
 	run->coordinator_procno = MyProc->pgprocno;
 	run->nclients = clients;
 	run->njobs = njobs;
-	run->duration = req->duration;
-	run->transactions = req->transactions;
-	run->protocol = req->protocol;
-	run->knobs = req->knobs;
-	run->scale = req->scale_detected;
-	run->random_seed = req->random_seed;
 	run->ring_len = coordinator_ring_seconds;
-	strlcpy(run->script_name, req->script_name, RUN_SCRIPT_NAME_LEN);
-	strlcpy(run->conninfo, req->conninfo, RUN_CONNINFO_LEN);
+	/* what the clients' loop reads on every transaction (run_shmem.h) */
+	run->duration = spec->duration;
+	run->transactions = spec->transactions;
+	run->protocol = spec->protocol;
+	run->knobs = spec->knobs;
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
-	run->payload_offset = MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs);
-	memcpy((char *) run + run->payload_offset, req->payload, req->payload_len);
-	run->ncommands = ncommands;
-	run->cmdstats_offset = MAXALIGN(run->payload_offset + req->payload_len);
-	run->nscripts = req->nscripts;
-	run->ndefines = req->ndefines;
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -609,35 +555,48 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		d->nclients = share;
 		first_client += share;
 	}
+	shm_toc_insert(toc, RUN_SPEC_KEY_SHARED, run);
+}
 
-	/* the drivers */
-	step->njobs = njobs;
+/* Start: one driver worker per job, given the segment and its index. */
+static void
+coordinator_start_drivers(CoordinatorStep *step)
+{
 	step->handles = MemoryContextAllocZero(TopMemoryContext,
-										   sizeof(BackgroundWorkerHandle *) * njobs);
-	for (int i = 0; i < njobs; i++)
+										   sizeof(BackgroundWorkerHandle *) * step->njobs);
+	for (int i = 0; i < step->njobs; i++)
 	{
 		BackgroundWorker worker;
 
-		launch_worker_spec(&worker, "driver_main", "pgbenchx driver",
-						   UInt32GetDatum(dsm_segment_handle(step->seg)));
+		worker_spec(&worker, "driver_main", "pgbenchx driver",
+					UInt32GetDatum(dsm_segment_handle(step->seg)));
 		snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx driver %d of run " INT64_FORMAT,
-				 i, run_id);
+				 i, step->run_id);
 		memcpy(worker.bgw_extra, &i, sizeof(int));
 		if (!RegisterDynamicBackgroundWorker(&worker, &step->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-					 errmsg("could not start driver %d of %d: no free background worker slot", i + 1, njobs),
+					 errmsg("could not start driver %d of %d: no free background worker slot", i + 1, step->njobs),
 					 errhint("Raise max_worker_processes (this needs a restart), or pass fewer jobs.")));
 	}
+}
 
-	/* wait for every client to connect */
-	connect_start = GetCurrentTimestamp();
-	deadline = connect_start + COORDINATOR_CONNECT_TIMEOUT_USEC;
+/*
+ * Wait for workers: every driver has connected all its clients (READY).
+ * Returns when the wait started.
+ */
+static TimestampTz
+coordinator_wait_for_drivers(CoordinatorStep *step, bool *cancelled)
+{
+	RunShared  *run = step->run;
+	TimestampTz connect_start = GetCurrentTimestamp();
+	TimestampTz deadline = connect_start + COORDINATOR_CONNECT_TIMEOUT_USEC;
+
 	for (;;)
 	{
 		int			ready = 0;
 
-		for (int i = 0; i < njobs; i++)
+		for (int i = 0; i < step->njobs; i++)
 		{
 			uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
 
@@ -657,7 +616,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 						 errmsg("driver %d exited while connecting", i),
 						 errhint("See the server log.")));
 		}
-		if (ready == njobs)
+		if (ready == step->njobs)
 			break;
 		if (coordinator_cancel_requested)
 		{
@@ -673,29 +632,45 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 							(int) (COORDINATOR_CONNECT_TIMEOUT_USEC / USECS_PER_SEC))));
 		coordinator_wait_latch(100);
 	}
+	return connect_start;
+}
 
-	/* go */
+/* Go: start the measured interval and wake every driver. */
+static void
+coordinator_go(CoordinatorStep *step)
+{
+	RunShared  *run = step->run;
+
 	run->bench_start = GetCurrentTimestamp();
-	result.conn_time_ms = (double) (run->bench_start - connect_start) / 1000.0;
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->go, 1);
-	for (int i = 0; i < njobs; i++)
+	for (int i = 0; i < step->njobs; i++)
 		SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
-	results_bench_started(run_id);
+	results_bench_started(step->run_id);
+}
 
-	total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
-	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
-	stats_run_reset(total);
+/*
+ * Measure: collect the seconds until every driver is done; on a failure or
+ * a cancel stop them, and terminate those that do not stop in time.
+ * Returns whether drivers had to be terminated.
+ */
+static bool
+coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scratch,
+					uint64 *next_sec, int *lost, RunResult *result, bool *cancelled)
+{
+	RunShared  *run = step->run;
+	TimestampTz deadline = 0;
+	bool		stop_sent = false;
+	bool		terminated = false;
 
-	deadline = 0;
 	for (;;)
 	{
 		int			done = 0;
 		char	   *failure = NULL;
 
-		coordinator_collect(step, total, &next_sec, scratch, false, 0, &lost);
+		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
 
-		for (int i = 0; i < njobs; i++)
+		for (int i = 0; i < step->njobs; i++)
 		{
 			uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
 
@@ -710,12 +685,12 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 			else if (!coordinator_driver_alive(step, i))
 				failure = psprintf("driver %d exited unexpectedly (see the server log)", i);
 		}
-		if (done == njobs)
+		if (done == step->njobs)
 			break;
-		if (failure && result.error == NULL)
+		if (failure && result->error == NULL)
 		{
-			result.error = failure;
-			result.status = "failed";
+			result->error = failure;
+			result->status = "failed";
 			coordinator_stop_drivers(step);
 			stop_sent = true;
 		}
@@ -732,8 +707,8 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 			/* drivers that do not stop are terminated */
 			coordinator_terminate_drivers(step);
 			terminated = true;
-			if (result.error == NULL)
-				result.error = pstrdup("drivers did not stop in time and were terminated");
+			if (result->error == NULL)
+				result->error = pstrdup("drivers did not stop in time and were terminated");
 			break;
 		}
 		/* whatever failed, drivers still alive must end before we count */
@@ -741,7 +716,7 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		{
 			bool		any_alive = false;
 
-			for (int i = 0; i < njobs; i++)
+			for (int i = 0; i < step->njobs; i++)
 				if (pg_atomic_read_u32(&run->drivers[i].state) != DRIVER_DONE &&
 					pg_atomic_read_u32(&run->drivers[i].state) != DRIVER_FAILED &&
 					coordinator_driver_alive(step, i))
@@ -751,72 +726,97 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 		}
 		coordinator_wait_latch(100);
 	}
+	return terminated;
+}
 
-	/* the totals */
-	for (int i = 0; i < njobs; i++)
+/* The drivers' totals, counts, notices and first error, into result. */
+static void
+coordinator_sum_drivers(CoordinatorStep *step, RunResult *result)
+{
+	RunShared  *run = step->run;
+
+	for (int i = 0; i < step->njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
 
 		pg_read_barrier();
-		result.bench_end_usec = Max(result.bench_end_usec, d->bench_end_usec);
-		result.driver_cpu_s += d->cpu_seconds;
-		result.aborted_clients += d->aborted_clients;
-		result.counts.serialization_failures += d->counts.serialization_failures;
-		result.counts.deadlock_failures += d->counts.deadlock_failures;
-		result.counts.retried += d->counts.retried;
-		result.counts.retries += d->counts.retries;
-		result.counts.skipped += d->counts.skipped;
-		result.counts.late += d->counts.late;
-		result.counts.lag_count += d->counts.lag_count;
-		result.counts.lag_sum_usec += d->counts.lag_sum_usec;
-		result.counts.lag_max_usec = Max(result.counts.lag_max_usec, d->counts.lag_max_usec);
-		result.counts.reconnects += d->counts.reconnects;
-		result.counts.reconnect_usec += d->counts.reconnect_usec;
-		result.counts.notices += d->counts.notices;
+		result->bench_end_usec = Max(result->bench_end_usec, d->bench_end_usec);
+		result->driver_cpu_s += d->cpu_seconds;
+		result->aborted_clients += d->aborted_clients;
+		result->counts.serialization_failures += d->counts.serialization_failures;
+		result->counts.deadlock_failures += d->counts.deadlock_failures;
+		result->counts.retried += d->counts.retried;
+		result->counts.retries += d->counts.retries;
+		result->counts.skipped += d->counts.skipped;
+		result->counts.late += d->counts.late;
+		result->counts.lag_count += d->counts.lag_count;
+		result->counts.lag_sum_usec += d->counts.lag_sum_usec;
+		result->counts.lag_max_usec = Max(result->counts.lag_max_usec, d->counts.lag_max_usec);
+		result->counts.reconnects += d->counts.reconnects;
+		result->counts.reconnect_usec += d->counts.reconnect_usec;
+		result->counts.notices += d->counts.notices;
 		for (int k = 0; k < Min(d->nnotice_samples, RUN_NOTICE_SAMPLES) &&
-			 result.nnotice_samples < RUN_NOTICE_SAMPLES; k++)
-			result.notice_samples[result.nnotice_samples++] =
+			 result->nnotice_samples < RUN_NOTICE_SAMPLES; k++)
+			result->notice_samples[result->nnotice_samples++] =
 				coordinator_driver_text(d->notice_samples[k], RUN_NOTICE_LEN);
-		if (d->error[0] != '\0' && result.error == NULL)
-			result.error = coordinator_driver_text(d->error, RUN_ERROR_LEN);
+		if (d->error[0] != '\0' && result->error == NULL)
+			result->error = coordinator_driver_text(d->error, RUN_ERROR_LEN);
 	}
-	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
+}
 
-	/*
-	 * The totals are the drivers' own, not the sum of the samples: a second
-	 * the ring lost (or one past a failed driver's last) still counts.
-	 */
-	drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
-	stats_run_reset(drivers_total);
-	for (int i = 0; i < njobs; i++)
-	{
-		pg_read_barrier();
-		stats_run_merge(drivers_total, &run->drivers[i].total);
-	}
-	result.samples_lost = lost;
-	result.samples_lost_transactions = drivers_total->transactions > total->transactions ?
-		(int64) (drivers_total->transactions - total->transactions) : 0;
-	if (lost > 0)
-		ereport(WARNING,
-				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
-				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
-						   run->ring_len)));
-	result.total = drivers_total;
-	if (result.status == NULL)
+/* what was read before a run, to compare with after it */
+typedef struct CoordinatorBefore
+{
+	bool		counters_ok;
+	int64		checkpoints;
+	int64		autovacuums;
+	bool		tpcb_ok;
+	int64		tpcb[4];
+} CoordinatorBefore;
+
+/*
+ * Prepare: pgbench's pre-run maintenance, then what is compared after the
+ * run (check_tpcb's sums, once the history was truncated; the server's
+ * checkpoint and autovacuum counts).
+ */
+static void
+coordinator_prepare(const RunSpec *spec, int64 run_id, CoordinatorBefore *before)
+{
+	memset(before, 0, sizeof(*before));
+	coordinator_maintenance(spec, run_id);
+	before->tpcb_ok = spec->check_tpcb && coordinator_tpcb_sums(spec, run_id, before->tpcb);
+	before->counters_ok = coordinator_counters(spec, &before->checkpoints, &before->autovacuums);
+}
+
+/*
+ * Record: the run's status, what changed on the server during it, the
+ * TPC-B check and the statement statistics, then its final row.  Returns
+ * the status.
+ */
+static const char *
+coordinator_record(const RunSpec *spec, CoordinatorStep *step, const CoordinatorBefore *before,
+				   RunResult *result, bool terminated, bool *cancelled)
+{
+	int64		run_id = step->run_id;
+	int64		checkpoints1,
+				autovacuums1;
+	int64		tpcb_after[4];
+
+	if (result->status == NULL)
 	{
 		if (*cancelled)
-			result.status = "cancelled";
-		else if (result.aborted_clients > 0)
-			result.status = "failed";
+			result->status = "cancelled";
+		else if (result->aborted_clients > 0)
+			result->status = "failed";
 		else
-			result.status = "completed";
+			result->status = "completed";
 	}
-	result.connect_per_transaction = req->knobs.connect_per_transaction;
-	result.checkpoints = result.autovacuums = -1;
-	if (counters_ok && coordinator_counters(req, &checkpoints1, &autovacuums1))
+	result->connect_per_transaction = spec->knobs.connect_per_transaction;
+	result->checkpoints = result->autovacuums = -1;
+	if (before->counters_ok && coordinator_counters(spec, &checkpoints1, &autovacuums1))
 	{
-		result.checkpoints = (int) (checkpoints1 - checkpoints0);
-		result.autovacuums = (int) (autovacuums1 - autovacuums0);
+		result->checkpoints = (int) (checkpoints1 - before->checkpoints);
+		result->autovacuums = (int) (autovacuums1 - before->autovacuums);
 	}
 	/*
 	 * check_tpcb: the balances agree before and after the run, and what they
@@ -826,44 +826,111 @@ coordinator_run_step(LaunchRequest *req, int64 run_id, int clients, bool *cancel
 	 * Not checked when drivers had to be terminated: their clients'
 	 * transactions may still be ending.
 	 */
-	result.tpcb_consistent = -1;
-	if (tpcb_before_ok && !terminated && coordinator_tpcb_sums(req, run_id, tpcb_after))
+	result->tpcb_consistent = -1;
+	if (before->tpcb_ok && !terminated && coordinator_tpcb_sums(spec, run_id, tpcb_after))
 	{
-		bool		ok = tpcb_before[0] == tpcb_before[1] && tpcb_before[1] == tpcb_before[2] &&
+		bool		ok = before->tpcb[0] == before->tpcb[1] && before->tpcb[1] == before->tpcb[2] &&
 			tpcb_after[0] == tpcb_after[1] && tpcb_after[1] == tpcb_after[2] &&
-			tpcb_after[0] - tpcb_before[0] == tpcb_after[3] - tpcb_before[3];
+			tpcb_after[0] - before->tpcb[0] == tpcb_after[3] - before->tpcb[3];
 
-		result.tpcb_consistent = ok ? 1 : 0;
+		result->tpcb_consistent = ok ? 1 : 0;
 		if (!ok)
 			ereport(WARNING,
 					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant does not hold", run_id),
 					 errdetail("Sums of accounts, branches, tellers, history before the run: "
 							   INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT
 							   "; after: " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT ".",
-							   tpcb_before[0], tpcb_before[1], tpcb_before[2], tpcb_before[3],
+							   before->tpcb[0], before->tpcb[1], before->tpcb[2], before->tpcb[3],
 							   tpcb_after[0], tpcb_after[1], tpcb_after[2], tpcb_after[3])));
 	}
 	/* the statement statistics are there when the run reads completed */
-	if (!coordinator_write_statements(req, run_id, run))
+	if (!coordinator_write_statements(spec, run_id, step))
 	{
 		*cancelled = true;
-		if (strcmp(result.status, "completed") == 0)
-			result.status = "cancelled";
-		if (result.error == NULL)
-			result.error = pstrdup("cancelled while its statement statistics were written; they are not stored");
+		if (strcmp(result->status, "completed") == 0)
+			result->status = "cancelled";
+		if (result->error == NULL)
+			result->error = pstrdup("cancelled while its statement statistics were written; they are not stored");
 	}
-	results_finish_run(run_id, &result);
+	results_finish_run(run_id, result);
+	return result->status;
+}
+
+/*
+ * One run, whose row exists: prepare, set up its segment, start the
+ * drivers, wait for them, go, measure, sum, record.  Returns the run's
+ * final status.
+ */
+static const char *
+coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
+{
+	CoordinatorStep *step = &coordinator_step;
+	CoordinatorBefore before;
+	RunResult	result;
+	TimestampTz connect_start;
+	stats_run  *total;
+	stats_run  *drivers_total;
+	stats_second *scratch;
+	uint64		next_sec = 0;
+	int			lost = 0;
+	bool		terminated;
+	const char *status;
+
+	memset(&result, 0, sizeof(result));
+	memset(step, 0, sizeof(*step));
+	step->run_id = run_id;
+	step->njobs = coordinator_jobs(spec, clients);
+
+	coordinator_prepare(spec, run_id, &before);
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
+									run_id, clients, step->njobs));
+	coordinator_setup_segment(step, spec, clients);
+	coordinator_start_drivers(step);
+	connect_start = coordinator_wait_for_drivers(step, cancelled);
+	coordinator_go(step);
+	result.conn_time_ms = (double) (step->run->bench_start - connect_start) / 1000.0;
+
+	total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
+	stats_run_reset(total);
+	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
+	coordinator_sum_drivers(step, &result);
+	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
+
+	/*
+	 * The totals are the drivers' own, not the sum of the samples: a second
+	 * the ring lost (or one past a failed driver's last) still counts.
+	 */
+	drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+	stats_run_reset(drivers_total);
+	for (int i = 0; i < step->njobs; i++)
+	{
+		pg_read_barrier();
+		stats_run_merge(drivers_total, &step->run->drivers[i].total);
+	}
+	result.samples_lost = lost;
+	result.samples_lost_transactions = drivers_total->transactions > total->transactions ?
+		(int64) (drivers_total->transactions - total->transactions) : 0;
+	if (lost > 0)
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
+				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
+						   step->run->ring_len)));
+	result.total = drivers_total;
+	status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 	step->run_id = 0;
 
 	dsm_detach(step->seg);
 	step->seg = NULL;
 	step->run = NULL;
+	step->cmdstats = NULL;
 	pfree(step->handles);
 	step->handles = NULL;
 	pfree(total);
 	pfree(drivers_total);
 	pfree(scratch);
-	return result.status;
+	return status;
 }
 
 /*
@@ -887,8 +954,8 @@ coordinator_abandon(const char *status, const char *message)
 	{
 		if (step->run_id != 0)
 			results_abandon_run(step->run_id, status, message);
-		if (coordinator_req && coordinator_req->is_sweep)
-			results_finish_sweep(coordinator_req->id, status, message);
+		if (coordinator_spec && coordinator_spec->is_sweep)
+			results_finish_sweep(coordinator_spec->id, status, message);
 	}
 	PG_CATCH();
 	{
@@ -902,7 +969,7 @@ coordinator_abandon(const char *status, const char *message)
 		ereport(WARNING,
 				(errmsg("pgbenchx could not record the end of its %s " INT64_FORMAT ": %s",
 						step->run_id != 0 ? "run" : "sweep",
-						step->run_id != 0 ? step->run_id : coordinator_req ? coordinator_req->id : 0,
+						step->run_id != 0 ? step->run_id : coordinator_spec ? coordinator_spec->id : 0,
 						edata->message),
 				 errhint("The result tables may have been dropped (DROP EXTENSION pgbenchx) during the run.")));
 		FreeErrorData(edata);
@@ -916,29 +983,29 @@ coordinator_abandon(const char *status, const char *message)
  * is gone).  Returns whether the run may go on.
  */
 static bool
-coordinator_handshake(LaunchRequest *shared_req)
+coordinator_handshake(LaunchHandshake *hs)
 {
 	uint32		expected = LAUNCH_PENDING;
-	PGPROC	   *caller = &ProcGlobal->allProcs[shared_req->caller_procno];
+	PGPROC	   *caller = &ProcGlobal->allProcs[hs->caller_procno];
 
-	shared_req->coordinator_procno = MyProc->pgprocno;
+	hs->coordinator_procno = MyProc->pgprocno;
 	pg_write_barrier();
-	if (!pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_STARTED))
+	if (!pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_STARTED))
 		return false;			/* ABANDONED while we recorded the rows */
 	SetLatch(&caller->procLatch);
 	for (;;)
 	{
-		uint32		st = pg_atomic_read_u32(&shared_req->status);
+		uint32		st = pg_atomic_read_u32(&hs->status);
 
 		if (st == LAUNCH_ACKNOWLEDGED)
 			return true;
 		if (st == LAUNCH_ABANDONED)
 			return false;
 		/* a caller that died without its cleanup (a crash restarts everything anyway) */
-		if (caller->pid != shared_req->caller_pid)
+		if (caller->pid != hs->caller_pid)
 		{
 			expected = LAUNCH_STARTED;
-			if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_ABANDONED))
+			if (pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_ABANDONED))
 				return false;
 			continue;
 		}
@@ -955,8 +1022,8 @@ coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 	PG_TRY();
 	{
 		/* terminated while the caller gave up: say what really happened */
-		if (coordinator_shared_req &&
-			pg_atomic_read_u32(&coordinator_shared_req->status) == LAUNCH_ABANDONED)
+		if (coordinator_hs &&
+			pg_atomic_read_u32(&coordinator_hs->status) == LAUNCH_ABANDONED)
 			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
 		else
 			coordinator_abandon(coordinator_cancel_requested ? "cancelled" : "aborted",
@@ -971,13 +1038,47 @@ coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 	PG_END_TRY();
 }
 
+/*
+ * Take the run over from the caller's launch segment: a private copy of the
+ * spec and its payload (the caller may go away once we have started), and
+ * the mix read back once.  Returns the handshake, in the segment; NULL if
+ * the caller gave up already.
+ */
+static LaunchHandshake *
+coordinator_attach(dsm_segment *seg)
+{
+	shm_toc    *toc = shm_toc_attach(RUN_SPEC_LAUNCH_MAGIC, dsm_segment_address(seg));
+	LaunchHandshake *hs;
+	const RunSpec *spec;
+	const char *payload;
+
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx coordinator found a bad request")));
+	hs = shm_toc_lookup(toc, RUN_SPEC_KEY_HANDSHAKE, false);
+	if (pg_atomic_read_u32(&hs->status) == LAUNCH_ABANDONED)
+		return NULL;
+	spec = run_spec_find(toc, &payload);
+	coordinator_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
+	memcpy(coordinator_spec, spec, sizeof(RunSpec));
+	coordinator_payload = MemoryContextAlloc(TopMemoryContext, Max(spec->payload_len, 1));
+	memcpy(coordinator_payload, payload, spec->payload_len);
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		run_spec_mix(coordinator_spec, coordinator_payload, &coordinator_mix);
+		MemoryContextSwitchTo(old);
+	}
+	return hs;
+}
+
 void
 coordinator_main(Datum main_arg)
 {
 	dsm_segment *seg;
-	LaunchRequest *shared_req;
-	LaunchRequest *req;
-	Size		size;
+	LaunchHandshake *hs;
+	RunSpec    *spec;
 	bool		cancelled = false;
 
 	pqsignal(SIGTERM, die);
@@ -998,24 +1099,15 @@ coordinator_main(Datum main_arg)
 				(errmsg("pgbenchx coordinator found no request: its caller gave up before it started")));
 		proc_exit(0);
 	}
-	shared_req = (LaunchRequest *) dsm_segment_address(seg);
-	if (shared_req->magic != LAUNCH_MAGIC)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("pgbenchx coordinator found a bad request")));
-	if (pg_atomic_read_u32(&shared_req->status) == LAUNCH_ABANDONED)
+	hs = coordinator_attach(seg);
+	if (hs == NULL)
 	{
 		dsm_detach(seg);
 		proc_exit(0);
 	}
+	spec = coordinator_spec;
 
-	/* a private copy: the caller may go away once we have started */
-	size = offsetof(LaunchRequest, payload) + shared_req->payload_len;
-	req = MemoryContextAlloc(TopMemoryContext, size);
-	memcpy(req, shared_req, size);
-	coordinator_req = req;
-
-	BackgroundWorkerInitializeConnectionByOid(req->dboid, req->roleid, 0);
+	BackgroundWorkerInitializeConnectionByOid(spec->dboid, spec->roleid, 0);
 	/* its SPI names no user table: nothing on the role's search_path applies */
 	searchpath_pin_worker();
 	pgstat_report_appname("pgbenchx coordinator");
@@ -1024,15 +1116,15 @@ coordinator_main(Datum main_arg)
 	{
 		uint32		expected = LAUNCH_PENDING;
 
-		strlcpy(shared_req->error, "another pgbenchx run started first", RUN_ERROR_LEN);
+		strlcpy(hs->error, "another pgbenchx run started first", RUN_ERROR_LEN);
 		pg_write_barrier();
-		if (pg_atomic_compare_exchange_u32(&shared_req->status, &expected, LAUNCH_FAILED))
-			SetLatch(&ProcGlobal->allProcs[shared_req->caller_procno].procLatch);
+		if (pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_FAILED))
+			SetLatch(&ProcGlobal->allProcs[hs->caller_procno].procLatch);
 		dsm_detach(seg);
 		proc_exit(0);
 	}
 
-	coordinator_shared_req = shared_req;
+	coordinator_hs = hs;
 	before_shmem_exit(coordinator_on_exit, (Datum) 0);
 
 	PG_TRY();
@@ -1041,41 +1133,41 @@ coordinator_main(Datum main_arg)
 
 		/* we hold the only lock: any row still "running" lost its coordinator */
 		(void) results_mark_orphans_aborted();
-		if (req->is_sweep)
-			results_start_sweep(req);
+		if (spec->is_sweep)
+			results_start_sweep(spec);
 		else
 		{
-			results_create_run(req, req->id, req->clients[0],
-							   coordinator_jobs(req, req->clients[0]), 1);
-			coordinator_step.run_id = req->id;
+			results_create_run(spec, spec->id, spec->clients[0],
+							   coordinator_jobs(spec, spec->clients[0]), 1);
+			coordinator_step.run_id = spec->id;
 		}
 
-		/* run only once the caller knows the id (launch.h) */
-		if (!coordinator_handshake(shared_req))
+		/* run only once the caller knows the id (run_spec.h) */
+		if (!coordinator_handshake(hs))
 		{
 			coordinator_abandon("cancelled", LAUNCH_ABANDONED_MESSAGE);
-			coordinator_shared_req = NULL;
+			coordinator_hs = NULL;
 			dsm_detach(seg);
 			proc_exit(0);
 		}
-		coordinator_shared_req = NULL;
+		coordinator_hs = NULL;
 		dsm_detach(seg);
 
-		for (int i = 0; i < req->nsteps && !cancelled; i++)
+		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
-			int			clients = req->clients[i];
-			int64		run_id = req->id;
+			int			clients = spec->clients[i];
+			int64		run_id = spec->id;
 
-			if (req->is_sweep)
-				run_id = results_create_run(req, 0, clients, coordinator_jobs(req, clients),
-											req->step_repeat[i]);
+			if (spec->is_sweep)
+				run_id = results_create_run(spec, 0, clients, coordinator_jobs(spec, clients),
+											spec->step_repeat[i]);
 			coordinator_step.run_id = run_id;
-			if (strcmp(coordinator_run_step(req, run_id, clients, &cancelled), "failed") == 0)
+			if (strcmp(coordinator_run_step(spec, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;
 			CHECK_FOR_INTERRUPTS();
 		}
-		if (req->is_sweep)
-			results_finish_sweep(req->id,
+		if (spec->is_sweep)
+			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
 								 any_failed ? "one or more runs failed" : NULL);
 		coordinator_finished = true;

@@ -29,21 +29,24 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
+#include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "driver.h"
-#include "launch.h"
 #include "loopback.h"
 #include "prng.h"
 #include "run_shmem.h"
+#include "run_spec.h"
 #include "script.h"
 #include "stats.h"
+#include "worker.h"
 
 /* how long stragglers may take to finish after a stop request */
 #define DRIVER_STOP_GRACE_USEC	(1 * USECS_PER_SEC)
@@ -110,9 +113,10 @@ typedef struct DriverClient
 typedef struct DriverRun
 {
 	RunShared  *run;
+	const RunSpec *spec;		/* the run's, in the step's segment */
 	DriverShared *me;
 	int			index;
-	LaunchPayload payload;		/* the scripts, their weights, the variables */
+	RunMix		payload;		/* the scripts, their weights, the variables */
 	const Script *scripts[SCRIPT_MAX_SCRIPTS];
 	int			cmd_base[SCRIPT_MAX_SCRIPTS];	/* script's first command in cmdstats */
 	int			sql_base[SCRIPT_MAX_SCRIPTS];	/* script's first statement in prepared[] */
@@ -141,6 +145,11 @@ static const char *const driver_prepared_names_prefix = "P_";
 
 /* the run being driven, for the exit callback */
 static DriverRun *driver_current = NULL;
+
+/* descriptors reserved for the clients' connections (ReserveExternalFD) */
+static int	driver_fds_reserved = 0;
+/* the soft RLIMIT_NOFILE after raising it for our share; -1 if unlimited */
+static long driver_fd_limit = -1;
 
 static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
 static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
@@ -388,6 +397,8 @@ driver_close_all(DriverRun *dr)
 		PQfinish(c->conn);
 		c->conn = NULL;
 	}
+	for (; driver_fds_reserved > 0; driver_fds_reserved--)
+		ReleaseExternalFD();
 }
 
 static void
@@ -1163,6 +1174,19 @@ driver_connect_all(DriverRun *dr)
 
 	initStringInfo(&conninfo);
 	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
+	/*
+	 * One descriptor per client, reserved for the whole run (a -C reconnect
+	 * reuses its client's) and given back by driver_close_all.  fd.c's
+	 * AcquireExternalFD would cap them at a third of the descriptors the
+	 * postmaster's limit left, but a driver raised its own limit for its
+	 * share (driver_fd_limit; launch checked the hard one): it refuses only
+	 * when that is too low, and tells fd.c of every socket with
+	 * ReserveExternalFD, so that fd.c keeps its own files within the rest.
+	 */
+	if (driver_fd_limit >= 0 && dr->nclients + WORKER_DRIVER_SPARE_FDS > driver_fd_limit)
+		loopback_too_many_files("the benchmark clients' connections");
+	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
+		ReserveExternalFD();
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
@@ -1171,7 +1195,7 @@ driver_connect_all(DriverRun *dr)
 		resetStringInfo(&conninfo);
 		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
 		loopback_append_param(&conninfo, "application_name", appname);
-		appendStringInfo(&conninfo, " %s", dr->run->conninfo);
+		appendStringInfo(&conninfo, " %s", dr->spec->conninfo);
 		dr->client_conninfo[i] = pstrdup(conninfo.data);
 
 		c->conn_start = GetCurrentTimestamp();
@@ -1506,7 +1530,7 @@ driver_shuffled_client(DriverRun *dr, DriverClient *c, const ScriptClientOptions
 	c->cmd_map = palloc(sizeof(int) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 		c->cmd_map[i] = i;
-	prng_seed(&rs, dr->run->random_seed ^ ((uint64) (c->id + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
+	prng_seed(&rs, dr->spec->random_seed ^ ((uint64) (c->id + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
 	for (int i = n - 1; i > 0; i--)
 	{
 		int			j = (int) prng_uint64_range(&rs, 0, i);
@@ -1534,10 +1558,8 @@ driver_setup_clients(DriverRun *dr)
 {
 	ScriptError err;
 	int64		default_seed;
-	LaunchPayload *pl = &dr->payload;
+	RunMix	   *pl = &dr->payload;
 
-	launch_payload_decode(run_shmem_payload(dr->run), dr->run->nscripts,
-						  dr->run->ndefines, pl);
 	dr->nsql = 0;
 	for (int k = 0, ncmd = 0; k < pl->nscripts; k++)
 	{
@@ -1553,7 +1575,7 @@ driver_setup_clients(DriverRun *dr)
 		dr->scripts[k] = script;
 		dr->cmd_base[k] = ncmd;
 		dr->sql_base[k] = dr->nsql;
-		ncmd += script_command_count(script);
+		ncmd += dr->spec->script_commands[k];
 		dr->nsql += script_sql_count(script);
 	}
 	/* pgbench's names, P_<script>_<statement>, formatted once */
@@ -1564,7 +1586,7 @@ driver_setup_clients(DriverRun *dr)
 					 "%s%d_%d", driver_prepared_names_prefix, k, j);
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
-	default_seed = script_seed_default_seed(dr->run->random_seed, dr->run->nclients);
+	default_seed = script_seed_default_seed(dr->spec->random_seed, dr->run->nclients);
 
 	for (int i = 0; i < dr->nclients; i++)
 	{
@@ -1576,10 +1598,10 @@ driver_setup_clients(DriverRun *dr)
 		c->wes_pos = -1;
 		opts.query_mode = (ScriptQueryMode) dr->run->protocol;
 		opts.client_id = c->id;
-		opts.scale = dr->run->scale;
-		opts.random_seed = dr->run->random_seed;
+		opts.scale = dr->spec->scale_detected;
+		opts.random_seed = dr->spec->random_seed;
 		opts.default_seed = default_seed;
-		script_seed_client(dr->run->random_seed, c->id, &opts.prng);
+		script_seed_client(dr->spec->random_seed, c->id, &opts.prng);
 		opts.defines = pl->defines;
 		opts.ndefines = pl->ndefines;
 		/* the values stay in the run's segment: held once, not per client */
@@ -1599,12 +1621,41 @@ driver_setup_clients(DriverRun *dr)
 	}
 }
 
+/*
+ * Attach: find the step's header, the run's spec and our CommandStats in
+ * the segment (run_spec.h), and read the script mix back once.
+ */
+static void
+driver_attach(DriverRun *dr, dsm_segment *seg)
+{
+	shm_toc    *toc = shm_toc_attach(RUN_SPEC_STEP_MAGIC, dsm_segment_address(seg));
+	const char *payload;
+
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx driver found bad shared memory")));
+	dr->run = shm_toc_lookup(toc, RUN_SPEC_KEY_SHARED, false);
+	dr->spec = run_spec_find(toc, &payload);
+	if (dr->index < 0 || dr->index >= dr->run->njobs)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pgbenchx driver found bad shared memory")));
+	dr->me = &dr->run->drivers[dr->index];
+	dr->me->procno = MyProc->pgprocno;
+	dr->counts = &dr->me->counts;
+	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
+		dr->index * dr->spec->ncommands;
+	run_spec_mix(dr->spec, payload, &dr->payload);
+}
+
 void
 driver_main(Datum main_arg)
 {
 	dsm_segment *seg;
 	DriverRun	dr;
 	struct rusage ru;
+	MemoryContext run_cxt;
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -1614,27 +1665,28 @@ driver_main(Datum main_arg)
 	memset(&dr, 0, sizeof(dr));
 	memcpy(&dr.index, MyBgworkerEntry->bgw_extra, sizeof(int));
 
+	/*
+	 * Everything of the run (the parsed scripts, the clients and their
+	 * buffers, which the language core grows in the current context) lives
+	 * in one context, deleted when the run is over.
+	 */
+	run_cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx driver run",
+									ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(run_cxt);
+
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("pgbenchx driver could not attach to its run's shared memory")));
-	dr.run = (RunShared *) dsm_segment_address(seg);
-	if (dr.run->magic != RUN_SHMEM_MAGIC || dr.index < 0 || dr.index >= dr.run->njobs)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("pgbenchx driver found bad shared memory")));
-	dr.me = &dr.run->drivers[dr.index];
-	dr.me->procno = MyProc->pgprocno;
+	driver_attach(&dr, seg);
 	/* one socket per client: raise the soft open file limit (launch checked the hard one) */
-	(void) launch_raise_nofile((long) dr.me->nclients + LAUNCH_DRIVER_SPARE_FDS);
-	dr.counts = &dr.me->counts;
-	dr.cmdstats = run_shmem_cmdstats(dr.run, dr.index);
+	driver_fd_limit = worker_raise_nofile((long) dr.me->nclients + WORKER_DRIVER_SPARE_FDS);
 	{
 		prng_state	sample;
 
 		/* pgbench's per-thread random states, in its order */
-		script_seed_thread(dr.run->random_seed, dr.run->nclients, true, dr.index,
+		script_seed_thread(dr.spec->random_seed, dr.run->nclients, true, dr.index,
 						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 
@@ -1680,6 +1732,8 @@ driver_main(Datum main_arg)
 	driver_set_state(&dr, DRIVER_DONE);
 	driver_close_all(&dr);
 	driver_current = NULL;
+	MemoryContextSwitchTo(TopMemoryContext);
+	MemoryContextDelete(run_cxt);
 	dsm_detach(seg);
 	proc_exit(0);
 }

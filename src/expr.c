@@ -14,7 +14,8 @@
  *     state.
  *
  * Must not: know about scripts or clients, allocate during evaluation, or
- * include PostgreSQL headers.  Memory comes from the script_mem_* hooks.
+ * include PostgreSQL headers.  Memory comes from the script_mem_* hooks
+ * (script_mem.h).
  */
 #include "expr.h"
 
@@ -27,7 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "script.h"				/* script_mem_* allocation hooks */
+#include "script_mem.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -10,7 +10,7 @@
  * Must not: know about scripts, clients or SQL.  Variables are opaque
  * integer ids handed out by the caller's resolver at parse time and read
  * through the caller's callback at evaluation time.  Memory comes from the
- * script_mem_* hooks (script.h); evaluation allocates nothing.
+ * script_mem_* hooks (script_mem.h); evaluation allocates nothing.
  */
 #ifndef PGBENCHX_EXPR_H
 #define PGBENCHX_EXPR_H

@@ -29,11 +29,14 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "storage/shm_toc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
 #include "launch.h"
+#include "run_spec.h"
+#include "worker.h"
 #include "loopback.h"
 #include "owner.h"
 #include "script.h"
@@ -69,50 +72,11 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 	return n;
 }
 
-void
-launch_worker_spec(BackgroundWorker *worker, const char *function,
-				   const char *type, Datum main_arg)
-{
-	memset(worker, 0, sizeof(*worker));
-	/* the drivers connect to no database, but need it to show up as a type */
-	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker->bgw_restart_time = BGW_NEVER_RESTART;
-	/* $libdir: a bare name fails to load on non-default installs */
-	strlcpy(worker->bgw_library_name, "$libdir/pgbenchx", BGW_MAXLEN);
-	strlcpy(worker->bgw_function_name, function, BGW_MAXLEN);
-	strlcpy(worker->bgw_type, type, BGW_MAXLEN);
-	strlcpy(worker->bgw_name, type, BGW_MAXLEN);
-	worker->bgw_main_arg = main_arg;
-	worker->bgw_notify_pid = MyProcPid;
-}
-
-long
-launch_raise_nofile(long want)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return -1;
-	if (rl.rlim_cur == RLIM_INFINITY)
-		return -1;
-	if ((long) rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max)
-	{
-		rlim_t		old = rl.rlim_cur;
-
-		rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || (long) rl.rlim_max > want) ?
-			(rlim_t) want : rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-			rl.rlim_cur = old;
-	}
-	return (long) rl.rlim_cur;
-}
-
 /*
  * Each driver holds one socket per client of its share, like a pgbench
  * thread, and pgbench refuses to start when RLIMIT_NOFILE is below its
  * clients + 3.  The drivers inherit the server's limits and raise their soft
- * limit up to the hard limit (launch_raise_nofile); refuse here when even the
+ * limit up to the hard limit (worker_raise_nofile); refuse here when even the
  * hard limit is too low for a step's largest share, instead of failing the
  * run with "Too many open files" once it has started.
  */
@@ -127,13 +91,13 @@ launch_check_nofile(const LaunchOptions *opts, int ncpus)
 	{
 		int			c = opts->clients[i];
 		int			jobs = opts->jobs_given ? Min(opts->jobs, c) :
-			launch_default_jobs(c, ncpus, max_worker_processes);
+			worker_default_jobs(c, ncpus, max_worker_processes);
 		long		share = (c + jobs - 1) / jobs;
-		long		need = share + LAUNCH_DRIVER_SPARE_FDS;
+		long		need = share + WORKER_DRIVER_SPARE_FDS;
 
 		if (need > (long) rl.rlim_max)
 		{
-			long		per_job = (long) rl.rlim_max - LAUNCH_DRIVER_SPARE_FDS;
+			long		per_job = (long) rl.rlim_max - WORKER_DRIVER_SPARE_FDS;
 
 			ereport(ERROR,
 					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -147,16 +111,6 @@ launch_check_nofile(const LaunchOptions *opts, int ncpus)
 					 errhint("Raise the server's open file limit (LimitNOFILE= in its systemd unit, or ulimit -n before pg_ctl start).")));
 		}
 	}
-}
-
-int
-launch_default_jobs(int clients, int ncpus, int free_slots)
-{
-	int			jobs = Max(1, (ncpus + 1) / 2);
-
-	jobs = Min(jobs, clients);
-	jobs = Min(jobs, free_slots - 1);
-	return Max(jobs, 1);
 }
 
 /*
@@ -536,51 +490,30 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 	return scale;
 }
 
-void
-launch_payload_decode(const char *payload, int nscripts, int ndefines, LaunchPayload *out)
-{
-	const char *p = payload;
-
-	out->nscripts = nscripts;
-	out->total_weight = 0;
-	for (int i = 0; i < nscripts; i++)
-	{
-		out->names[i] = p;
-		p += strlen(p) + 1;
-		out->weights[i] = pg_strtoint64(p);
-		out->total_weight += out->weights[i];
-		p += strlen(p) + 1;
-		out->texts[i] = p;
-		p += strlen(p) + 1;
-	}
-	out->ndefines = ndefines;
-	out->defines = palloc0(sizeof(ScriptDefine) * Max(1, ndefines));
-	for (int i = 0; i < ndefines; i++)
-	{
-		out->defines[i].name = p;
-		p += strlen(p) + 1;
-		out->defines[i].value = p;
-		p += strlen(p) + 1;
-	}
-}
-
 /*
  * Every script parses, and a client can be made of the mix with these
  * variables in this protocol (variable names, at most 255 parameters per
- * statement), so that no driver fails on it later.
+ * statement), and check_tpcb has the scripts it needs, so that no driver
+ * fails on it later.  The scripts are parsed here only: their command
+ * counts go into the spec and their commands' first lines
+ * (pgbenchx.statements) at the end of the payload.
  */
 static void
-launch_check_scripts(const LaunchPayload *pl, RunProtocol protocol)
+launch_check_scripts(RunSpec *spec, StringInfo payload)
 {
+	RunMix		mix;
 	ScriptError err;
 	Script	   *scripts[SCRIPT_MAX_SCRIPTS];
 	ScriptClient *client;
 	ScriptClientOptions copts;
 	char		msg[2048];
 
-	for (int i = 0; i < pl->nscripts; i++)
+	spec->ncommands = 0;
+	spec->payload_len = payload->len;
+	run_spec_mix(spec, payload->data, &mix);
+	for (int i = 0; i < mix.nscripts; i++)
 	{
-		scripts[i] = script_parse(pl->names[i], pl->texts[i], &err);
+		scripts[i] = script_parse(mix.names[i], mix.texts[i], &err);
 		if (scripts[i] == NULL)
 		{
 			for (int j = 0; j < i; j++)
@@ -591,28 +524,59 @@ launch_check_scripts(const LaunchPayload *pl, RunProtocol protocol)
 			script_error_format(&err, msg, sizeof(msg));
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("script \"%s\" has an error: %s", pl->names[i], err.message),
+					 errmsg("script \"%s\" has an error: %s", mix.names[i], err.message),
 					 errdetail("%s", msg)));
 		}
 	}
 	memset(&copts, 0, sizeof(copts));
-	copts.query_mode = (ScriptQueryMode) protocol;
+	copts.query_mode = (ScriptQueryMode) spec->protocol;
 	copts.scale = 1;
-	copts.defines = pl->defines;
-	copts.ndefines = pl->ndefines;
-	client = script_client_create_multi((const Script *const *) scripts, pl->nscripts, &copts, &err);
+	copts.defines = mix.defines;
+	copts.ndefines = mix.ndefines;
+	client = script_client_create_multi((const Script *const *) scripts, mix.nscripts, &copts, &err);
 	if (client)
 		script_client_free(client);
-	for (int i = 0; i < pl->nscripts; i++)
-		script_free(scripts[i]);
 	if (client == NULL)
 	{
+		for (int i = 0; i < mix.nscripts; i++)
+			script_free(scripts[i]);
 		script_error_format(&err, msg, sizeof(msg));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("script \"%s\" cannot run: %s", err.source, err.message),
 				 errdetail("%s", msg)));
 	}
+	/*
+	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
+	 * (simple-update and custom scripts write some of the tables and not the
+	 * others); select-only writes nothing, so it may be mixed in.
+	 */
+	if (spec->check_tpcb)
+		for (int i = 0; i < mix.nscripts; i++)
+			if (strcmp(mix.names[i], "tpcb-like") != 0 &&
+				strcmp(mix.names[i], "select-only") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", mix.names[i]),
+						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
+						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
+
+	/* payload is appended to below: mix's pointers into it end here */
+	for (int i = 0; i < mix.nscripts; i++)
+	{
+		int			count = script_command_count(scripts[i]);
+
+		spec->script_commands[i] = count;
+		spec->ncommands += count;
+		for (int k = 0; k < count; k++)
+		{
+			const char *line = script_command_first_line(scripts[i], k);
+
+			appendBinaryStringInfo(payload, line, strlen(line) + 1);
+		}
+		script_free(scripts[i]);
+	}
+	spec->payload_len = payload->len;
 }
 
 /*
@@ -710,7 +674,7 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 /* the launch the caller is waiting for, for launch_abandon */
 static struct
 {
-	LaunchRequest *req;
+	LaunchHandshake *hs;
 	BackgroundWorkerHandle *handle;
 } launch_pending;
 
@@ -725,13 +689,13 @@ static struct
 static void
 launch_abandon(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
-	LaunchRequest *req = launch_pending.req;
+	LaunchHandshake *hs = launch_pending.hs;
 	uint32		expected = LAUNCH_PENDING;
 
-	if (req == NULL)
+	if (hs == NULL)
 		return;
-	launch_pending.req = NULL;
-	if (pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ABANDONED))
+	launch_pending.hs = NULL;
+	if (pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_ABANDONED))
 	{
 		/* not yet answered: a coordinator the postmaster has not started yet stays unstarted */
 		if (launch_pending.handle)
@@ -743,46 +707,24 @@ launch_abandon(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 		}
 	}
 	else if (expected == LAUNCH_STARTED &&
-			 pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ABANDONED))
+			 pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_ABANDONED))
 	{
 		pg_read_barrier();
-		SetLatch(&ProcGlobal->allProcs[req->coordinator_procno].procLatch);
+		SetLatch(&ProcGlobal->allProcs[hs->coordinator_procno].procLatch);
 	}
 	launch_pending.handle = NULL;
 }
 
-int64
-launch_start(const LaunchOptions *opts, bool is_sweep)
+/*
+ * Phase 1, the options: everything that can be refused from the arguments
+ * alone, before anything is looked up.  Fills the spec's options; returns
+ * the variables (-D) in defs, their number in *ndefs.
+ */
+static void
+launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
+					 ScriptDefine *defs, int *ndefs)
 {
 	const char *what = is_sweep ? "run_sweep" : "run_bench";
-	bool		builtin;
-	ScriptDefine defs[SCRIPT_SQL_MAX_VARIABLES];
-	int			ndefs = 0;
-	int			nscripts;
-	StringInfoData payload;
-	StringInfoData display;
-	LaunchPayload decoded;
-	char	   *tags_text = NULL;
-	bool		password_given = false;
-	RunProtocol protocol;
-	StringInfoData shown;
-	StringInfoData quoted;
-	bool		remote;
-	int			max_clients = 0;
-	int			max_jobs;
-	int			free_slots;
-	int			ncpus;
-	int			scale;
-	char	   *dbname;
-	char	   *role;
-	char	   *conninfo;
-	int64		id;
-	dsm_segment *seg;
-	LaunchRequest *req;
-	BackgroundWorker worker;
-	BackgroundWorkerHandle *handle;
-	BgwHandleStatus bgw_status;
-	pid_t		pid;
 
 	if (launch_in_explicit_block())
 		ereport(ERROR,
@@ -792,10 +734,12 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 				 errhint("Call %s outside BEGIN ... COMMIT, then wait with CALL pgbenchx.wait(id).", what)));
 
 	launch_check_arguments(opts, what);
-	protocol = launch_protocol(opts->protocol);
+	spec->protocol = launch_protocol(opts->protocol);
 	/* the label and the tags are refused here, before anything is looked up */
 	if (opts->tags)
 	{
+		char	   *tags_text;
+
 		if (!JB_ROOT_IS_OBJECT(opts->tags))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -807,79 +751,136 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("tags are too long"),
 					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
+		strlcpy(spec->tags, tags_text, sizeof(spec->tags));
 	}
 	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
 				 errmsg("label is too long"),
 				 errhint("Keep the label under %d bytes.", LAUNCH_LABEL_LEN)));
-	if (opts->variables)
-		ndefs = script_sql_defines(opts->variables, defs);
+	*ndefs = opts->variables ? script_sql_defines(opts->variables, defs) : 0;
 
-	for (int i = 0; i < opts->nsteps; i++)
-		max_clients = Max(max_clients, opts->clients[i]);
+	spec->is_sweep = is_sweep;
+	/* repeats are interleaved: the whole ladder, then the whole ladder again */
+	spec->repeats = opts->repeats;
+	spec->nsteps = opts->nsteps * opts->repeats;
+	for (int r = 0; r < opts->repeats; r++)
+		for (int i = 0; i < opts->nsteps; i++)
+		{
+			spec->clients[r * opts->nsteps + i] = opts->clients[i];
+			spec->step_repeat[r * opts->nsteps + i] = r + 1;
+		}
+	spec->jobs = opts->jobs_given ? opts->jobs : 0;
+	spec->duration = opts->duration_given ? opts->duration : 0;
+	spec->transactions = opts->transactions_given ? opts->transactions : 0;
+	spec->knobs.rate = opts->rate_given ? opts->rate : 0;
+	spec->knobs.latency_limit_usec = opts->latency_limit_given ?
+		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;
+	spec->knobs.max_tries = opts->max_tries;
+	spec->knobs.connect_per_transaction = opts->connect_per_transaction;
+	spec->knobs.replay = opts->replay;
+	spec->knobs.require_password = !superuser();
+	spec->knobs.shuffle = opts->shuffle;
+	spec->vacuum = opts->vacuum;
+	spec->checkpoint = opts->checkpoint;
+	spec->check_tpcb = opts->check_tpcb;
+	spec->random_seed_given = opts->random_seed_given;
+	spec->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
+		(uint64) GetCurrentTimestamp();
+	if (opts->label)
+		strlcpy(spec->label, opts->label, sizeof(spec->label));
+}
+
+/*
+ * Phase 2, the caller's conninfo: checked, recorded without its password,
+ * and re-quoted for the clients (returned).  Without a password only a
+ * superuser's clients may log in.
+ */
+static char *
+launch_check_caller(const LaunchOptions *opts, RunSpec *spec, bool *remote)
+{
+	StringInfoData shown;
+	StringInfoData quoted;
+	bool		password_given = false;
 
 	initStringInfo(&shown);
 	initStringInfo(&quoted);
-	role = GetUserNameFromId(GetUserId(), false);
-	remote = opts->conninfo ?
-		launch_check_conninfo(opts->conninfo, &shown, &quoted, role, &password_given) : false;
+	strlcpy(spec->owner, GetUserNameFromId(GetUserId(), false), sizeof(spec->owner));
+	*remote = opts->conninfo ?
+		launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, &password_given) : false;
 	if (!superuser() && !password_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
 				 errdetail("A non-superuser's benchmark clients must log in with a password, so that they cannot borrow the server's own identity through trust or peer authentication."),
-				 errhint("Pass conninfo => 'password=...' with role \"%s\"'s password.", role)));
+				 errhint("Pass conninfo => 'password=...' with role \"%s\"'s password.", spec->owner)));
+	strlcpy(spec->conninfo_shown, shown.data, sizeof(spec->conninfo_shown));
+	return quoted.data;
+}
 
-	/* in our own context: they outlive SPI_finish */
-	initStringInfo(&payload);
+/*
+ * Phase 3, the script mix: resolved, parsed and checked once (with
+ * check_tpcb); the payload gets the scripts, the variables and the
+ * commands' first lines.  Returns
+ * whether a built-in script is in the mix (the scale is then read).
+ */
+static bool
+launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *defs,
+				 int ndefs, StringInfo payload)
+{
+	StringInfoData display;
+	bool		builtin;
+
 	initStringInfo(&display);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
 	if (opts->inline_script)
 	{
 		/* run_replay: the statements are the one script */
-		appendStringInfoString(&payload, "replay");
-		appendStringInfoChar(&payload, '\0');
-		appendStringInfoString(&payload, "1");
-		appendStringInfoChar(&payload, '\0');
-		appendBinaryStringInfo(&payload, opts->inline_script, strlen(opts->inline_script) + 1);
+		appendStringInfoString(payload, "replay");
+		appendStringInfoChar(payload, '\0');
+		appendStringInfoString(payload, "1");
+		appendStringInfoChar(payload, '\0');
+		appendBinaryStringInfo(payload, opts->inline_script, strlen(opts->inline_script) + 1);
 		appendStringInfoString(&display, "replay");
-		nscripts = 1;
+		spec->nscripts = 1;
 		builtin = false;
 	}
 	else
-		nscripts = launch_scripts(opts->script, &payload, &display, &builtin);
+		spec->nscripts = launch_scripts(opts->script, payload, &display, &builtin);
+	strlcpy(spec->script_name, display.data, sizeof(spec->script_name));
+	spec->ndefines = ndefs;
 	for (int i = 0; i < ndefs; i++)
 	{
-		appendBinaryStringInfo(&payload, defs[i].name, strlen(defs[i].name) + 1);
-		appendBinaryStringInfo(&payload, defs[i].value, strlen(defs[i].value) + 1);
+		appendBinaryStringInfo(payload, defs[i].name, strlen(defs[i].name) + 1);
+		appendBinaryStringInfo(payload, defs[i].value, strlen(defs[i].value) + 1);
 	}
-	launch_payload_decode(payload.data, nscripts, ndefs, &decoded);
-	launch_check_scripts(&decoded, protocol);
+	launch_check_scripts(spec, payload);
+	return builtin;
+}
 
-	/*
-	 * check_tpcb: only the built-in tpcb-like keeps the TPC-B invariant
-	 * (simple-update and custom scripts write some of the tables and not the
-	 * others); select-only writes nothing, so it may be mixed in.
-	 */
-	if (opts->check_tpcb)
-		for (int i = 0; i < decoded.nscripts; i++)
-			if (strcmp(decoded.names[i], "tpcb-like") != 0 &&
-				strcmp(decoded.names[i], "select-only") != 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("check_tpcb needs the tpcb-like script, not \"%s\"", decoded.names[i]),
-						 errdetail("Only the built-in tpcb-like script (mixed with select-only at most) keeps the balances of accounts, tellers and branches and the deltas of history equal."),
-						 errhint("Pass script => 'tpcb-like', or leave check_tpcb out.")));
+/*
+ * Phase 4, the server: no other run, enough worker slots, connections and
+ * open files, and the clients can log in (which reads the scale for the
+ * built-in scripts).  Fills the spec's conninfo, scale and ncpus.
+ */
+static void
+launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted,
+					bool remote, bool builtin)
+{
+	int			max_clients = 0;
+	int			max_jobs;
+	int			free_slots;
+	char	   *dbname;
+	char	   *conninfo;
+
+	for (int i = 0; i < opts->nsteps; i++)
+		max_clients = Max(max_clients, opts->clients[i]);
 
 	launch_check_no_run();
 
-	ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+	spec->ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	free_slots = launch_free_worker_slots();
 	max_jobs = opts->jobs_given ? Min(opts->jobs, max_clients) :
-		launch_default_jobs(max_clients, ncpus, free_slots);
+		worker_default_jobs(max_clients, spec->ncpus, free_slots);
 	if (max_jobs + 1 > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -891,137 +892,154 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 
 	if (!remote)
 		launch_check_connections(max_clients);
-	launch_check_nofile(opts, ncpus);
+	launch_check_nofile(opts, spec->ncpus);
 
 	dbname = get_database_name(MyDatabaseId);
-	conninfo = loopback_conninfo(dbname, role, "pgbenchx check", quoted.data);
-	scale = launch_check_login(conninfo, role, builtin);
+	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
+	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin);
 	/* each client puts its own application_name in front of this */
-	conninfo = loopback_conninfo(dbname, role, NULL, quoted.data);
+	conninfo = loopback_conninfo(dbname, spec->owner, NULL, quoted);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
-	id = launch_next_id();
-	SPI_finish();
+	strlcpy(spec->conninfo, conninfo, sizeof(spec->conninfo));
+}
 
-	/* the request, handed over in a DSM segment the coordinator attaches */
-	seg = dsm_create(offsetof(LaunchRequest, payload) + payload.len, 0);
-	req = (LaunchRequest *) dsm_segment_address(seg);
-	memset(req, 0, offsetof(LaunchRequest, payload));
-	req->magic = LAUNCH_MAGIC;
-	req->dboid = MyDatabaseId;
-	req->roleid = GetUserId();
-	strlcpy(req->owner, role, sizeof(req->owner));
-	req->is_sweep = is_sweep;
-	req->id = id;
-	/* repeats are interleaved: the whole ladder, then the whole ladder again */
-	req->repeats = opts->repeats;
-	req->nsteps = opts->nsteps * opts->repeats;
-	for (int r = 0; r < opts->repeats; r++)
-		for (int i = 0; i < opts->nsteps; i++)
-		{
-			req->clients[r * opts->nsteps + i] = opts->clients[i];
-			req->step_repeat[r * opts->nsteps + i] = r + 1;
-		}
-	if (tags_text)
-		strlcpy(req->tags, tags_text, sizeof(req->tags));
-	req->jobs = opts->jobs_given ? opts->jobs : 0;
-	req->duration = opts->duration_given ? opts->duration : 0;
-	req->transactions = opts->transactions_given ? opts->transactions : 0;
-	req->protocol = protocol;
-	req->knobs.rate = opts->rate_given ? opts->rate : 0;
-	req->knobs.latency_limit_usec = opts->latency_limit_given ?
-		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;
-	req->knobs.max_tries = opts->max_tries;
-	req->knobs.connect_per_transaction = opts->connect_per_transaction;
-	req->knobs.replay = opts->replay;
-	req->knobs.require_password = !superuser();
-	req->knobs.shuffle = opts->shuffle;
-	req->vacuum = opts->vacuum;
-	req->checkpoint = opts->checkpoint;
-	req->check_tpcb = opts->check_tpcb;
-	req->random_seed_given = opts->random_seed_given;
-	req->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
-		(uint64) GetCurrentTimestamp();
-	req->ncpus = ncpus;
-	req->scale_detected = scale;
-	strlcpy(req->script_name, display.data, sizeof(req->script_name));
-	if (opts->label)
-		strlcpy(req->label, opts->label, sizeof(req->label));
-	strlcpy(req->conninfo, conninfo, sizeof(req->conninfo));
-	strlcpy(req->conninfo_shown, shown.data, sizeof(req->conninfo_shown));
-	req->caller_procno = MyProc->pgprocno;
-	req->caller_pid = MyProcPid;
-	req->coordinator_procno = -1;
-	pg_atomic_init_u32(&req->status, LAUNCH_PENDING);
-	req->nscripts = nscripts;
-	req->ndefines = ndefs;
-	req->payload_len = payload.len;
-	memcpy(req->payload, payload.data, payload.len);
+/*
+ * Phase 5, the launch segment: the spec, its payload and the handshake,
+ * laid out with shm_toc.
+ */
+static dsm_segment *
+launch_setup_segment(const RunSpec *spec, const char *payload, LaunchHandshake **hs_out)
+{
+	shm_toc_estimator e;
+	Size		size;
+	dsm_segment *seg;
+	shm_toc    *toc;
+	LaunchHandshake *hs;
 
-	launch_worker_spec(&worker, "coordinator_main", "pgbenchx coordinator",
-					   UInt32GetDatum(dsm_segment_handle(seg)));
+	shm_toc_initialize_estimator(&e);
+	run_spec_estimate(&e, spec);
+	shm_toc_estimate_chunk(&e, sizeof(LaunchHandshake));
+	shm_toc_estimate_keys(&e, 1);
+	size = shm_toc_estimate(&e);
+
+	seg = dsm_create(size, 0);
+	toc = shm_toc_create(RUN_SPEC_LAUNCH_MAGIC, dsm_segment_address(seg), size);
+	run_spec_store(toc, spec, payload);
+	hs = shm_toc_allocate(toc, sizeof(LaunchHandshake));
+	memset(hs, 0, sizeof(LaunchHandshake));
+	hs->caller_procno = MyProc->pgprocno;
+	hs->caller_pid = MyProcPid;
+	hs->coordinator_procno = -1;
+	pg_atomic_init_u32(&hs->status, LAUNCH_PENDING);
+	shm_toc_insert(toc, RUN_SPEC_KEY_HANDSHAKE, hs);
+	*hs_out = hs;
+	return seg;
+}
+
+/* Phase 6, the coordinator: start it and wait until it has answered. */
+static void
+launch_wait_for_coordinator(dsm_segment *seg, LaunchHandshake *hs, bool is_sweep, int64 id)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	BgwHandleStatus bgw_status;
+	pid_t		pid;
+
+	worker_spec(&worker, "coordinator_main", "pgbenchx coordinator",
+				UInt32GetDatum(dsm_segment_handle(seg)));
 	snprintf(worker.bgw_name, BGW_MAXLEN, "pgbenchx coordinator of %s " INT64_FORMAT,
 			 is_sweep ? "sweep" : "run", id);
 
-	launch_pending.req = req;
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("could not start the pgbenchx coordinator: no free background worker slot"),
+				 errhint("Raise max_worker_processes (this needs a restart), or wait for parallel queries to end.")));
+	launch_pending.handle = handle;
+
+	bgw_status = WaitForBackgroundWorkerStartup(handle, &pid);
+	if (bgw_status != BGWH_STARTED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the pgbenchx coordinator did not start"),
+				 errhint("See the server log.")));
+
+	/* wait until it has taken the run over, or said why it could not */
+	while (pg_atomic_read_u32(&hs->status) == LAUNCH_PENDING)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&hs->status) == LAUNCH_PENDING &&
+			GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the pgbenchx coordinator exited before the run started"),
+					 errhint("See the server log.")));
+	}
+	pg_read_barrier();
+	if (pg_atomic_read_u32(&hs->status) == LAUNCH_FAILED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("%s", hs->error),
+				 errhint("Only one run at a time per cluster: wait for the other with CALL pgbenchx.wait(id).")));
+}
+
+int64
+launch_start(const LaunchOptions *opts, bool is_sweep)
+{
+	RunSpec    *spec = palloc0(sizeof(RunSpec));
+	ScriptDefine defs[SCRIPT_SQL_MAX_VARIABLES];
+	int			ndefs;
+	char	   *quoted;
+	bool		remote;
+	bool		builtin;
+	StringInfoData payload;
+	dsm_segment *seg;
+	LaunchHandshake *hs;
+
+	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
+	quoted = launch_check_caller(opts, spec, &remote);
+
+	/* in our own context: it outlives SPI_finish */
+	initStringInfo(&payload);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
+	launch_check_server(opts, spec, quoted, remote, builtin);
+	spec->dboid = MyDatabaseId;
+	spec->roleid = GetUserId();
+	spec->id = launch_next_id();
+	SPI_finish();
+
+	/* the request, handed over in a DSM segment the coordinator attaches */
+	seg = launch_setup_segment(spec, payload.data, &hs);
+	launch_pending.hs = hs;
 	launch_pending.handle = NULL;
 	PG_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
 	{
-		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
-			ereport(ERROR,
-					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-					 errmsg("could not start the pgbenchx coordinator: no free background worker slot"),
-					 errhint("Raise max_worker_processes (this needs a restart), or wait for parallel queries to end.")));
-		launch_pending.handle = handle;
+		uint32		expected = LAUNCH_STARTED;
 
-		bgw_status = WaitForBackgroundWorkerStartup(handle, &pid);
-		if (bgw_status != BGWH_STARTED)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the pgbenchx coordinator did not start"),
-					 errhint("See the server log.")));
-
-		/* wait until it has taken the run over, or said why it could not */
-		while (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING)
-		{
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 100, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-			if (pg_atomic_read_u32(&req->status) == LAUNCH_PENDING &&
-				GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the pgbenchx coordinator exited before the run started"),
-						 errhint("See the server log.")));
-		}
-		pg_read_barrier();
-		if (pg_atomic_read_u32(&req->status) == LAUNCH_FAILED)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_IN_USE),
-					 errmsg("%s", req->error),
-					 errhint("Only one run at a time per cluster: wait for the other with CALL pgbenchx.wait(id).")));
+		launch_wait_for_coordinator(seg, hs, is_sweep, spec->id);
 
 		/*
 		 * STARTED: we know the id and return it now, with no interrupt check
 		 * in between, so the run goes on exactly when the caller learns its
 		 * id.
 		 */
-		{
-			uint32		expected = LAUNCH_STARTED;
-
-			if (!pg_atomic_compare_exchange_u32(&req->status, &expected, LAUNCH_ACKNOWLEDGED))
-				elog(ERROR, "unexpected pgbenchx launch status %u", expected);
-			SetLatch(&ProcGlobal->allProcs[req->coordinator_procno].procLatch);
-		}
+		if (!pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_ACKNOWLEDGED))
+			elog(ERROR, "unexpected pgbenchx launch status %u", expected);
+		SetLatch(&ProcGlobal->allProcs[hs->coordinator_procno].procLatch);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
-	launch_pending.req = NULL;
+	launch_pending.hs = NULL;
 	launch_pending.handle = NULL;
 
 	dsm_detach(seg);
-	return id;
+	return spec->id;
 }

@@ -7,7 +7,13 @@
  *
  * Used by the caller's backend (the login check before a run), and by the
  * coordinator (pre-run maintenance).  The drivers keep their own state
- * machine for their many connections and only take the conninfo from here.
+ * machine for their many connections and only take the conninfo and the
+ * "too many open files" error from here.
+ *
+ * Every connection holds a socket the server's file descriptor accounting
+ * (fd.c) must know of, as postgres_fdw's do: it is reserved with
+ * AcquireExternalFD before the connection is opened and released when it is
+ * closed.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,6 +22,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "postmaster/postmaster.h"
+#include "storage/fd.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -133,16 +140,45 @@ loopback_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
 					strlen(primary) > 200 ? "..." : "")));
 }
 
+void
+loopback_too_many_files(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not open %s: too many open files", what),
+			 errdetail("There are too many open files on the local server."),
+			 errhint("Raise the server's max_files_per_process and/or \"ulimit -n\" limits, or use more jobs for fewer clients each.")));
+}
+
+/* reserve the descriptor of a connection about to be opened */
+static void
+loopback_acquire_fd(const char *what)
+{
+	if (!AcquireExternalFD())
+		loopback_too_many_files(what);
+}
+
+/* close a connection of loopback_connect and give its descriptor back */
+static void
+loopback_close(PGconn *conn)
+{
+	PQfinish(conn);
+	ReleaseExternalFD();
+}
+
 PGconn *
 loopback_connect(const char *conninfo, char **errmsg)
 {
-	PGconn	   *conn = PQconnectStart(conninfo);
-	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	PGconn	   *conn;
+	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	bool		cancelled = false;
 
 	*errmsg = NULL;
+	loopback_acquire_fd("a loopback connection");
+	conn = PQconnectStart(conninfo);
 	if (conn == NULL)
 	{
+		ReleaseExternalFD();
 		*errmsg = pstrdup("out of memory");
 		return NULL;
 	}
@@ -179,14 +215,14 @@ loopback_connect(const char *conninfo, char **errmsg)
 	}
 	PG_CATCH();
 	{
-		PQfinish(conn);
+		loopback_close(conn);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 
 	if (cancelled)
 	{
-		PQfinish(conn);
+		loopback_close(conn);
 		*errmsg = pstrdup("cancelled while connecting");
 		return NULL;
 	}
@@ -198,7 +234,7 @@ loopback_connect(const char *conninfo, char **errmsg)
 		while (len > 0 && msg[len - 1] == '\n')
 			msg[--len] = '\0';
 		*errmsg = msg;
-		PQfinish(conn);
+		loopback_close(conn);
 		return NULL;
 	}
 	return conn;
@@ -295,5 +331,5 @@ loopback_finish(PGconn *conn)
 	 * closing the connection ends it on the server's side.
 	 */
 	if (conn != NULL)
-		PQfinish(conn);
+		loopback_close(conn);
 }

@@ -31,9 +31,18 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
  * Connect without blocking, waiting on the socket and the latch.  Returns
  * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
  * Interrupts are serviced: a cancel raises an ERROR (the connection is
- * closed first).
+ * closed first).  The connection's descriptor is reserved with
+ * AcquireExternalFD (an ERROR when none is left) and given back by
+ * loopback_finish.
  */
 extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
+
+/*
+ * No descriptor is left for what (a libpq connection): postgres_fdw's error,
+ * errcode 08001.  loopback_connect raises it when AcquireExternalFD says
+ * so, a driver when its own limit is too low for its clients.
+ */
+extern void loopback_too_many_files(const char *what) pg_attribute_noreturn();
 
 /*
  * Run sql (one or more statements) without blocking.  Returns NULL when

@@ -79,8 +79,8 @@ _PG_init(void)
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
 
-	/* a cancel or statement_timeout stops the parsing of a huge script */
-	script_set_interrupt_hook(script_sql_interrupt_pending);
+	/* the language core's memory and interrupt hooks (script_sql.c) */
+	script_sql_install_hooks();
 
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");

@@ -214,40 +214,40 @@ results_protocol_name(RunProtocol p)
 }
 
 void
-results_start_sweep(const LaunchRequest *req)
+results_start_sweep(const RunSpec *spec)
 {
 	ResultsStmt st = {0};
 	StringInfoData clients;
 
 	initStringInfo(&clients);
 	appendStringInfoChar(&clients, '{');
-	for (int i = 0; i < req->nsteps / Max(req->repeats, 1); i++)
-		appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", req->clients[i]);
+	for (int i = 0; i < spec->nsteps / Max(spec->repeats, 1); i++)
+		appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", spec->clients[i]);
 	appendStringInfoChar(&clients, '}');
 
-	results_int8(&st, req->id);
-	results_text(&st, req->script_name);
+	results_int8(&st, spec->id);
+	results_text(&st, spec->script_name);
 	results_text(&st, clients.data);
-	if (req->duration > 0)
-		results_int4(&st, req->duration);
+	if (spec->duration > 0)
+		results_int4(&st, spec->duration);
 	else
 		results_arg(&st, INT4OID, (Datum) 0, true);
-	results_text(&st, req->label[0] ? req->label : NULL);
-	results_text(&st, results_protocol_name(req->protocol));
-	if (req->jobs > 0)
-		results_int4(&st, req->jobs);
+	results_text(&st, spec->label[0] ? spec->label : NULL);
+	results_text(&st, results_protocol_name(spec->protocol));
+	if (spec->jobs > 0)
+		results_int4(&st, spec->jobs);
 	else
 		results_arg(&st, INT4OID, (Datum) 0, true);
-	if (req->transactions > 0)
-		results_int8(&st, req->transactions);
+	if (spec->transactions > 0)
+		results_int8(&st, spec->transactions);
 	else
 		results_arg(&st, INT8OID, (Datum) 0, true);
-	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
+	results_text(&st, spec->conninfo_shown[0] ? spec->conninfo_shown : NULL);
 	results_int4(&st, MyProcPid);
-	results_text(&st, req->tags[0] ? req->tags : NULL);
-	results_int4(&st, req->repeats);
+	results_text(&st, spec->tags[0] ? spec->tags : NULL);
+	results_int4(&st, spec->repeats);
 	results_environment(&st);
-	results_text(&st, req->owner);
+	results_text(&st, spec->owner);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
 				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id, owner) "
 				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14)", &st);
@@ -266,7 +266,7 @@ results_finish_sweep(int64 sweep_id, const char *status, const char *error)
 }
 
 int64
-results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs, int repeat)
+results_create_run(const RunSpec *spec, int64 run_id, int clients, int jobs, int repeat)
 {
 	ResultsStmt st = {0};
 
@@ -274,36 +274,36 @@ results_create_run(const LaunchRequest *req, int64 run_id, int clients, int jobs
 		results_int8(&st, run_id);
 	else
 		results_arg(&st, INT8OID, (Datum) 0, true);
-	if (req->is_sweep)
-		results_int8(&st, req->id);
+	if (spec->is_sweep)
+		results_int8(&st, spec->id);
 	else
 		results_arg(&st, INT8OID, (Datum) 0, true);
-	results_text(&st, req->script_name);
-	results_text(&st, results_protocol_name(req->protocol));
-	results_int4(&st, req->scale_detected);
+	results_text(&st, spec->script_name);
+	results_text(&st, results_protocol_name(spec->protocol));
+	results_int4(&st, spec->scale_detected);
 	results_int4(&st, clients);
 	results_int4(&st, jobs);
-	if (req->duration > 0)
-		results_int4(&st, req->duration);
+	if (spec->duration > 0)
+		results_int4(&st, spec->duration);
 	else
 		results_arg(&st, INT4OID, (Datum) 0, true);
-	results_text(&st, req->label[0] ? req->label : NULL);
-	if (req->transactions > 0)
-		results_int8(&st, req->transactions);
+	results_text(&st, spec->label[0] ? spec->label : NULL);
+	if (spec->transactions > 0)
+		results_int8(&st, spec->transactions);
 	else
 		results_arg(&st, INT8OID, (Datum) 0, true);
-	results_text(&st, psprintf(UINT64_FORMAT, req->random_seed));
-	results_text(&st, req->conninfo_shown[0] ? req->conninfo_shown : NULL);
+	results_text(&st, psprintf(UINT64_FORMAT, spec->random_seed));
+	results_text(&st, spec->conninfo_shown[0] ? spec->conninfo_shown : NULL);
 	results_int4(&st, MyProcPid);
-	results_float8(&st, req->knobs.rate > 0 ? req->knobs.rate : NAN);
-	results_float8(&st, req->knobs.latency_limit_usec > 0 ? req->knobs.latency_limit_usec / 1000.0 : NAN);
-	results_int4(&st, req->knobs.max_tries);
-	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.connect_per_transaction), false);
-	results_text(&st, req->tags[0] ? req->tags : NULL);
+	results_float8(&st, spec->knobs.rate > 0 ? spec->knobs.rate : NAN);
+	results_float8(&st, spec->knobs.latency_limit_usec > 0 ? spec->knobs.latency_limit_usec / 1000.0 : NAN);
+	results_int4(&st, spec->knobs.max_tries);
+	results_arg(&st, BOOLOID, BoolGetDatum(spec->knobs.connect_per_transaction), false);
+	results_text(&st, spec->tags[0] ? spec->tags : NULL);
 	results_int4(&st, repeat);
-	results_arg(&st, BOOLOID, BoolGetDatum(req->knobs.replay), false);
+	results_arg(&st, BOOLOID, BoolGetDatum(spec->knobs.replay), false);
 	results_environment(&st);
-	results_text(&st, req->owner);
+	results_text(&st, spec->owner);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "

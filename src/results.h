@@ -9,8 +9,8 @@
 #ifndef PGBENCHX_RESULTS_H
 #define PGBENCHX_RESULTS_H
 
-#include "launch.h"
 #include "run_shmem.h"
+#include "run_spec.h"
 #include "stats.h"
 
 /* what a finished run measured */
@@ -64,10 +64,10 @@ typedef struct RunResult
 #define RESULTS_ORPHAN_ERROR "its coordinator is gone (crash, immediate shutdown or restart)"
 
 extern uint64 results_mark_orphans_aborted(void);
-extern void results_start_sweep(const LaunchRequest *req);
+extern void results_start_sweep(const RunSpec *spec);
 extern void results_finish_sweep(int64 sweep_id, const char *status, const char *error);
 /* run_id 0: take the next id.  Returns the run's id. */
-extern int64 results_create_run(const LaunchRequest *req, int64 run_id,
+extern int64 results_create_run(const RunSpec *spec, int64 run_id,
 								int clients, int jobs, int repeat);
 extern void results_bench_started(int64 run_id);
 extern void results_write_sample(int64 run_id, int second,

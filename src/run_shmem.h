@@ -4,10 +4,12 @@
  *	  The dynamic shared memory layout shared by a run's coordinator and its
  *	  driver workers.
  *
- * One DSM segment per run step.  The coordinator creates it, fills the
- * RunShared header (the run spec and the script text), starts the drivers
- * with the segment's handle as their main argument and their index in
- * bgw_extra, and reads what they publish:
+ * One DSM segment per run step, laid out with shm_toc (keys in
+ * run_spec.h): the RunShared header with one DriverShared per driver, the
+ * run's RunSpec and its payload (the scripts, the variables, the commands'
+ * first lines), and each driver's CommandStats.  The coordinator creates
+ * it, starts the drivers with the segment's handle as their main argument
+ * and their index in bgw_extra, and reads what they publish:
  *
  *	- each driver's state, advanced with a write barrier and a SetLatch on
  *	  the coordinator;
@@ -40,7 +42,6 @@
 
 #include "stats.h"
 
-#define RUN_SHMEM_MAGIC			0x70627831	/* "pbx1" */
 #define RUN_SECOND_RING			32
 #define RUN_CONNINFO_LEN		2048
 #define RUN_ERROR_LEN			1024
@@ -139,56 +140,34 @@ typedef struct DriverShared
 	char		notice_samples[RUN_NOTICE_SAMPLES][RUN_NOTICE_LEN];
 } DriverShared;
 
+/*
+ * The step's header, under RUN_SPEC_KEY_SHARED in the step's segment (its
+ * shm_toc, run_spec.h), next to the run's RunSpec, its payload and the
+ * drivers' CommandStats.  The few spec values the clients' loop reads on
+ * every transaction are repeated here, beside the control words.
+ */
 typedef struct RunShared
 {
-	uint32		magic;
 	int64		run_id;
 	int			coordinator_procno;
 
-	/* the spec */
+	/* the step */
 	int			nclients;
 	int			njobs;
+	int			ring_len;		/* slots of each driver's ring in use */
+
+	/* of the RunSpec, for the clients' loop */
 	int			duration;		/* seconds; 0 when transactions is used */
 	int64		transactions;	/* per client; 0 when duration is used */
 	RunProtocol protocol;
 	RunKnobs	knobs;
-	int			scale;
-	uint64		random_seed;
-	int			ring_len;		/* slots of each driver's ring in use */
-	char		script_name[RUN_SCRIPT_NAME_LEN];
-	char		conninfo[RUN_CONNINFO_LEN]; /* complete libpq conninfo */
 
 	/* control, written by the coordinator */
 	TimestampTz bench_start;	/* valid once go is set */
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
-	Size		payload_offset; /* the launch payload: scripts, variables */
-	int			nscripts;
-	int			ndefines;		/* variables given as -D would give them */
-	int			ncommands;		/* commands of all the scripts */
-	Size		cmdstats_offset;	/* njobs x ncommands CommandStats */
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
-
-static inline Size
-run_shmem_size(int njobs, Size payload_len, int ncommands)
-{
-	return MAXALIGN(MAXALIGN(offsetof(RunShared, drivers) + sizeof(DriverShared) * njobs) +
-					payload_len) +
-		sizeof(CommandStats) * njobs * ncommands;
-}
-
-static inline CommandStats *
-run_shmem_cmdstats(RunShared *run, int driver)
-{
-	return (CommandStats *) ((char *) run + run->cmdstats_offset) + driver * run->ncommands;
-}
-
-static inline const char *
-run_shmem_payload(const RunShared *run)
-{
-	return (const char *) run + run->payload_offset;
-}
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -25,72 +25,6 @@
 #include <strings.h>
 
 /* ======================================================================
- * Allocation hooks
- * ====================================================================== */
-
-static ScriptAllocHooks script_hooks = {malloc, realloc, free};
-
-void
-script_set_alloc_hooks(const ScriptAllocHooks *hooks)
-{
-	if (hooks == NULL)
-	{
-		script_hooks.malloc_fn = malloc;
-		script_hooks.realloc_fn = realloc;
-		script_hooks.free_fn = free;
-	}
-	else
-		script_hooks = *hooks;
-}
-
-void *
-script_mem_alloc(size_t size)
-{
-	return script_hooks.malloc_fn(size ? size : 1);
-}
-
-void *
-script_mem_realloc(void *ptr, size_t size)
-{
-	if (ptr == NULL)
-		return script_mem_alloc(size);
-	return script_hooks.realloc_fn(ptr, size ? size : 1);
-}
-
-void
-script_mem_free(void *ptr)
-{
-	if (ptr != NULL)
-		script_hooks.free_fn(ptr);
-}
-
-/* ======================================================================
- * Interrupt hook
- * ====================================================================== */
-
-static ScriptInterruptHook script_interrupt_hook = NULL;
-static bool script_interrupt_seen = false;
-static unsigned int script_interrupt_ticks = 0;
-
-void
-script_set_interrupt_hook(ScriptInterruptHook hook)
-{
-	script_interrupt_hook = hook;
-}
-
-bool
-script_poll_interrupt(void)
-{
-	if (script_interrupt_seen)
-		return true;
-	/* the hook may be costly: ask it every 1024 polls */
-	if (script_interrupt_hook && (++script_interrupt_ticks & 1023) == 0 &&
-		script_interrupt_hook())
-		script_interrupt_seen = true;
-	return script_interrupt_seen;
-}
-
-/* ======================================================================
  * Name indexes: open addressing over dense ids 0..count-1, whose names
  * the owner gives back (a script's symbols, a client's variables), so
  * that finding a name costs O(1) and a script of n names parses in O(n).
@@ -1390,22 +1324,22 @@ script_parse(const char *name, const char *text, ScriptError *err)
 	p.err = err;
 	p.line_no = 1;
 
-	script_interrupt_seen = false;
+	script_interrupt_reset();
 	if (!script_split(&p) || !script_check_conditionals(&p))
 	{
 		script_free(s);
 		/* whatever error the stop left half-written, say what happened */
-		if (script_interrupt_seen)
+		if (script_interrupt_stopped())
 		{
 			script_err_clear(err);
 			err->kind = SCRIPT_ERR_INTERRUPTED;
 			snprintf(err->source, sizeof(err->source), "%s", name);
 			snprintf(err->message, sizeof(err->message), "parsing was interrupted");
 		}
-		script_interrupt_seen = false;
+		script_interrupt_reset();
 		return NULL;
 	}
-	if (script_interrupt_seen)
+	if (script_interrupt_stopped())
 	{
 		/* a stop seen where no one checked: the script may be incomplete */
 		script_free(s);
@@ -1413,7 +1347,7 @@ script_parse(const char *name, const char *text, ScriptError *err)
 		err->kind = SCRIPT_ERR_INTERRUPTED;
 		snprintf(err->source, sizeof(err->source), "%s", name);
 		snprintf(err->message, sizeof(err->message), "parsing was interrupted");
-		script_interrupt_seen = false;
+		script_interrupt_reset();
 		return NULL;
 	}
 	if (s->ncmds == 0)

@@ -18,7 +18,8 @@
  *   - the built-in scripts and pgbench's seeding order;
  *   - pgbench's per-thread draws: the weighted script choice and the
  *     Poisson throttling delay, and the NAME@WEIGHT syntax;
- *   - the allocation hooks used by script.c and expr.c.
+ *   - nothing of memory: script.c and expr.c allocate through the hooks of
+ *     script_mem.h.
  *
  * Must not: do any I/O (no libpq, no files, no printing), include PostgreSQL
  * headers, run shell commands (\shell and \setshell are refused at parse
@@ -33,33 +34,7 @@
 
 #include "expr.h"
 #include "prng.h"
-
-/* ---------------------------------------------------------------------
- * Memory hooks
- * --------------------------------------------------------------------- */
-
-typedef struct ScriptAllocHooks
-{
-	void	   *(*malloc_fn) (size_t size);
-	void	   *(*realloc_fn) (void *ptr, size_t size);
-	void		(*free_fn) (void *ptr);
-} ScriptAllocHooks;
-
-/* Install hooks (NULL restores libc).  Call before parsing anything. */
-extern void script_set_alloc_hooks(const ScriptAllocHooks *hooks);
-
-/*
- * Interrupt hook: parsing (script.c, expr.c) calls it now and then (about
- * every 1024 characters or expression nodes); when it returns true, parsing
- * stops, frees what it built and script_parse fails with
- * SCRIPT_ERR_INTERRUPTED.  The server's hook says whether a cancel or a
- * termination is pending, and the caller then calls CHECK_FOR_INTERRUPTS()
- * (a hook must not longjmp: the parser's memory would leak).  NULL: never.
- */
-typedef bool (*ScriptInterruptHook) (void);
-extern void script_set_interrupt_hook(ScriptInterruptHook hook);
-/* for script.c and expr.c: whether parsing must stop now */
-extern bool script_poll_interrupt(void);
+#include "script_mem.h"
 
 /* a name -> dense id index (script.c's private use) */
 typedef struct ScriptNameIndex
@@ -67,9 +42,6 @@ typedef struct ScriptNameIndex
 	int		   *slots;			/* -1 empty, else an id */
 	uint32_t	mask;			/* capacity - 1 */
 } ScriptNameIndex;
-extern void *script_mem_alloc(size_t size);
-extern void *script_mem_realloc(void *ptr, size_t size);
-extern void script_mem_free(void *ptr);
 
 /* ---------------------------------------------------------------------
  * Errors

@@ -555,6 +555,41 @@ script_sql_unknown(const char *name)
 			 errhint("SELECT name FROM pgbenchx.scripts lists them.")));
 }
 
+/*
+ * The language core's allocation hooks in the server: palloc in the memory
+ * context current at the call (the caller's, released with its statement or
+ * transaction, also on error; the driver's own run context), never malloc,
+ * so an error thrown while a script is parsed or a client is built leaks
+ * nothing.  A pointer is freed or grown in the context it came from.
+ */
+static void *
+script_sql_alloc(size_t size)
+{
+	return MemoryContextAllocHuge(CurrentMemoryContext, size);
+}
+
+static void *
+script_sql_realloc(void *ptr, size_t size)
+{
+	return repalloc_huge(ptr, size);
+}
+
+static void
+script_sql_free(void *ptr)
+{
+	pfree(ptr);
+}
+
+void
+script_sql_install_hooks(void)
+{
+	static const ScriptAllocHooks hooks = {script_sql_alloc, script_sql_realloc, script_sql_free};
+
+	script_set_alloc_hooks(&hooks);
+	/* a cancel or statement_timeout stops the parsing of a huge script */
+	script_set_interrupt_hook(script_sql_interrupt_pending);
+}
+
 bool
 script_sql_interrupt_pending(void)
 {

@@ -42,6 +42,13 @@ extern const char *script_sql_echo(const char *s);
 extern void script_sql_unknown(const char *name) pg_attribute_noreturn();
 
 /*
+ * Install the server's hooks of the language core (script_mem.h): memory in
+ * the current memory context, and script_sql_interrupt_pending.  Called
+ * once, by _PG_init.
+ */
+extern void script_sql_install_hooks(void);
+
+/*
  * The server's parse interrupt hook (script_set_interrupt_hook): a cancel
  * or a termination is pending and can be processed.
  */

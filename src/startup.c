@@ -43,7 +43,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
-#include "launch.h"
+#include "worker.h"
 #include "results.h"
 #include "searchpath.h"
 #include "startup.h"
@@ -61,8 +61,8 @@ startup_register(void)
 {
 	BackgroundWorker worker;
 
-	launch_worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
-					   ObjectIdGetDatum(InvalidOid));
+	worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
+				ObjectIdGetDatum(InvalidOid));
 	worker.bgw_restart_time = STARTUP_RESTART_SECONDS;
 	worker.bgw_notify_pid = 0;	/* registered by the postmaster */
 	RegisterBackgroundWorker(&worker);
@@ -115,8 +115,8 @@ startup_launch_all(void)
 		BgwHandleStatus status;
 		pid_t		pid;
 
-		launch_worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
-						   ObjectIdGetDatum(lfirst_oid(lc)));
+		worker_spec(&worker, "pgbenchx_startup_main", STARTUP_WORKER_TYPE,
+					ObjectIdGetDatum(lfirst_oid(lc)));
 		snprintf(worker.bgw_name, BGW_MAXLEN, STARTUP_WORKER_TYPE " in database %u",
 				 lfirst_oid(lc));
 		if (!RegisterDynamicBackgroundWorker(&worker, &handle))

@@ -1,0 +1,81 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_spec.c
+ *	  A run's specification (run_spec.h) in a shm_toc segment: stored with
+ *	  its payload by the launcher and by the coordinator for each step,
+ *	  found again by the coordinator and the drivers, and its script mix
+ *	  read back (once by the coordinator, once by each driver).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "storage/shm_toc.h"
+#include "utils/builtins.h"
+
+#include "run_spec.h"
+
+/* the next string of a payload, and where the one after it starts */
+static const char *
+run_spec_next(const char **p)
+{
+	const char *s = *p;
+
+	*p += strlen(s) + 1;
+	return s;
+}
+
+void
+run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out)
+{
+	const char *p = payload;
+
+	out->nscripts = spec->nscripts;
+	out->total_weight = 0;
+	for (int i = 0; i < spec->nscripts; i++)
+	{
+		out->names[i] = run_spec_next(&p);
+		out->weights[i] = pg_strtoint64(run_spec_next(&p));
+		out->total_weight += out->weights[i];
+		out->texts[i] = run_spec_next(&p);
+	}
+	out->ndefines = spec->ndefines;
+	out->defines = palloc0(sizeof(ScriptDefine) * Max(1, spec->ndefines));
+	for (int i = 0; i < spec->ndefines; i++)
+	{
+		out->defines[i].name = run_spec_next(&p);
+		out->defines[i].value = run_spec_next(&p);
+	}
+	out->first_lines = palloc(sizeof(char *) * Max(1, spec->ncommands));
+	for (int i = 0; i < spec->ncommands; i++)
+		out->first_lines[i] = run_spec_next(&p);
+	Assert(p == payload + spec->payload_len);
+}
+
+void
+run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec)
+{
+	shm_toc_estimate_chunk(e, sizeof(RunSpec));
+	shm_toc_estimate_chunk(e, spec->payload_len);
+	shm_toc_estimate_keys(e, 2);
+}
+
+void
+run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload)
+{
+	void	   *p;
+
+	p = shm_toc_allocate(toc, sizeof(RunSpec));
+	memcpy(p, spec, sizeof(RunSpec));
+	shm_toc_insert(toc, RUN_SPEC_KEY_SPEC, p);
+	p = shm_toc_allocate(toc, spec->payload_len);
+	memcpy(p, payload, spec->payload_len);
+	shm_toc_insert(toc, RUN_SPEC_KEY_PAYLOAD, p);
+}
+
+const RunSpec *
+run_spec_find(shm_toc *toc, const char **payload)
+{
+	*payload = shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false);
+	return shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
+}

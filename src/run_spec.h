@@ -1,0 +1,132 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_spec.h
+ *	  The request format: one RunSpec describes a run or a sweep (its
+ *	  options, its script mix, and each script's command count and first
+ *	  lines), built and checked once by launch.c, handed to the coordinator
+ *	  in the launch DSM segment and embedded in every step's segment for the
+ *	  drivers.  Nothing parses a script again to learn its shape.
+ *
+ * Both segments are laid out with shm_toc (storage/shm_toc.h) under the
+ * keys below; the variable part of the spec (names, weights, texts,
+ * variables, first lines) is one payload read back with run_spec_mix.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_RUN_SPEC_H
+#define PGBENCHX_RUN_SPEC_H
+
+#include "port/atomics.h"
+#include "storage/shm_toc.h"
+
+#include "run_shmem.h"
+#include "script.h"
+
+#define RUN_SPEC_MAX_STEPS	256		/* client counts x repeats */
+#define RUN_SPEC_TAGS_LEN	4096
+#define RUN_SPEC_LABEL_LEN	256
+
+/* shm_toc magic numbers and keys of the launch and step segments */
+#define RUN_SPEC_LAUNCH_MAGIC	0x70627834	/* "pbx4" */
+#define RUN_SPEC_STEP_MAGIC		0x70627835	/* "pbx5" */
+#define RUN_SPEC_KEY_SPEC		1	/* RunSpec */
+#define RUN_SPEC_KEY_PAYLOAD	2	/* RunSpec.payload_len bytes */
+#define RUN_SPEC_KEY_HANDSHAKE	3	/* launch segment: LaunchHandshake */
+#define RUN_SPEC_KEY_SHARED		4	/* step segment: RunShared + drivers */
+#define RUN_SPEC_KEY_CMDSTATS	5	/* step segment: njobs x ncommands CommandStats */
+
+/* What a run or a sweep is: the same for each of its steps. */
+typedef struct RunSpec
+{
+	Oid			dboid;
+	Oid			roleid;
+	char		owner[NAMEDATALEN];	/* roleid's name: runs.owner, sweeps.owner */
+	bool		is_sweep;
+	int64		id;				/* the sweep id, or the lone run's id */
+	int			nsteps;
+	int			clients[RUN_SPEC_MAX_STEPS];
+	int			step_repeat[RUN_SPEC_MAX_STEPS];	/* 1-based repeat of each step */
+	int			repeats;
+	char		tags[RUN_SPEC_TAGS_LEN];	/* jsonb as text; "" if none */
+	int			jobs;			/* 0: chosen per step */
+	int			duration;		/* 0 with transactions */
+	int64		transactions;	/* 0 with duration */
+	RunProtocol protocol;
+	RunKnobs	knobs;
+	bool		vacuum;
+	bool		checkpoint;
+	bool		check_tpcb;		/* record runs.tpcb_consistent */
+	bool		random_seed_given;
+	uint64		random_seed;
+	int			ncpus;
+	int			scale_detected; /* count(*) of pgbench_branches */
+	char		script_name[RUN_SCRIPT_NAME_LEN];
+	char		label[RUN_SPEC_LABEL_LEN];
+	char		conninfo[RUN_CONNINFO_LEN];		/* complete, for the clients */
+	char		conninfo_shown[RUN_CONNINFO_LEN];	/* the caller's, password removed */
+
+	/*
+	 * The script mix, as launch parsed it: the payload holds nscripts
+	 * "name\0weight\0text\0", then ndefines "name\0value\0", then the first
+	 * line of each of the ncommands commands "line\0", the scripts' commands
+	 * one after the other in the mix's order.
+	 */
+	int			nscripts;
+	int			ndefines;
+	int			ncommands;
+	int			script_commands[SCRIPT_MAX_SCRIPTS];	/* commands of each script */
+	Size		payload_len;
+} RunSpec;
+
+/* a payload read back; the strings point into it */
+typedef struct RunMix
+{
+	int			nscripts;
+	const char *names[SCRIPT_MAX_SCRIPTS];
+	int64		weights[SCRIPT_MAX_SCRIPTS];
+	int64		total_weight;
+	const char *texts[SCRIPT_MAX_SCRIPTS];
+	int			ndefines;
+	ScriptDefine *defines;		/* palloc'd */
+	const char **first_lines;	/* palloc'd, spec->ncommands of them */
+} RunMix;
+
+extern void run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out);
+
+/* a spec and its payload in a segment: room for them, a copy, found again */
+extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);
+extern void run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload);
+extern const RunSpec *run_spec_find(shm_toc *toc, const char **payload);
+
+/*
+ * The handshake between the caller and its coordinator, in the launch
+ * segment.  The coordinator records the run's rows, says STARTED, and
+ * proceeds only once the caller has said ACKNOWLEDGED (it then knows the id
+ * and returns it).  A caller whose statement fails before that (cancel,
+ * statement_timeout, terminate) says ABANDONED instead: the coordinator then
+ * records its rows cancelled and exits without running anything.  Every
+ * transition is a compare and exchange, so exactly one of ACKNOWLEDGED and
+ * ABANDONED wins.
+ */
+typedef enum LaunchStatus
+{
+	LAUNCH_PENDING = 0,			/* the coordinator has not answered yet */
+	LAUNCH_STARTED,				/* rows recorded; waiting for the caller */
+	LAUNCH_FAILED,				/* the coordinator could not take it over */
+	LAUNCH_ACKNOWLEDGED,		/* the caller knows the id: run */
+	LAUNCH_ABANDONED			/* the caller's statement failed: do not run */
+} LaunchStatus;
+
+/* the error text of the rows of a run whose caller gave up */
+#define LAUNCH_ABANDONED_MESSAGE "the calling statement was cancelled before the run started"
+
+typedef struct LaunchHandshake
+{
+	int			caller_procno;
+	int			caller_pid;		/* to notice a caller that is gone */
+	int			coordinator_procno; /* set before STARTED, for the answer */
+	pg_atomic_uint32 status;	/* LaunchStatus */
+	char		error[RUN_ERROR_LEN];
+} LaunchHandshake;
+
+#endif							/* PGBENCHX_RUN_SPEC_H */
