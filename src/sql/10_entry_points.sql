@@ -38,7 +38,31 @@ REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM 
  * block.  The run continues after the calling session ends; wait for it
  * with CALL pgbenchx.wait(id), stop it with pgbenchx.cancel(id).
  * Callers: roles granted EXECUTE; clients log in as the calling role.
+ *
+ * The seam between SQL and C: run_bench, both run_sweep and run_replay are
+ * thin SQL wrappers that pass their arguments by name, as one jsonb object,
+ * to pgbenchx.launch_bench, launch_sweep and launch_replay (src/pgbenchx.c
+ * reads it with its table of options: an option left out takes its
+ * default, an unknown name is refused).  A jsonb argument that is NULL is
+ * left out of the object, so that a JSON null stays a value.  Floats go
+ * through their text form, exact with extra_float_digits > 0.  A new option
+ * is a line in that table, a parameter and a key here, and the upgrade
+ * script.  Runners need EXECUTE on both (grant_runner gives it).
  */
+
+-- The C side of the seam, one function per kind of call.  Callers: the
+-- wrappers below, as the calling role.
+CREATE FUNCTION pgbenchx.launch_bench(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_bench'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.launch_sweep(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_sweep'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.launch_replay(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_replay'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- One run of clients for duration seconds (or transactions per client).
 -- Returns its run_id.
@@ -62,8 +86,24 @@ CREATE FUNCTION run_bench(
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'pgbenchx_run_bench'
-LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+SELECT pgbenchx.launch_bench(
+    pg_catalog.jsonb_build_object(
+        'clients', clients, 'duration', duration, 'script', script,
+        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+        'latency_limit', latency_limit, 'max_tries', max_tries,
+        'connect_per_transaction', connect_per_transaction,
+        'check_tpcb', check_tpcb)
+    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('variables', variables) END
+    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+$$;
 
 -- One run per client count of pgbenchx.sweep_ladder(min_clients,
 -- max_clients), one after the other.  Returns its sweep_id.
@@ -89,8 +129,25 @@ CREATE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep'
-LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+SELECT pgbenchx.launch_sweep(
+    pg_catalog.jsonb_build_object(
+        'min_clients', min_clients, 'max_clients', max_clients,
+        'duration', duration, 'script', script, 'jobs', jobs,
+        'protocol', protocol, 'transactions', transactions,
+        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+        'latency_limit', latency_limit, 'max_tries', max_tries,
+        'connect_per_transaction', connect_per_transaction,
+        'repeats', repeats, 'check_tpcb', check_tpcb)
+    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('variables', variables) END
+    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+$$;
 
 -- The same, for an explicit list of client counts, in the order given.
 CREATE FUNCTION run_sweep(
@@ -114,8 +171,24 @@ CREATE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'pgbenchx_run_sweep_list'
-LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+SELECT pgbenchx.launch_sweep(
+    pg_catalog.jsonb_build_object(
+        'clients', clients, 'duration', duration, 'script', script,
+        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+        'latency_limit', latency_limit, 'max_tries', max_tries,
+        'connect_per_transaction', connect_per_transaction,
+        'repeats', repeats, 'check_tpcb', check_tpcb)
+    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('variables', variables) END
+    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+$$;
 
 -- Replays a list of SQL statements (the text, or with from_file => true the
 -- name of a server-side file, which needs pg_read_server_files) over the
@@ -139,8 +212,19 @@ CREATE FUNCTION run_replay(
     tags         jsonb DEFAULT NULL,
     random_seed  bigint DEFAULT NULL)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'pgbenchx_run_replay'
-LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT pgbenchx.launch_replay(
+    pg_catalog.jsonb_build_object(
+        'queries', queries, 'min_clients', min_clients,
+        'max_clients', max_clients, 'from_file', from_file,
+        'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
+        'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
+        'random_seed', random_seed)
+    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+$$;
 
 -- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
 -- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
@@ -236,6 +320,9 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
   AND pgbenchx.coordinator_alive(r.coordinator_pid);
 
+REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
