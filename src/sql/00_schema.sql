@@ -1,6 +1,6 @@
 /*
  * pgbenchx--0.2.sql: the SQL surface of pgbenchx 0.2, the install script.
- * Generated: the Makefile concatenates src/sql/*.sql in name order; edit
+ * Generated: the Makefile concatenates the files of src/sql in name order; edit
  * those.  A change to what they create also ships as an upgrade script,
  * pgbenchx--A--B.sql, next to pgbenchx--0.1.sql (the first release, kept as
  * it was): tables as deltas, stateless functions re-created in full.
