@@ -70,7 +70,7 @@ sub launch_01
 		CREATE FUNCTION pg_temp.l(jsonb) RETURNS bigint AS '\$libdir/pgbenchx', 'pgbenchx_launch_$kind' LANGUAGE C;
 		SELECT pg_temp.l('$options')});
 }
-q_up(q{SELECT pgbenchx.add_script('mine', E'\\set a random(1, 10)\nSELECT :a;\n')});
+q_up(q{SELECT pgbenchx.add_script('mine', E'\\\\set a random(1, 10)\nSELECT :a;\n')});
 my $old_sweep = launch_01('sweep', '{"min_clients": 1, "max_clients": 2, "transactions": 20, "checkpoint": false, "label": "old sweep"}');
 wait_for($old_sweep);
 my $old_run = launch_01('bench', '{"clients": 2, "duration": 1, "script": "tpcb-like@3, mine@1", "checkpoint": false, "tags": {"era": "0.1"}}');
@@ -236,8 +236,8 @@ my $describe = q{
 		FROM m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
 		LEFT JOIN ip ON ip.classoid = 'pg_proc'::regclass AND ip.objoid = p.oid AND ip.objsubid = 0
 		UNION ALL
-		SELECT 'relation ' || c.relkind || ' ' || c.oid::regclass::text
-		       || E'\nview ' || coalesce(CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END, '-')
+		SELECT 'relation ' || c.relkind::text || ' ' || c.oid::regclass::text
+		       || E'\nview ' || coalesce(CASE WHEN c.relkind = 'v'::"char" THEN pg_get_viewdef(c.oid) END, '-')
 		       || E'\nacl ' || coalesce(c.relacl::text, '-') || E'\ninit ' || coalesce(ip.initprivs, '-')
 		       || E'\ncomment ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
 		       || E'\ncolumns ' || coalesce((SELECT string_agg(format('%s %s %s %s %s', a.attname, format_type(a.atttypid, a.atttypmod),
