@@ -9,7 +9,7 @@
  * run_replay to C directly, with their arguments read by position.  0.2
  * adds one C function per kind of call, pgbenchx.launch_bench, launch_sweep
  * and launch_replay, which take the options by name as jsonb, and replaces
- * the four entry points, with the same parameters and defaults, by SQL
+ * the four entry points, with the same parameters and defaults, by PL/pgSQL
  * wrappers that call them.  CREATE OR REPLACE keeps each entry point's
  * privileges; a role that may execute an entry point is granted EXECUTE on
  * its launch function too, as grant_runner does on a fresh 0.2.
@@ -56,23 +56,25 @@ CREATE OR REPLACE FUNCTION run_bench(
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_bench(
-    pg_catalog.jsonb_build_object(
-        'clients', clients, 'duration', duration, 'script', script,
-        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_bench(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- One run per client count of pgbenchx.sweep_ladder(min_clients,
@@ -99,24 +101,26 @@ CREATE OR REPLACE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_sweep(
-    pg_catalog.jsonb_build_object(
-        'min_clients', min_clients, 'max_clients', max_clients,
-        'duration', duration, 'script', script, 'jobs', jobs,
-        'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'repeats', repeats, 'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'min_clients', min_clients, 'max_clients', max_clients,
+             'duration', duration, 'script', script, 'jobs', jobs,
+             'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- The same, for an explicit list of client counts, in the order given.
@@ -141,23 +145,25 @@ CREATE OR REPLACE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_sweep(
-    pg_catalog.jsonb_build_object(
-        'clients', clients, 'duration', duration, 'script', script,
-        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'repeats', repeats, 'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- Replays a list of SQL statements (the text, or with from_file => true the
@@ -182,18 +188,20 @@ CREATE OR REPLACE FUNCTION run_replay(
     tags         jsonb DEFAULT NULL,
     random_seed  bigint DEFAULT NULL)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT pgbenchx.launch_replay(
-    pg_catalog.jsonb_build_object(
-        'queries', queries, 'min_clients', min_clients,
-        'max_clients', max_clients, 'from_file', from_file,
-        'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
-        'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
-        'random_seed', random_seed)
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_replay(
+         pg_catalog.jsonb_build_object(
+             'queries', queries, 'min_clients', min_clients,
+             'max_clients', max_clients, 'from_file', from_file,
+             'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
+             'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
+             'random_seed', random_seed)
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;

@@ -40,14 +40,17 @@ REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM 
  * Callers: roles granted EXECUTE; clients log in as the calling role.
  *
  * The seam between SQL and C: run_bench, both run_sweep and run_replay are
- * thin SQL wrappers that pass their arguments by name, as one jsonb object,
- * to pgbenchx.launch_bench, launch_sweep and launch_replay (src/pgbenchx.c
- * reads it with its table of options: an option left out takes its
- * default, an unknown name is refused).  A jsonb argument that is NULL is
- * left out of the object, so that a JSON null stays a value.  Floats go
- * through their text form, exact with extra_float_digits > 0.  A new option
- * is a line in that table, a parameter and a key here, and the upgrade
- * script.  Runners need EXECUTE on both (grant_runner gives it).
+ * thin PL/pgSQL wrappers that pass their arguments by name, as one jsonb
+ * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
+ * (src/pgbenchx.c reads it with its table of options: an option left out
+ * takes its default, an unknown name is refused).  The wrapper is one
+ * simple expression in PL/pgSQL, which checks no interrupt between the
+ * launch's return and its own (a SQL function's executor would: a cancel
+ * there would lose the id of a run that goes on).  A jsonb argument that is
+ * NULL is left out of the object, so that a JSON null stays a value.  Floats
+ * go through their text form, exact with extra_float_digits > 0.  A new
+ * option is a line in that table, a parameter and a key here, and the
+ * upgrade script.  Runners need EXECUTE on both (grant_runner gives it).
  */
 
 -- The C side of the seam, one function per kind of call.  Callers: the
@@ -86,23 +89,25 @@ CREATE FUNCTION run_bench(
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_bench(
-    pg_catalog.jsonb_build_object(
-        'clients', clients, 'duration', duration, 'script', script,
-        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_bench(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- One run per client count of pgbenchx.sweep_ladder(min_clients,
@@ -129,24 +134,26 @@ CREATE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_sweep(
-    pg_catalog.jsonb_build_object(
-        'min_clients', min_clients, 'max_clients', max_clients,
-        'duration', duration, 'script', script, 'jobs', jobs,
-        'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'repeats', repeats, 'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'min_clients', min_clients, 'max_clients', max_clients,
+             'duration', duration, 'script', script, 'jobs', jobs,
+             'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- The same, for an explicit list of client counts, in the order given.
@@ -171,23 +178,25 @@ CREATE FUNCTION run_sweep(
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
 AS $$
-SELECT pgbenchx.launch_sweep(
-    pg_catalog.jsonb_build_object(
-        'clients', clients, 'duration', duration, 'script', script,
-        'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
-        'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
-        'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
-        'latency_limit', latency_limit, 'max_tries', max_tries,
-        'connect_per_transaction', connect_per_transaction,
-        'repeats', repeats, 'check_tpcb', check_tpcb)
-    || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('variables', variables) END
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- Replays a list of SQL statements (the text, or with from_file => true the
@@ -212,18 +221,20 @@ CREATE FUNCTION run_replay(
     tags         jsonb DEFAULT NULL,
     random_seed  bigint DEFAULT NULL)
 RETURNS bigint
-LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT pgbenchx.launch_replay(
-    pg_catalog.jsonb_build_object(
-        'queries', queries, 'min_clients', min_clients,
-        'max_clients', max_clients, 'from_file', from_file,
-        'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
-        'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
-        'random_seed', random_seed)
-    || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
-            ELSE pg_catalog.jsonb_build_object('tags', tags) END)
+BEGIN
+    RETURN pgbenchx.launch_replay(
+         pg_catalog.jsonb_build_object(
+             'queries', queries, 'min_clients', min_clients,
+             'max_clients', max_clients, 'from_file', from_file,
+             'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
+             'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
+             'random_seed', random_seed)
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
 $$;
 
 -- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
