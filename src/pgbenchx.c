@@ -5,8 +5,15 @@
  *	  SQL-callable entry points.
  *
  * This file validates arguments and hands off to the file that owns each
- * job (datagen.c for pgbench_init, launch.c for run_bench and run_sweep;
- * wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs themselves.
+ * job (datagen.c for pgbench_init, launch.c for run_bench, run_sweep and
+ * run_replay; wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not
+ * grow the jobs themselves.
+ *
+ * run_bench, run_sweep and run_replay reach C through one seam: their SQL
+ * wrappers pass the options by name as jsonb to pgbenchx.launch_bench,
+ * launch_sweep and launch_replay, which read them with one table,
+ * pgbenchx_options.  The C symbols the 0.1 SQL bound to remain, to say
+ * that the SQL must be updated.
  *
  *-------------------------------------------------------------------------
  */
