@@ -33,6 +33,11 @@ OBJS = \
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
 DATA_built = pgbenchx--$(EXTVERSION).sql
+# "all" first, so that it stays the default goal (PGXS gives it its work)
+all:
+pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
+	cat $^ > $@
+
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
 REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input security import_checks
@@ -55,7 +60,3 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
-
-# after PGXS, so that "all" stays the default goal
-pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
-	cat $^ > $@
