@@ -4,7 +4,7 @@
 
 EXTENSION   = pgbenchx
 MODULE_big  = pgbenchx
-EXTVERSION  = 0.1
+EXTVERSION  = 0.2
 
 OBJS = \
 	src/pgbenchx.o \
@@ -29,7 +29,18 @@ OBJS = \
 	src/run_spec.o \
 	src/worker.o
 
-DATA = pgbenchx--0.1.sql
+# The SQL surface: 0.1 (the first release, kept as it was), the upgrade
+# script to 0.2, and the 0.2 install script, built from src/sql/*.sql in
+# name order (DATA_built: made by "all", installed with DATA, removed by
+# "clean"; not committed).
+SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
+DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
+DATA_built = pgbenchx--$(EXTVERSION).sql
+# "all" first, so that it stays the default goal (PGXS gives it its work)
+all:
+pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
+	cat $^ > $@
+
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
 REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts compare environment tpcb bad_input security import_checks

@@ -164,6 +164,10 @@ launch_next_id(void)
 	return pg_strtoint64(value);
 }
 
+/*
+ * The checks across options.  Each option's own range is checked as it is
+ * read (pgbenchx.c, pgbenchx_options).
+ */
 static void
 launch_check_arguments(const LaunchOptions *opts, const char *what)
 {
@@ -172,12 +176,6 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s needs at least one client count", what),
 				 errhint("Pass an array such as '{1,2,4}'.")));
-	if (opts->repeats < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("repeats must be at least 1, not %d", opts->repeats),
-				 errdetail("repeats runs each client count of the sweep that many times, interleaved."),
-				 errhint("Pass repeats => 1 or more.")));
 	if ((int64) opts->nsteps * opts->repeats > LAUNCH_MAX_STEPS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -211,55 +209,11 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s needs a duration or a number of transactions", what),
 				 errhint("Pass duration => seconds, or transactions => per client.")));
-	if (opts->duration_given && opts->duration < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("duration must be at least 1 second, not %d", opts->duration),
-				 errhint("Pass a duration of 1 or more seconds, as pgbench -T.")));
-	if (opts->transactions_given && opts->transactions < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("transactions must be at least 1, not " INT64_FORMAT,
-						opts->transactions),
-				 errhint("Pass 1 or more transactions per client, as pgbench -t.")));
-	/*
-	 * The schedule and the limit become int64 microseconds: a rate below
-	 * LAUNCH_MIN_RATE (one transaction in more than 11 days) or a limit above
-	 * LAUNCH_MAX_LATENCY_LIMIT_MS would overflow them, and infinity means
-	 * nothing.
-	 */
-	if (opts->rate_given &&
-		!(opts->rate >= LAUNCH_MIN_RATE && opts->rate <= LAUNCH_MAX_RATE))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid rate limit: %g", opts->rate),
-				 errdetail("rate is the target of transactions per second of all clients together, as pgbench -R."),
-				 errhint("Pass a rate between %g and %g, or leave it out to run as fast as possible.",
-						 LAUNCH_MIN_RATE, LAUNCH_MAX_RATE)));
-	if (opts->latency_limit_given &&
-		!(opts->latency_limit > 0 && opts->latency_limit <= LAUNCH_MAX_LATENCY_LIMIT_MS))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid latency limit: %g", opts->latency_limit),
-				 errdetail("latency_limit is in milliseconds, as pgbench -L."),
-				 errhint("Pass a latency limit greater than 0 and at most %g.",
-						 LAUNCH_MAX_LATENCY_LIMIT_MS)));
-	if (opts->max_tries < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid number of maximum tries: %d", opts->max_tries),
-				 errhint("Pass max_tries => 1 (no retry, the default), more, or 0 for unlimited.")));
 	if (opts->max_tries == 0 && !opts->latency_limit_given && !opts->duration_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("an unlimited number of transaction tries can only be used with a latency limit or a duration"),
 				 errhint("Pass latency_limit or duration as well, or a positive max_tries.")));
-	if (opts->jobs_given && opts->jobs < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jobs must be at least 1, not %d", opts->jobs),
-				 errdetail("jobs is the number of driver workers, as pgbench -j."),
-				 errhint("Pass 1 or more jobs, or leave it out to have it chosen.")));
 }
 
 static RunProtocol

@@ -5,8 +5,15 @@
  *	  SQL-callable entry points.
  *
  * This file validates arguments and hands off to the file that owns each
- * job (datagen.c for pgbench_init, launch.c for run_bench and run_sweep;
- * wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs themselves.
+ * job (datagen.c for pgbench_init, launch.c for run_bench, run_sweep and
+ * run_replay; wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not
+ * grow the jobs themselves.
+ *
+ * run_bench, run_sweep and run_replay reach C through one seam: their SQL
+ * wrappers pass the options by name as jsonb to pgbenchx.launch_bench,
+ * launch_sweep and launch_replay, which read them with one table,
+ * pgbenchx_options.  The C symbols the 0.1 SQL bound to remain, to say
+ * that the SQL must be updated.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +29,10 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
 #include "utils/guc.h"
 
 #include "coordinator.h"
@@ -49,6 +60,9 @@ PG_FUNCTION_INFO_V1(pgbenchx_run_sweep);
 PG_FUNCTION_INFO_V1(pgbenchx_run_sweep_list);
 PG_FUNCTION_INFO_V1(pgbenchx_sweep_ladder);
 PG_FUNCTION_INFO_V1(pgbenchx_run_replay);
+PG_FUNCTION_INFO_V1(pgbenchx_launch_bench);
+PG_FUNCTION_INFO_V1(pgbenchx_launch_sweep);
+PG_FUNCTION_INFO_V1(pgbenchx_launch_replay);
 
 /* the most partitions pgbench_init creates: each is a table with its locks */
 #define PGBENCHX_MAX_PARTITIONS		10000
@@ -184,154 +198,609 @@ pgbench_init(PG_FUNCTION_ARGS)
 }
 
 /* ---------------------------------------------------------------------
- * The benchmark engine's entry points
+ * The benchmark engine's entry points: the seam between SQL and C
+ *
+ * run_bench, both run_sweep and run_replay are SQL wrappers (src/sql/
+ * 10_entry_points.sql) that hand their arguments by name, as one jsonb
+ * object, to pgbenchx.launch_bench, launch_sweep and launch_replay.  Those
+ * read the object with pgbenchx_options below, one line per option: its
+ * name, type, the calls that take it, its default, whether NULL is allowed,
+ * where it goes and the check that applies.  An option left out of the
+ * object takes its default, so a wrapper of an older version keeps working
+ * with this library; a name the table does not know is refused.  Adding an
+ * option is one line here, plus the wrapper and the upgrade script.
+ *
+ * A JSON null is SQL NULL, but for a jsonb option (variables, tags): there
+ * it is the JSON value null, and SQL NULL is the key left out.
  * --------------------------------------------------------------------- */
 
-/*
- * The options common to run_bench and both run_sweep forms, from argument
- * first onwards: duration, script, jobs, protocol, transactions, vacuum,
- * checkpoint, label, conninfo, random_seed, variables, rate, latency_limit,
- * max_tries, connect_per_transaction, tags; then (run_sweep only) repeats;
- * then check_tpcb, the last argument of all three.  Arguments are read by
- * position, so the SQL declarations must keep this order.
- */
-static void
-pgbenchx_launch_options(FunctionCallInfo fcinfo, int first, bool sweep, LaunchOptions *o)
+/* the library's version, that of default_version in pgbenchx.control */
+#define PGBENCHX_LIBRARY_VERSION	"0.2"
+
+typedef enum PgbxOptType
 {
-	static const char *const names[] = {
-		"duration", "script", "jobs", "protocol", "transactions", "vacuum",
-		"checkpoint", "label", "conninfo", "random_seed", "variables",
-		"rate", "latency_limit", "max_tries", "connect_per_transaction", "tags"
-	};
-	int			last = first + (int) lengthof(names) + (sweep ? 1 : 0);
+	PGBX_INT4,
+	PGBX_INT8,
+	PGBX_FLOAT8,
+	PGBX_BOOL,
+	PGBX_TEXT,
+	PGBX_JSONB,
+	PGBX_INT4_LIST				/* a one-dimensional array of int, no NULL */
+} PgbxOptType;
 
-	/* the SQL declaration and this reader must agree on the arguments */
-	if (PG_NARGS() != last + 1)
-		elog(ERROR, "pgbenchx: %s called with %d arguments, expected %d; the installed SQL does not match the library",
-			 sweep ? "run_sweep" : "run_bench", PG_NARGS(), last + 1);
+/* the calls, as the bits of PgbxOption.calls */
+#define PGBX_BENCH		0x01	/* run_bench */
+#define PGBX_SWEEP		0x02	/* run_sweep(min_clients, max_clients, ...) */
+#define PGBX_LIST		0x04	/* run_sweep(clients int[], ...) */
+#define PGBX_REPLAY		0x08	/* run_replay */
+#define PGBX_RUNS		(PGBX_BENCH | PGBX_SWEEP | PGBX_LIST)
+#define PGBX_ALL		(PGBX_RUNS | PGBX_REPLAY)
 
-	/* NULL means "not given" for these; the others must not be NULL */
-	for (int i = 0; i < (int) lengthof(names); i++)
-	{
-		bool		may_be_null = (i == 0 || i == 2 || i == 4 || (i >= 7 && i <= 12) || i == 15);
+typedef struct PgbxIntList
+{
+	int			n;
+	int		   *values;
+} PgbxIntList;
 
-		if (!may_be_null && PG_ARGISNULL(first + i))
-			pgbenchx_null_argument(names[i]);
-	}
-	if (sweep && PG_ARGISNULL(last - 1))
-		pgbenchx_null_argument("repeats");
-	if (PG_ARGISNULL(last))
-		pgbenchx_null_argument("check_tpcb");
-	o->duration_given = !PG_ARGISNULL(first);
-	o->duration = o->duration_given ? PG_GETARG_INT32(first) : 0;
-	o->script = text_to_cstring(PG_GETARG_TEXT_PP(first + 1));
-	o->jobs_given = !PG_ARGISNULL(first + 2);
-	o->jobs = o->jobs_given ? PG_GETARG_INT32(first + 2) : 0;
-	o->protocol = text_to_cstring(PG_GETARG_TEXT_PP(first + 3));
-	o->transactions_given = !PG_ARGISNULL(first + 4);
-	o->transactions = o->transactions_given ? PG_GETARG_INT64(first + 4) : 0;
-	o->vacuum = PG_GETARG_BOOL(first + 5);
-	o->checkpoint = PG_GETARG_BOOL(first + 6);
-	o->label = PG_ARGISNULL(first + 7) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(first + 7));
-	o->conninfo = PG_ARGISNULL(first + 8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(first + 8));
-	o->random_seed_given = !PG_ARGISNULL(first + 9);
-	o->random_seed = o->random_seed_given ? PG_GETARG_INT64(first + 9) : 0;
-	o->variables = PG_ARGISNULL(first + 10) ? NULL : PG_GETARG_JSONB_P(first + 10);
-	o->rate_given = !PG_ARGISNULL(first + 11);
-	o->rate = o->rate_given ? PG_GETARG_FLOAT8(first + 11) : 0;
-	o->latency_limit_given = !PG_ARGISNULL(first + 12);
-	o->latency_limit = o->latency_limit_given ? PG_GETARG_FLOAT8(first + 12) : 0;
-	o->max_tries = PG_GETARG_INT32(first + 13);
-	o->connect_per_transaction = PG_GETARG_BOOL(first + 14);
-	o->tags = PG_ARGISNULL(first + 15) ? NULL : PG_GETARG_JSONB_P(first + 15);
-	o->repeats = sweep ? PG_GETARG_INT32(last - 1) : 1;
-	o->check_tpcb = PG_GETARG_BOOL(last);
-}
-
-/* run_bench(clients, duration, script, jobs, protocol, transactions, ...) */
-Datum
-pgbenchx_run_bench(PG_FUNCTION_ARGS)
+/* what one launch_* call reads: LaunchOptions, and what only one call takes */
+typedef struct PgbxCall
 {
 	LaunchOptions o;
-	int			clients;
-
-	memset(&o, 0, sizeof(o));
-	if (PG_ARGISNULL(0))
-		pgbenchx_null_argument("clients");
-	clients = PG_GETARG_INT32(0);
-	o.nsteps = 1;
-	o.clients = &clients;
-	pgbenchx_launch_options(fcinfo, 1, false, &o);
-	PG_RETURN_INT64(launch_start(&o, false));
-}
-
-/* run_sweep(min_clients, max_clients, duration, ...) */
-Datum
-pgbenchx_run_sweep(PG_FUNCTION_ARGS)
-{
-	LaunchOptions o;
-	int			min_clients;
+	int			clients;		/* run_bench */
+	int			min_clients;	/* run_sweep (range), run_replay */
 	int			max_clients;
-	int			ladder[LAUNCH_MAX_STEPS];
+	PgbxIntList clients_list;	/* run_sweep (list) */
+	const char *queries;		/* run_replay */
+	bool		from_file;
+} PgbxCall;
 
-	memset(&o, 0, sizeof(o));
-	if (PG_ARGISNULL(0))
-		pgbenchx_null_argument("min_clients");
-	if (PG_ARGISNULL(1))
-		pgbenchx_null_argument("max_clients");
-	min_clients = PG_GETARG_INT32(0);
-	max_clients = PG_GETARG_INT32(1);
-	if (min_clients < 1)
+/* one option's value as read, for its check */
+typedef union PgbxValue
+{
+	int32		i4;
+	int64		i8;
+	double		f8;
+	bool		b;
+	const char *text;
+	Jsonb	   *jsonb;
+	PgbxIntList list;
+} PgbxValue;
+
+typedef void (*PgbxCheck) (const PgbxValue *v);
+
+typedef struct PgbxOption
+{
+	const char *name;
+	PgbxOptType type;
+	int			calls;			/* PGBX_* bits */
+	bool		required;		/* no default: the object must have it */
+	const char *default_value;	/* in SQL's text form; NULL: NULL */
+	bool		nullable;		/* NULL means "not given" */
+	const char *null_hint;		/* for NULL where not allowed; NULL: the usual */
+	size_t		offset;			/* of the value in PgbxCall */
+	int			given_offset;	/* of its "given" flag in PgbxCall, or -1 */
+	PgbxCheck	check;			/* on a value given (not NULL), or NULL */
+} PgbxOption;
+
+/* -R and -L, so that their microseconds fit an int64 with room to spare */
+#define PGBX_MIN_RATE		1e-6
+#define PGBX_MAX_RATE		1e9
+#define PGBX_MAX_LATENCY_LIMIT_MS	1e12
+
+/* -- the checks of single values (those across options are launch.c's) -- */
+
+static void
+pgbx_check_duration(const PgbxValue *v)
+{
+	if (v->i4 < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_clients must be at least 1, not %d", min_clients),
+				 errmsg("duration must be at least 1 second, not %d", v->i4),
+				 errhint("Pass a duration of 1 or more seconds, as pgbench -T.")));
+}
+
+static void
+pgbx_check_jobs(const PgbxValue *v)
+{
+	if (v->i4 < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", v->i4),
+				 errdetail("jobs is the number of driver workers, as pgbench -j."),
+				 errhint("Pass 1 or more jobs, or leave it out to have it chosen.")));
+}
+
+static void
+pgbx_check_transactions(const PgbxValue *v)
+{
+	if (v->i8 < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("transactions must be at least 1, not " INT64_FORMAT, v->i8),
+				 errhint("Pass 1 or more transactions per client, as pgbench -t.")));
+}
+
+/*
+ * The schedule and the limit become int64 microseconds: a rate below
+ * PGBX_MIN_RATE (one transaction in more than 11 days) or a limit above
+ * PGBX_MAX_LATENCY_LIMIT_MS would overflow them, and infinity means
+ * nothing.
+ */
+static void
+pgbx_check_rate(const PgbxValue *v)
+{
+	if (!(v->f8 >= PGBX_MIN_RATE && v->f8 <= PGBX_MAX_RATE))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid rate limit: %g", v->f8),
+				 errdetail("rate is the target of transactions per second of all clients together, as pgbench -R."),
+				 errhint("Pass a rate between %g and %g, or leave it out to run as fast as possible.",
+						 PGBX_MIN_RATE, PGBX_MAX_RATE)));
+}
+
+static void
+pgbx_check_latency_limit(const PgbxValue *v)
+{
+	if (!(v->f8 > 0 && v->f8 <= PGBX_MAX_LATENCY_LIMIT_MS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid latency limit: %g", v->f8),
+				 errdetail("latency_limit is in milliseconds, as pgbench -L."),
+				 errhint("Pass a latency limit greater than 0 and at most %g.",
+						 PGBX_MAX_LATENCY_LIMIT_MS)));
+}
+
+static void
+pgbx_check_max_tries(const PgbxValue *v)
+{
+	if (v->i4 < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid number of maximum tries: %d", v->i4),
+				 errhint("Pass max_tries => 1 (no retry, the default), more, or 0 for unlimited.")));
+}
+
+static void
+pgbx_check_repeats(const PgbxValue *v)
+{
+	if (v->i4 < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeats must be at least 1, not %d", v->i4),
+				 errdetail("repeats runs each client count of the sweep that many times, interleaved."),
+				 errhint("Pass repeats => 1 or more.")));
+}
+
+#define PGBX_AT(field)		offsetof(PgbxCall, field)
+#define PGBX_NO_FLAG		(-1)
+
+/*
+ * The options, in the order the wrappers declare them.  Ranges that depend
+ * on other options (duration or transactions, max_tries 0, the clients and
+ * the steps of a sweep) are launch.c's launch_check_arguments.
+ */
+static const PgbxOption pgbenchx_options[] = {
+	/* name, type, calls, required, default, nullable, null hint, where, its "given" flag, check */
+	{"clients", PGBX_INT4, PGBX_BENCH, true, NULL, false, NULL, PGBX_AT(clients), PGBX_NO_FLAG, NULL},
+	{"clients", PGBX_INT4_LIST, PGBX_LIST, true, NULL, false, NULL, PGBX_AT(clients_list), PGBX_NO_FLAG, NULL},
+	{"queries", PGBX_TEXT, PGBX_REPLAY, true, NULL, false,
+	 "Pass the statements to replay, or a server file name with from_file => true.", PGBX_AT(queries), PGBX_NO_FLAG, NULL},
+	{"min_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(min_clients), PGBX_NO_FLAG, NULL},
+	{"max_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(max_clients), PGBX_NO_FLAG, NULL},
+	{"from_file", PGBX_BOOL, PGBX_REPLAY, false, "false", false, NULL, PGBX_AT(from_file), PGBX_NO_FLAG, NULL},
+	{"shuffle", PGBX_BOOL, PGBX_REPLAY, false, "false", false, NULL, PGBX_AT(o.shuffle), PGBX_NO_FLAG, NULL},
+	{"duration", PGBX_INT4, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.duration), PGBX_AT(o.duration_given), pgbx_check_duration},
+	{"script", PGBX_TEXT, PGBX_RUNS, false, "tpcb-like", false, NULL, PGBX_AT(o.script), PGBX_NO_FLAG, NULL},
+	{"jobs", PGBX_INT4, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.jobs), PGBX_AT(o.jobs_given), pgbx_check_jobs},
+	{"protocol", PGBX_TEXT, PGBX_ALL, false, "simple", false, NULL, PGBX_AT(o.protocol), PGBX_NO_FLAG, NULL},
+	{"transactions", PGBX_INT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.transactions), PGBX_AT(o.transactions_given), pgbx_check_transactions},
+	{"vacuum", PGBX_BOOL, PGBX_RUNS, false, "true", false, NULL, PGBX_AT(o.vacuum), PGBX_NO_FLAG, NULL},
+	{"checkpoint", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.checkpoint), PGBX_NO_FLAG, NULL},
+	{"label", PGBX_TEXT, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.label), PGBX_NO_FLAG, NULL},
+	{"conninfo", PGBX_TEXT, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.conninfo), PGBX_NO_FLAG, NULL},
+	{"random_seed", PGBX_INT8, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.random_seed), PGBX_AT(o.random_seed_given), NULL},
+	{"variables", PGBX_JSONB, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.variables), PGBX_NO_FLAG, NULL},
+	{"rate", PGBX_FLOAT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.rate), PGBX_AT(o.rate_given), pgbx_check_rate},
+	{"latency_limit", PGBX_FLOAT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.latency_limit), PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit},
+	{"max_tries", PGBX_INT4, PGBX_RUNS, false, "1", false, NULL, PGBX_AT(o.max_tries), PGBX_NO_FLAG, pgbx_check_max_tries},
+	{"connect_per_transaction", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.connect_per_transaction), PGBX_NO_FLAG, NULL},
+	{"tags", PGBX_JSONB, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.tags), PGBX_NO_FLAG, NULL},
+	{"repeats", PGBX_INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, PGBX_AT(o.repeats), PGBX_NO_FLAG, pgbx_check_repeats},
+	{"check_tpcb", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.check_tpcb), PGBX_NO_FLAG, NULL},
+};
+
+static const char *
+pgbx_call_name(int call)
+{
+	switch (call)
+	{
+		case PGBX_BENCH:
+			return "run_bench";
+		case PGBX_SWEEP:
+		case PGBX_LIST:
+			return "run_sweep";
+		default:
+			return "run_replay";
+	}
+}
+
+static const char *
+pgbx_type_name(PgbxOptType type)
+{
+	switch (type)
+	{
+		case PGBX_INT4:
+			return "an integer";
+		case PGBX_INT8:
+			return "a bigint";
+		case PGBX_FLOAT8:
+			return "a number";
+		case PGBX_BOOL:
+			return "a boolean";
+		case PGBX_TEXT:
+			return "a string";
+		case PGBX_JSONB:
+			return "a jsonb value";
+		case PGBX_INT4_LIST:
+			return "an array of integers";
+	}
+	return "?";
+}
+
+static void
+pgbx_wrong_type(const PgbxOption *opt)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("argument \"%s\" must be %s", opt->name, pgbx_type_name(opt->type)),
+			 errhint("Call the SQL function, which passes its arguments with their types.")));
+}
+
+/* An integer from a JSON number or from text; refuses a fraction. */
+static int64
+pgbx_integer(const PgbxOption *opt, const char *text, int64 min, int64 max)
+{
+	char	   *end;
+	int64		v;
+
+	errno = 0;
+	v = strtoi64(text, &end, 10);
+	if (end == text || *end != '\0')
+		pgbx_wrong_type(opt);
+	if (errno == ERANGE || v < min || v > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("argument \"%s\" is out of range: %s", opt->name, text)));
+	return v;
+}
+
+/* Convert one JSON value (not null, but for a jsonb option) to opt's type. */
+static void
+pgbx_convert(const PgbxOption *opt, JsonbValue *jv, PgbxValue *out)
+{
+	switch (opt->type)
+	{
+		case PGBX_INT4:
+		case PGBX_INT8:
+			if (jv->type != jbvNumeric)
+				pgbx_wrong_type(opt);
+			if (opt->type == PGBX_INT4)
+				out->i4 = (int32) pgbx_integer(opt, numeric_normalize(jv->val.numeric), PG_INT32_MIN, PG_INT32_MAX);
+			else
+				out->i8 = pgbx_integer(opt, numeric_normalize(jv->val.numeric), PG_INT64_MIN, PG_INT64_MAX);
+			break;
+		case PGBX_FLOAT8:
+			/* NaN and the infinities come as strings: to_jsonb writes them so */
+			if (jv->type == jbvNumeric)
+				out->f8 = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(jv->val.numeric)));
+			else if (jv->type == jbvString)
+				out->f8 = DatumGetFloat8(DirectFunctionCall1(float8in,
+															 CStringGetDatum(pnstrdup(jv->val.string.val, jv->val.string.len))));
+			else
+				pgbx_wrong_type(opt);
+			break;
+		case PGBX_BOOL:
+			if (jv->type != jbvBool)
+				pgbx_wrong_type(opt);
+			out->b = jv->val.boolean;
+			break;
+		case PGBX_TEXT:
+			if (jv->type != jbvString)
+				pgbx_wrong_type(opt);
+			out->text = pnstrdup(jv->val.string.val, jv->val.string.len);
+			break;
+		case PGBX_JSONB:
+			out->jsonb = JsonbValueToJsonb(jv);
+			break;
+		case PGBX_INT4_LIST:
+			{
+				JsonbIterator *it;
+				JsonbValue	elem;
+				JsonbIteratorToken tok;
+				int			n = 0;
+
+				if (jv->type != jbvBinary || !JsonContainerIsArray(jv->val.binary.data))
+					pgbx_wrong_type(opt);
+				out->list.values = palloc(sizeof(int) * Max(JsonContainerSize(jv->val.binary.data), 1));
+				it = JsonbIteratorInit(jv->val.binary.data);
+				while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+				{
+					if (tok != WJB_ELEM)
+						continue;
+					/* a nested array: the SQL array had more than one dimension */
+					if (elem.type == jbvBinary)
+						ereport(ERROR,
+								(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+								 errmsg("%s must be a one-dimensional array", opt->name),
+								 errhint("Pass an array such as '{1,2,4}'.")));
+					if (elem.type == jbvNull)
+						ereport(ERROR,
+								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+								 errmsg("%s must not contain NULL", opt->name),
+								 errhint("Pass an array of client counts such as '{1,2,4}'.")));
+					if (elem.type != jbvNumeric)
+						pgbx_wrong_type(opt);
+					out->list.values[n++] = (int) pgbx_integer(opt, numeric_normalize(elem.val.numeric),
+															   PG_INT32_MIN, PG_INT32_MAX);
+				}
+				out->list.n = n;
+			}
+			break;
+	}
+}
+
+/* A default, from its text, as the SQL declaration writes it. */
+static void
+pgbx_default(const PgbxOption *opt, PgbxValue *out)
+{
+	switch (opt->type)
+	{
+		case PGBX_INT4:
+			out->i4 = pg_strtoint32(opt->default_value);
+			break;
+		case PGBX_INT8:
+			out->i8 = pg_strtoint64(opt->default_value);
+			break;
+		case PGBX_FLOAT8:
+			out->f8 = float8in_internal(unconstify(char *, opt->default_value), NULL,
+										"double precision", opt->default_value);
+			break;
+		case PGBX_BOOL:
+			if (!parse_bool(opt->default_value, &out->b))
+				elog(ERROR, "bad default of pgbenchx option \"%s\"", opt->name);
+			break;
+		case PGBX_TEXT:
+			out->text = opt->default_value;
+			break;
+		case PGBX_JSONB:
+			out->jsonb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(opt->default_value)));
+			break;
+		case PGBX_INT4_LIST:
+			elog(ERROR, "pgbenchx option \"%s\" cannot have a default", opt->name);
+	}
+}
+
+/* Store a value (or NULL: not given) where the option goes. */
+static void
+pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnull)
+{
+	char	   *at = (char *) call + opt->offset;
+
+	if (opt->given_offset != PGBX_NO_FLAG)
+		*(bool *) ((char *) call + opt->given_offset) = !isnull;
+	switch (opt->type)
+	{
+		case PGBX_INT4:
+			*(int *) at = isnull ? 0 : v->i4;
+			break;
+		case PGBX_INT8:
+			*(int64 *) at = isnull ? 0 : v->i8;
+			break;
+		case PGBX_FLOAT8:
+			*(double *) at = isnull ? 0 : v->f8;
+			break;
+		case PGBX_BOOL:
+			*(bool *) at = isnull ? false : v->b;
+			break;
+		case PGBX_TEXT:
+			*(const char **) at = isnull ? NULL : v->text;
+			break;
+		case PGBX_JSONB:
+			*(Jsonb **) at = isnull ? NULL : v->jsonb;
+			break;
+		case PGBX_INT4_LIST:
+			*(PgbxIntList *) at = v->list;
+			break;
+	}
+}
+
+/*
+ * Read the options of call (a PGBX_* bit) from the object a wrapper built.
+ * Every NULL and type is checked first, then each value given, in the
+ * order of the table.
+ */
+static void
+pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
+{
+	Jsonb	   *options;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	PgbxValue	values[lengthof(pgbenchx_options)];
+	bool		isnull[lengthof(pgbenchx_options)];
+
+	memset(out, 0, sizeof(*out));
+	memset(values, 0, sizeof(values));
+	if (PG_ARGISNULL(0))
+		pgbenchx_null_argument("options");
+	options = PG_GETARG_JSONB_P(0);
+	if (!JB_ROOT_IS_OBJECT(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the options of %s must be a jsonb object", pgbx_call_name(call)),
+				 errhint("Call %s, which passes its arguments by name.", pgbx_call_name(call))));
+
+	/* a name no option of this call has: a wrapper of another version, or a typo */
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		bool		known = false;
+
+		if (tok != WJB_KEY)
+			continue;
+		for (int i = 0; i < (int) lengthof(pgbenchx_options) && !known; i++)
+			known = (pgbenchx_options[i].calls & call) != 0 &&
+				strlen(pgbenchx_options[i].name) == (size_t) v.val.string.len &&
+				strncmp(pgbenchx_options[i].name, v.val.string.val, v.val.string.len) == 0;
+		if (!known)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s has no argument \"%s\"", pgbx_call_name(call),
+							pnstrdup(v.val.string.val, v.val.string.len)),
+					 errdetail("The SQL of pgbenchx and its library %s may be of different versions.",
+							   PGBENCHX_LIBRARY_VERSION),
+					 errhint("Run ALTER EXTENSION pgbenchx UPDATE, or leave the argument out.")));
+	}
+
+	/* each option: given, NULL, or its default */
+	for (int i = 0; i < (int) lengthof(pgbenchx_options); i++)
+	{
+		const PgbxOption *opt = &pgbenchx_options[i];
+		JsonbValue *jv;
+
+		if ((opt->calls & call) == 0)
+			continue;
+		jv = getKeyJsonValueFromContainer(&options->root, opt->name, strlen(opt->name), NULL);
+		if (jv == NULL)
+		{
+			if (opt->required)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s needs argument \"%s\"", pgbx_call_name(call), opt->name),
+						 errhint("Call %s, which passes its arguments by name.", pgbx_call_name(call))));
+			isnull[i] = (opt->default_value == NULL);
+			if (!isnull[i])
+				pgbx_default(opt, &values[i]);
+		}
+		else if (jv->type == jbvNull && opt->type != PGBX_JSONB)
+		{
+			if (!opt->nullable)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("argument \"%s\" must not be null", opt->name),
+						 errhint("%s", opt->null_hint ? opt->null_hint : "Omit the argument to use its default.")));
+			isnull[i] = true;
+		}
+		else
+		{
+			isnull[i] = false;
+			pgbx_convert(opt, jv, &values[i]);
+		}
+	}
+	for (int i = 0; i < (int) lengthof(pgbenchx_options); i++)
+	{
+		const PgbxOption *opt = &pgbenchx_options[i];
+
+		if ((opt->calls & call) == 0)
+			continue;
+		if (!isnull[i] && opt->check)
+			opt->check(&values[i]);
+		pgbx_store(opt, out, &values[i], isnull[i]);
+	}
+}
+
+/* pgbenchx.launch_bench(options jsonb): run_bench's seam */
+Datum
+pgbenchx_launch_bench(PG_FUNCTION_ARGS)
+{
+	PgbxCall	c;
+
+	pgbx_read_options(fcinfo, PGBX_BENCH, &c);
+	c.o.nsteps = 1;
+	c.o.clients = &c.clients;
+	c.o.repeats = 1;
+	PG_RETURN_INT64(launch_start(&c.o, false));
+}
+
+/*
+ * pgbenchx.launch_sweep(options jsonb): both run_sweep's seam, the ladder
+ * from min_clients to max_clients or the list of clients
+ */
+Datum
+pgbenchx_launch_sweep(PG_FUNCTION_ARGS)
+{
+	PgbxCall	c;
+	Jsonb	   *options = PG_ARGISNULL(0) ? NULL : PG_GETARG_JSONB_P(0);
+	int			ladder[LAUNCH_MAX_STEPS];
+
+	/* the list form names its clients */
+	if (options && JB_ROOT_IS_OBJECT(options) &&
+		getKeyJsonValueFromContainer(&options->root, "clients", strlen("clients"), NULL) != NULL)
+	{
+		pgbx_read_options(fcinfo, PGBX_LIST, &c);
+		c.o.nsteps = c.clients_list.n;
+		c.o.clients = c.clients_list.values;
+		PG_RETURN_INT64(launch_start(&c.o, true));
+	}
+	pgbx_read_options(fcinfo, PGBX_SWEEP, &c);
+	if (c.min_clients < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_clients must be at least 1, not %d", c.min_clients),
 				 errhint("Pass 1 or more clients.")));
-	if (min_clients > max_clients)
+	if (c.min_clients > c.max_clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("min_clients (%d) is greater than max_clients (%d)",
-						min_clients, max_clients),
+						c.min_clients, c.max_clients),
 				 errhint("Pass min_clients <= max_clients.")));
-	o.nsteps = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
-	o.clients = ladder;
-	pgbenchx_launch_options(fcinfo, 2, true, &o);
-	PG_RETURN_INT64(launch_start(&o, true));
+	c.o.nsteps = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
+	c.o.clients = ladder;
+	PG_RETURN_INT64(launch_start(&c.o, true));
 }
 
-/* run_sweep(clients int[], duration, ...) */
+/*
+ * The entry points of 0.1's SQL, which bound run_bench and run_sweep to C
+ * with their arguments by position.  0.2's SQL reaches C through the
+ * launch_* functions instead; these remain only to say so when the library
+ * is newer than the installed SQL.
+ */
+static void
+pgbx_sql_too_old(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("pgbenchx's SQL is version 0.1, the library %s", PGBENCHX_LIBRARY_VERSION),
+			 errdetail("%s of the installed SQL calls an entry point of the 0.1 library, which this library no longer serves.", what),
+			 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
+}
+
+Datum
+pgbenchx_run_bench(PG_FUNCTION_ARGS)
+{
+	pgbx_sql_too_old("run_bench");
+	PG_RETURN_NULL();
+}
+
+Datum
+pgbenchx_run_sweep(PG_FUNCTION_ARGS)
+{
+	pgbx_sql_too_old("run_sweep");
+	PG_RETURN_NULL();
+}
+
 Datum
 pgbenchx_run_sweep_list(PG_FUNCTION_ARGS)
 {
-	LaunchOptions o;
-	ArrayType  *arr;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n;
+	pgbx_sql_too_old("run_sweep");
+	PG_RETURN_NULL();
+}
 
-	memset(&o, 0, sizeof(o));
-	if (PG_ARGISNULL(0))
-		pgbenchx_null_argument("clients");
-	arr = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("clients must be a one-dimensional array"),
-				 errhint("Pass an array such as '{1,2,4}'.")));
-	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
-					  &elems, &nulls, &n);
-	o.nsteps = n;
-	o.clients = palloc(sizeof(int) * Max(n, 1));
-	for (int i = 0; i < n; i++)
-	{
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("clients must not contain NULL"),
-					 errhint("Pass an array of client counts such as '{1,2,4}'.")));
-		o.clients[i] = DatumGetInt32(elems[i]);
-	}
-	pgbenchx_launch_options(fcinfo, 1, true, &o);
-	PG_RETURN_INT64(launch_start(&o, true));
+Datum
+pgbenchx_run_replay(PG_FUNCTION_ARGS)
+{
+	pgbx_sql_too_old("run_replay");
+	PG_RETURN_NULL();
 }
 
 /* pgbenchx.sweep_ladder(min_clients, max_clients) */
@@ -410,67 +879,36 @@ pgbenchx_read_queries_file(const char *path)
 	return buf.data;
 }
 
-/*
- * run_replay(queries, min_clients, max_clients, from_file, shuffle, jobs,
- *			  protocol, checkpoint, label, conninfo, tags, random_seed)
- */
+/* pgbenchx.launch_replay(options jsonb): run_replay's seam */
 Datum
-pgbenchx_run_replay(PG_FUNCTION_ARGS)
+pgbenchx_launch_replay(PG_FUNCTION_ARGS)
 {
-	static const char *const names[] = {
-		"queries", "min_clients", "max_clients", "from_file", "shuffle", "jobs",
-		"protocol", "checkpoint", "label", "conninfo", "tags", "random_seed"
-	};
-	LaunchOptions o;
+	PgbxCall	c;
 	int			ladder[LAUNCH_MAX_STEPS];
-	int			min_clients;
-	int			max_clients;
-	char	   *queries;
+	const char *queries;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("argument \"queries\" must not be null"),
-				 errhint("Pass the statements to replay, or a server file name with from_file => true.")));
-	for (int i = 1; i < (int) lengthof(names); i++)
-		if (PG_ARGISNULL(i) && !(i == 5 || i >= 8))
-			pgbenchx_null_argument(names[i]);
-	memset(&o, 0, sizeof(o));
-	queries = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	min_clients = PG_GETARG_INT32(1);
-	max_clients = PG_GETARG_INT32(2);
-	if (min_clients < 1 || min_clients > max_clients)
+	pgbx_read_options(fcinfo, PGBX_REPLAY, &c);
+	if (c.min_clients < 1 || c.min_clients > c.max_clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid client range %d..%d", min_clients, max_clients),
+				 errmsg("invalid client range %d..%d", c.min_clients, c.max_clients),
 				 errhint("Pass 1 <= min_clients <= max_clients.")));
-	if (PG_GETARG_BOOL(3))
-		queries = pgbenchx_read_queries_file(queries);
+	queries = c.from_file ? pgbenchx_read_queries_file(c.queries) : c.queries;
 	if (strlen(queries) > PGBENCHX_MAX_REPLAY_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("the statement list is larger than %d bytes", PGBENCHX_MAX_REPLAY_BYTES),
 				 errhint("Replay a shorter list.")));
 
-	o.nsteps = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
-	o.clients = ladder;
-	o.inline_script = queries;
-	o.replay = true;
-	o.shuffle = PG_GETARG_BOOL(4);
-	o.script = "replay";
-	o.transactions_given = true;
-	o.transactions = 1;			/* each client runs the list once */
-	o.jobs_given = !PG_ARGISNULL(5);
-	o.jobs = o.jobs_given ? PG_GETARG_INT32(5) : 0;
-	o.protocol = text_to_cstring(PG_GETARG_TEXT_PP(6));
-	o.vacuum = false;			/* no pgbench maintenance on a replayed workload */
-	o.checkpoint = PG_GETARG_BOOL(7);
-	o.label = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
-	o.conninfo = PG_ARGISNULL(9) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(9));
-	o.tags = PG_ARGISNULL(10) ? NULL : PG_GETARG_JSONB_P(10);
-	o.random_seed_given = !PG_ARGISNULL(11);
-	o.random_seed = o.random_seed_given ? PG_GETARG_INT64(11) : 0;
-	o.max_tries = 1;
-	o.repeats = 1;
-	PG_RETURN_INT64(launch_start(&o, true));
+	c.o.nsteps = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
+	c.o.clients = ladder;
+	c.o.inline_script = queries;
+	c.o.replay = true;
+	c.o.script = "replay";
+	c.o.transactions_given = true;
+	c.o.transactions = 1;		/* each client runs the list once */
+	c.o.vacuum = false;			/* no pgbench maintenance on a replayed workload */
+	c.o.max_tries = 1;
+	c.o.repeats = 1;
+	PG_RETURN_INT64(launch_start(&c.o, true));
 }

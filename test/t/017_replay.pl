@@ -61,7 +61,7 @@ is(q1("SELECT count(*) FROM pgbenchx.statement_stats s JOIN pgbenchx.runs r USIN
 
 # reading a server file needs pg_read_server_files
 q1('CREATE ROLE replayer LOGIN');
-q1('GRANT EXECUTE ON FUNCTION run_replay TO replayer');
+q1("SELECT pgbenchx.grant_runner('replayer')");
 my ($ret, $out, $err) = $node->psql('postgres', "SET ROLE replayer; SELECT run_replay('$file', 1, 1, from_file => true)");
 like($err, qr/permission denied to read the server file/, 'a role without pg_read_server_files cannot read a file');
 

@@ -42,8 +42,12 @@ my $su = $node->safe_psql('postgres', 'SELECT current_user');
 my $root = "$FindBin::RealBin/../..";
 my %called;
 {
-	my $sql = slurp_file("$root/pgbenchx--0.1.sql");
-	$called{ lc $1 } = 1 while $sql =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
+	# the install script's sources and the upgrade scripts
+	foreach my $f (glob("$root/src/sql/*.sql"), glob("$root/pgbenchx--*--*.sql"))
+	{
+		my $sql = slurp_file($f);
+		$called{ lc $1 } = 1 while $sql =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
+	}
 	foreach my $f (glob("$root/src/*.c"), glob("$root/src/*.h"))
 	{
 		my $c = slurp_file($f);
@@ -458,6 +462,10 @@ my %covers = (
 	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep',
 	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep_list',
 	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint)' => 'replay',
+	# the seam the four above call through (issue 11)
+	'launch_bench(jsonb)' => 'run',
+	'launch_sweep(jsonb)' => 'sweep',
+	'launch_replay(jsonb)' => 'replay',
 	'wait(bigint)' => 'run',
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',

@@ -1,0 +1,253 @@
+/*
+ * pgbenchx--0.2.sql: the SQL surface of pgbenchx 0.2, the install script.
+ * Generated: the Makefile concatenates the files of src/sql in name order; edit
+ * those.  A change to what they create also ships as an upgrade script,
+ * pgbenchx--A--B.sql, next to pgbenchx--0.1.sql (the first release, kept as
+ * it was): tables as deltas, stateless functions re-created in full.
+ *
+ * src/sql/00_schema.sql: the schema pgbenchx, its sequence and every table
+ * of results (environments, sweeps, runs, statement_stats, samples,
+ * custom_scripts, imports), each marked for pg_dump.
+ *
+ * Entry points (pgbench_init, run_bench, run_sweep, run_replay) are created
+ * in the schema named by CREATE EXTENSION, so that they work unqualified
+ * right after CREATE EXTENSION pgbenchx.  Results and helpers live in the
+ * schema pgbenchx, which the extension creates and DROP EXTENSION removes.
+ * The pgbench tables themselves belong to the user and are never members of
+ * the extension.
+ *
+ * Nothing here is executable by PUBLIC: a superuser grants what a runner
+ * needs with SELECT pgbenchx.grant_runner('role') (see README,
+ * "Privileges").  Runners only read the tables; every write goes through
+ * the extension's functions, which check ownership and write as the
+ * extension's owner.
+ */
+
+\echo Use "CREATE EXTENSION pgbenchx" to load this file. \quit
+
+/*
+ * search_path (PostgreSQL's "Security Considerations for Extensions"): no
+ * object another role created may run in place of a pg_catalog one.  Every
+ * SQL and PL/pgSQL function carries SET search_path = pg_catalog, pg_temp and
+ * names the extension's own objects with their schema; check_tpcb, which must
+ * find the pgbench tables through the caller's search_path, qualifies every
+ * function, operator and type instead.  Views and column defaults are bound
+ * while this script runs, with the target schema (often public) on
+ * search_path: in them every operator and function call is either an exact
+ * match of pg_catalog's (which is searched first) or qualified, as
+ * OPERATOR(pg_catalog.>) or pg_catalog.format(...).  The SQL that the C code
+ * sends follows the same rule (src/searchpath.c).
+ */
+
+CREATE SCHEMA pgbenchx;
+COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
+
+/*
+ * Results.  Every table and sequence is marked with pg_extension_config_dump
+ * so that pg_dump keeps the results a user has gathered.
+ */
+
+-- One sequence numbers both sweeps and runs, so that an id names exactly one
+-- of them (pgbenchx.wait(id) and pgbenchx.cancel(id) take either).
+CREATE SEQUENCE pgbenchx.id_seq;
+
+-- One row per distinct environment a sweep or run was measured in, as the
+-- server itself sees it: OS, CPU, memory, file systems and mount options of
+-- the data directory and of pg_wal, the build, the settings.  Deduplicated
+-- by env_hash (an md5 over every field but the id and the capture time).
+CREATE TABLE pgbenchx.environments (
+    environment_id    bigserial PRIMARY KEY,
+    env_hash          text NOT NULL UNIQUE,
+    captured_at       timestamptz NOT NULL DEFAULT now(),
+    hostname          text,
+    os_sysname        text,      -- uname: Linux, FreeBSD, DragonFly ...
+    os_release        text,
+    os_version        text,
+    os_machine        text,      -- x86_64, amd64, aarch64 ...
+    os_distribution   text,      -- e.g. "Debian GNU/Linux 12 (bookworm)"
+    cpu_model         text,
+    cpu_count         int,       -- online CPUs
+    memory_bytes      bigint,
+    virtualization    text,      -- a hint: kvm, xen, vmware, container, none ...
+    data_fstype       text,      -- for data_directory
+    data_mount_options text,
+    data_device       text,
+    wal_fstype        text,      -- for pg_wal (it may be another mount)
+    wal_mount_options text,
+    wal_device        text,
+    pg_version        text,      -- version()
+    pointer_bits      int,       -- 32 or 64
+    block_size        int,       -- BLCKSZ
+    wal_block_size    int,
+    segment_size      bigint,    -- RELSEG_SIZE * BLCKSZ
+    integer_datetimes boolean,
+    settings          jsonb      -- every setting not at its default, and the key ones always
+);
+COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
+
+-- One row per run_sweep() call: the ladder of client counts it runs.
+CREATE TABLE pgbenchx.sweeps (
+    sweep_id     bigint PRIMARY KEY
+                 DEFAULT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass),
+    status       text NOT NULL DEFAULT 'running'
+                 CHECK (status IN ('running', 'completed', 'cancelled',
+                                   'failed', 'aborted')),
+    script       text NOT NULL,
+    clients      int[] NOT NULL,
+    duration     int,
+    label        text,
+    started_at   timestamptz NOT NULL DEFAULT now(),
+    finished_at  timestamptz,
+    protocol     text,
+    jobs         int,            -- NULL: chosen per run
+    transactions bigint,         -- per client, instead of a duration
+    conninfo     text,           -- extra libpq parameters of the clients
+    coordinator_pid int,         -- while running
+    error        text,
+    tags         jsonb,          -- free tags naming what is compared
+    repeats      int NOT NULL DEFAULT 1, -- each client count run this many times, interleaved
+    environment_id bigint REFERENCES pgbenchx.environments,
+    owner        name            -- the role that started it (cancel follows pg_cancel_backend's rule)
+);
+COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
+
+-- One row per benchmark run (one client count for one duration).
+CREATE TABLE pgbenchx.runs (
+    run_id             bigint PRIMARY KEY
+                       DEFAULT pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass),
+    sweep_id           bigint REFERENCES pgbenchx.sweeps ON DELETE CASCADE,
+    status             text NOT NULL DEFAULT 'running'
+                       CHECK (status IN ('running', 'completed', 'cancelled',
+                                         'failed', 'aborted')),
+    script             text NOT NULL,
+    protocol           text NOT NULL DEFAULT 'simple'
+                       CHECK (protocol IN ('simple', 'extended', 'prepared')),
+    scale              int,
+    clients            int NOT NULL,
+    jobs               int NOT NULL,
+    duration           int,
+    started_at         timestamptz NOT NULL DEFAULT now(),
+    finished_at        timestamptz,
+    transactions       bigint,
+    failed             bigint,
+    tps                float8,   -- excluding initial connection time
+    tps_incl_conn      float8,   -- including connections establishing
+    latency_avg_ms     float8,
+    latency_stddev_ms  float8,
+    latency_p50_ms     float8,
+    latency_p90_ms     float8,
+    latency_p95_ms     float8,
+    latency_p99_ms     float8,
+    latency_max_ms     float8,
+    conn_time_ms       float8,
+    error              text,
+    -- added beyond DESIGN.md's list
+    label              text,
+    transactions_per_client bigint,  -- -t; NULL when bounded by duration
+    aborted_clients    int,
+    driver_cpu_s       float8,   -- CPU seconds of the driver workers
+    bench_duration_s   float8,   -- measured interval tps is computed over
+    random_seed        numeric,
+    conninfo           text,     -- the caller's extra conninfo
+    coordinator_pid    int,      -- while running
+    rate               float8,   -- -R target tps
+    latency_limit_ms   float8,   -- -L
+    max_tries          int,      -- --max-tries (0 = unlimited)
+    connect_per_transaction boolean, -- -C
+    serialization_failures bigint,
+    deadlock_failures  bigint,
+    retried            bigint,   -- transactions retried
+    retries            bigint,   -- retries in all
+    skipped            bigint,   -- -R with -L: too late to start
+    late               bigint,   -- latency above -L
+    lag_avg_ms         float8,   -- -R: schedule lag
+    lag_max_ms         float8,
+    tags               jsonb,
+    repeat             int NOT NULL DEFAULT 1,  -- which repeat of a sweep's client count
+    checkpoints        int,      -- checkpoints that happened during the run
+    autovacuums        int,      -- autovacuum/autoanalyze runs during the run (its database)
+    environment_id     bigint REFERENCES pgbenchx.environments,
+    replay             boolean NOT NULL DEFAULT false,  -- run_replay: a transaction is a statement
+    qpm                float8,   -- run_replay: statements per minute until the last client finished
+    tpcb_consistent    boolean,  -- check_tpcb => true: the TPC-B invariant held over the run; NULL if not checked
+    owner              name,     -- the role that started it (cancel follows pg_cancel_backend's rule)
+    notices            bigint,   -- notices and warnings the server sent the clients (never logged)
+    notice_samples     text[],   -- the first few of them, each cut to 200 bytes
+    samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
+    samples_lost_transactions bigint  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
+);
+
+-- Per-statement latencies of each run, as pgbench -r reports them.
+CREATE TABLE pgbenchx.statement_stats (
+    run_id          bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    script          text NOT NULL,
+    command         int NOT NULL,       -- 1-based within the script
+    command_text    text NOT NULL,      -- its first line, as -r shows it
+    executions      bigint NOT NULL,
+    latency_avg_ms  float8,             -- NULL for commands not timed (\set, \if ...)
+    failures        bigint NOT NULL DEFAULT 0,
+    retries         bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, script, command)
+);
+COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every run (pgbench -r)';
+CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
+COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
+
+-- One row per second of a run (second 1 is the first second).
+CREATE TABLE pgbenchx.samples (
+    run_id          bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    second          int NOT NULL CHECK (second >= 1),
+    transactions    bigint NOT NULL,
+    tps             float8,
+    latency_avg_ms  float8,
+    latency_p99_ms  float8,
+    failed          bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, second)
+);
+COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments_environment_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.samples', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.statement_stats', '');
+
+/*
+ * Scripts.  The built-ins are pgbench's own, in C; scripts registered with
+ * add_script live in pgbenchx.custom_scripts (kept by pg_dump).
+ */
+CREATE TABLE pgbenchx.custom_scripts (
+    name        text PRIMARY KEY,
+    body        text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz,
+    owner       name NOT NULL   -- the role that registered it
+);
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.custom_scripts', '');
+
+/*
+ * Provenance of imported results (pgbenchx.import): one row per sweep or
+ * run that came from another database, naming the server (its
+ * pg_control_system() system identifier), the database and the id it was
+ * measured under.  That origin is unique: importing the same document
+ * twice finds it and adds nothing.  A sweep or run exported again from
+ * here keeps its first origin.  Deleting the sweep deletes its rows here.
+ */
+CREATE TABLE pgbenchx.imports (
+    origin_system_identifier bigint NOT NULL,  -- the server that measured it
+    origin_database text NOT NULL,
+    origin_id       bigint NOT NULL,           -- its sweep_id or run_id there
+    sweep_id        bigint UNIQUE REFERENCES pgbenchx.sweeps ON DELETE CASCADE,  -- here
+    run_id          bigint UNIQUE REFERENCES pgbenchx.runs ON DELETE CASCADE,    -- here
+    exported_from_system_identifier bigint NOT NULL,  -- the server the document came from
+    exported_from_database text NOT NULL,
+    exported_at     timestamptz,
+    exported_pgbenchx_version text,
+    imported_at     timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (origin_system_identifier, origin_database, origin_id),
+    CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
+);
+COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.imports', '');

@@ -1,0 +1,345 @@
+/*
+ * src/sql/10_entry_points.sql: the calls that start, watch and stop work:
+ * pgbench_init, run_bench, both run_sweep, run_replay (in the extension's
+ * schema), and pgbenchx.sweep_ladder, wait, cancel, coordinator_alive,
+ * check_tpcb and the progress view.
+ */
+
+/*
+ * pgbench_init: drops and recreates pgbench_branches, pgbench_tellers,
+ * pgbench_accounts and pgbench_history in the current schema (the first
+ * schema of search_path), exactly as "pgbench -i -s scale" with the same
+ * options would, and fills them server-side.  Everything happens in the
+ * caller's transaction: an error or a cancel leaves the old tables as they
+ * were.  Returns pgbench's "done in ..." line with the time of each step.
+ * Caller: a role granted EXECUTE that may drop the old tables (owner) and
+ * create tables in the schema.
+ */
+CREATE FUNCTION pgbench_init(
+    scale            int DEFAULT 1,
+    fillfactor       int DEFAULT 100,
+    partitions       int DEFAULT 0,
+    partition_method text DEFAULT 'range',
+    unlogged         boolean DEFAULT false,
+    foreign_keys     boolean DEFAULT false)
+RETURNS text
+AS 'MODULE_PATHNAME', 'pgbench_init'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM PUBLIC;
+
+/*
+ * The benchmark engine.
+ *
+ * run_bench and run_sweep validate everything they can (arguments, the
+ * pgbench tables, free connections and worker slots, a test login of the
+ * clients), start a coordinator background worker, and return its id once
+ * the run has really started.  They refuse to run inside a transaction
+ * block.  The run continues after the calling session ends; wait for it
+ * with CALL pgbenchx.wait(id), stop it with pgbenchx.cancel(id).
+ * Callers: roles granted EXECUTE; clients log in as the calling role.
+ *
+ * The seam between SQL and C: run_bench, both run_sweep and run_replay are
+ * thin PL/pgSQL wrappers that pass their arguments by name, as one jsonb
+ * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
+ * (src/pgbenchx.c reads it with its table of options: an option left out
+ * takes its default, an unknown name is refused).  The wrapper is one
+ * simple expression in PL/pgSQL, which checks no interrupt between the
+ * launch's return and its own (a SQL function's executor would: a cancel
+ * there would lose the id of a run that goes on).  A jsonb argument that is
+ * NULL is left out of the object, so that a JSON null stays a value.  Floats
+ * go through their text form, exact with extra_float_digits > 0.  A new
+ * option is a line in that table, a parameter and a key here, and the
+ * upgrade script.  Runners need EXECUTE on both (grant_runner gives it).
+ */
+
+-- The C side of the seam, one function per kind of call.  Callers: the
+-- wrappers below, as the calling role.
+CREATE FUNCTION pgbenchx.launch_bench(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_bench'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.launch_sweep(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_sweep'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.launch_replay(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_replay'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- One run of clients for duration seconds (or transactions per client).
+-- Returns its run_id.
+CREATE FUNCTION run_bench(
+    clients      int,
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    check_tpcb   boolean DEFAULT false)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+BEGIN
+    RETURN pgbenchx.launch_bench(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
+$$;
+
+-- One run per client count of pgbenchx.sweep_ladder(min_clients,
+-- max_clients), one after the other.  Returns its sweep_id.
+CREATE FUNCTION run_sweep(
+    min_clients  int,
+    max_clients  int,
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    repeats      int DEFAULT 1,
+    check_tpcb   boolean DEFAULT false)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'min_clients', min_clients, 'max_clients', max_clients,
+             'duration', duration, 'script', script, 'jobs', jobs,
+             'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
+$$;
+
+-- The same, for an explicit list of client counts, in the order given.
+CREATE FUNCTION run_sweep(
+    clients      int[],
+    duration     int DEFAULT NULL,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    repeats      int DEFAULT 1,
+    check_tpcb   boolean DEFAULT false)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+BEGIN
+    RETURN pgbenchx.launch_sweep(
+         pg_catalog.jsonb_build_object(
+             'clients', clients, 'duration', duration, 'script', script,
+             'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'repeats', repeats, 'check_tpcb', check_tpcb)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
+$$;
+
+-- Replays a list of SQL statements (the text, or with from_file => true the
+-- name of a server-side file, which needs pg_read_server_files) over the
+-- client ladder of run_sweep(min_clients, max_clients): every client runs the
+-- whole list once, in order or (shuffle) in an order of its own.  Each
+-- statement counts as one transaction: runs.transactions is the statements
+-- executed, runs.failed those that failed (counted, and the replay goes on),
+-- runs.qpm the queries per minute; the completion time is bench_duration_s.
+-- Returns the sweep_id.
+CREATE FUNCTION run_replay(
+    queries      text,
+    min_clients  int,
+    max_clients  int,
+    from_file    boolean DEFAULT false,
+    shuffle      boolean DEFAULT false,
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    tags         jsonb DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN pgbenchx.launch_replay(
+         pg_catalog.jsonb_build_object(
+             'queries', queries, 'min_clients', min_clients,
+             'max_clients', max_clients, 'from_file', from_file,
+             'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
+             'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
+             'random_seed', random_seed)
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
+$$;
+
+-- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
+-- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
+-- min and ending at max.
+CREATE FUNCTION pgbenchx.sweep_ladder(min_clients int, max_clients int)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'pgbenchx_sweep_ladder'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Waits for a run or a sweep to end, printing a NOTICE about every 5 s and
+-- one per finished run.  A procedure, so that it holds no snapshot while it
+-- sleeps: call it with CALL, outside a transaction block.  Cancelling it
+-- stops only the wait.
+CREATE PROCEDURE pgbenchx.wait(id bigint)
+AS 'MODULE_PATHNAME', 'pgbenchx_wait'
+LANGUAGE C;
+
+-- Stops a running run or sweep (a run of a sweep stops its sweep) within
+-- about a second, keeping what was measured.  Returns true if a running
+-- run or sweep was signalled.
+CREATE FUNCTION pgbenchx.cancel(id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'pgbenchx_cancel'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+-- The TPC-B invariant on the pgbench tables of the caller's search_path:
+-- every tpcb-like transaction adds the same delta to one account, one teller
+-- and one branch and logs it in pgbench_history, so sum(abalance) =
+-- sum(tbalance) = sum(bbalance) = sum(delta) as long as history is only
+-- appended to (run_bench's vacuum => true truncates it before every run, as
+-- pgbench does: from then on the history part no longer holds; see
+-- run_bench(..., check_tpcb => true), which checks per run).  Reads the four
+-- tables in one snapshot; run it while no run is writing them.
+-- Caller: a role granted EXECUTE that may read the pgbench tables.
+CREATE FUNCTION pgbenchx.check_tpcb(
+    OUT accounts_sum bigint, OUT branches_sum bigint,
+    OUT tellers_sum bigint, OUT history_sum bigint, OUT consistent boolean)
+RETURNS record
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED AS $$
+-- Not pinned to a search_path: the pgbench tables are found through the
+-- caller's, as pgbench finds them.  So every function, operator and type
+-- here is qualified with pg_catalog, and nothing else can resolve to an
+-- object of another schema.
+DECLARE
+    missing pg_catalog.text;
+BEGIN
+    SELECT pg_catalog.string_agg(u.t, ', ' ORDER BY u.ord) INTO missing
+    FROM pg_catalog.unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                                 'pgbench_history']::pg_catalog.text[]) WITH ORDINALITY u(t, ord)
+    WHERE pg_catalog.to_regclass(u.t) IS NULL;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'the pgbench tables are missing'
+            USING ERRCODE = 'undefined_table',
+                  DETAIL = pg_catalog.format('Not found in search_path (%s): %s.',
+                                             pg_catalog.current_setting('search_path'), missing),
+                  HINT = 'Create them first, for example with SELECT pgbench_init(scale => 10), or set search_path to their schema.';
+    END IF;
+    SELECT (SELECT coalesce(pg_catalog.sum(a.abalance), 0) FROM pgbench_accounts a),
+           (SELECT coalesce(pg_catalog.sum(b.bbalance), 0) FROM pgbench_branches b),
+           (SELECT coalesce(pg_catalog.sum(t.tbalance), 0) FROM pgbench_tellers t),
+           (SELECT coalesce(pg_catalog.sum(h.delta), 0) FROM pgbench_history h)
+      INTO accounts_sum, branches_sum, tellers_sum, history_sum;
+    consistent := accounts_sum OPERATOR(pg_catalog.=) branches_sum
+                  AND branches_sum OPERATOR(pg_catalog.=) tellers_sum
+                  AND tellers_sum OPERATOR(pg_catalog.=) history_sum;
+END
+$$;
+
+-- Whether pid is a live pgbenchx coordinator, from the server's background
+-- worker slots: the same answer for every role (pg_stat_activity hides
+-- other roles' rows from a role without pg_read_all_stats).  NULL: false.
+CREATE FUNCTION pgbenchx.coordinator_alive(pid int) RETURNS boolean
+AS 'MODULE_PATHNAME', 'pgbenchx_coordinator_alive'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+
+-- The live state of the run in progress, from any session.
+CREATE VIEW pgbenchx.progress AS
+SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
+       pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) r.started_at)::numeric, 1) AS elapsed_s,
+       coalesce(s.transactions, 0) AS transactions,
+       s.tps AS current_tps,
+       s.latency_p99_ms AS current_p99_ms,
+       s.seconds AS seconds_sampled
+FROM pgbenchx.runs r
+LEFT JOIN LATERAL (
+    SELECT pg_catalog.sum(x.transactions)::bigint AS transactions,
+           (pg_catalog.array_agg(x.tps ORDER BY x.second DESC))[1] AS tps,
+           (pg_catalog.array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
+           pg_catalog.max(x.second) AS seconds
+    FROM pgbenchx.samples x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id) s ON true
+WHERE r.status OPERATOR(pg_catalog.=) 'running'
+  -- a run whose coordinator is gone (immediate shutdown, crash) is not in
+  -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
+  AND pgbenchx.coordinator_alive(r.coordinator_pid);
+
+REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.coordinator_alive(int) FROM PUBLIC;

@@ -1,0 +1,556 @@
+/*
+ * src/sql/40_charts.sql: SVG charts of sweeps and runs, and the text report
+ * of a sweep.  Stateless: an upgrade script may re-create them in full.
+ */
+
+/*
+ * Pictures: SVG charts of sweeps and runs, and a text report for the
+ * terminal.  Written in SQL and PL/pgSQL so that they read on their own;
+ * they only read pgbenchx.sweeps, runs and samples.  Every piece of user
+ * text (labels, script names) goes into the SVG through
+ * pgbenchx.xml_escape, never spliced in as it is.  The SVG is
+ * self-contained: no scripts, no external fonts or styles (font-family is
+ * the generic sans-serif), so a browser, an image viewer or a document can
+ * show it as a file.
+ */
+
+-- Text made safe for XML character data and attribute values: & < > " '
+-- become entities, and the characters XML 1.0 forbids (control characters
+-- other than tab, newline and carriage return; U+FFFE and U+FFFF) are
+-- dropped.  Returns NULL for NULL.  Anyone granted EXECUTE may call it.
+CREATE FUNCTION pgbenchx.xml_escape(t text) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT replace(replace(replace(replace(replace(
+           regexp_replace(
+               CASE WHEN pg_catalog.getdatabaseencoding() = 'UTF8'
+                    THEN translate(t, chr(65534) || chr(65535), '') ELSE t END,
+               E'[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f]', '', 'g'),
+           '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')
+$$;
+
+-- A round step for an axis from 0 (or lo) to span in about `intervals`
+-- steps: 1, 2, 2.5 or 5 times a power of ten.  Used by the charts.
+CREATE FUNCTION pgbenchx.chart_step(span float8, intervals int) RETURNS float8
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT m * CASE WHEN r <= 1 THEN 1 WHEN r <= 2 THEN 2 WHEN r <= 2.5 THEN 2.5
+                WHEN r <= 5 THEN 5 ELSE 10 END
+FROM (SELECT raw / m AS r, m
+      FROM (SELECT raw, 10 ^ floor(log(raw)) AS m
+            FROM (SELECT greatest(span, 1e-9) / greatest(intervals, 1) AS raw) a) b) c
+$$;
+
+-- A tick label: v in thousands ("12.5k") when the axis goes to 10000 or
+-- more, in millions ("2M") from 10 million, else as it is ("0.25", "800").
+CREATE FUNCTION pgbenchx.chart_number(v float8, axis_top float8) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT CASE WHEN v = 0 THEN '0'
+            WHEN axis_top >= 1e7 THEN trim_scale(round((v / 1e6)::numeric, 3))::text || 'M'
+            WHEN axis_top >= 1e4 THEN trim_scale(round((v / 1e3)::numeric, 3))::text || 'k'
+            ELSE trim_scale(round(v::numeric, 3))::text END
+$$;
+
+/*
+ * chart_sweeps: an SVG of tps against the number of clients, one line per
+ * sweep in the order given, with a marker per client count, the sweep's
+ * label in the legend ("sweep N" without one), axis titles with units and
+ * round ticks.  Only completed runs are drawn; the legend counts the others
+ * (cancelled, failed, aborted, running) as "not drawn".  With repeats, the
+ * point is the median tps of the client count's completed runs and a
+ * whisker spans their min and max.
+ *
+ * The clients axis is log2 when the largest client count is at least 4
+ * times the smallest (the ladder 1, 2, 4, 8 ... 80 then gets equal room per
+ * doubling: on a linear axis 1, 2, 4 and 8 clients would share the first
+ * tenth of the width), with ticks at the powers of two and at the smallest
+ * and largest counts; else it is linear with round integer ticks.
+ * Returns the SVG document as text.  Caller: a role granted EXECUTE that
+ * may read pgbenchx.sweeps and pgbenchx.runs.
+ */
+CREATE FUNCTION pgbenchx.chart_sweeps(sweep_ids bigint[]) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+DECLARE
+    palette constant text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e',
+        '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+    w constant float8 := 900;          -- width
+    px0 constant float8 := 90;         -- plot area: left, right, top, bottom
+    px1 constant float8 := 870;
+    py0 constant float8 := 70;
+    py1 constant float8 := 410;
+    pad constant float8 := 16;         -- inset of the first and last client count
+    ids bigint[];
+    missing bigint;
+    missing_kind text;
+    h float8;
+    cmin int; cmax int;
+    ymax float8; ystep float8; ytop float8;
+    logx boolean;
+    xa float8; xb float8;              -- x = xa + xb * f(clients)
+    tick float8;
+    last_x float8;
+    xstep int;
+    xp float8;
+    yp float8;
+    npts int;
+    peak float8;
+    peak_clients int;
+    pts_all jsonb;
+    durations text;
+    svg text;
+    legend text := '';
+    plot text := '';
+    subtitle text;
+    any_repeats boolean;
+    s record;
+    p record;
+    i int := 0;
+    color text;
+    pts text;
+    ly float8;
+BEGIN
+    IF sweep_ids IS NULL OR array_position(sweep_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'sweep_ids must not be null or contain nulls'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'chart_sweeps draws one line per sweep id given.',
+                  HINT = 'Pass the ids of sweeps, for example ARRAY[1, 17]; SELECT sweep_id, label FROM pgbenchx.sweeps lists them.';
+    END IF;
+    IF cardinality(sweep_ids) = 0 THEN
+        RAISE EXCEPTION 'sweep_ids must not be empty'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'chart_sweeps draws one line per sweep id given, and none was given.',
+                  HINT = 'Pass the ids of sweeps, for example ARRAY[1, 17]; SELECT sweep_id, label FROM pgbenchx.sweeps lists them.';
+    END IF;
+
+    -- the ids in the order given, each once
+    SELECT array_agg(id ORDER BY ord) INTO ids
+    FROM (SELECT id, min(ord) AS ord FROM unnest(sweep_ids) WITH ORDINALITY u(id, ord)
+          GROUP BY id) d;
+
+    SELECT u.id INTO missing FROM unnest(ids) WITH ORDINALITY u(id, ord)
+    WHERE NOT EXISTS (SELECT 1 FROM pgbenchx.sweeps sw WHERE sw.sweep_id = u.id)
+    ORDER BY u.ord LIMIT 1;
+    IF missing IS NOT NULL THEN
+        missing_kind := CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = missing)
+                             THEN format('Id %s is a run, not a sweep: pgbenchx.chart_run(%s) draws it.', missing, missing)
+                             ELSE format('pgbenchx.sweeps has no row with sweep_id %s.', missing) END;
+        RAISE EXCEPTION 'no sweep has id %', missing
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = missing_kind,
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
+    END IF;
+
+    -- the points: per sweep (ord) and client count, over completed runs
+    SELECT coalesce(jsonb_agg(jsonb_build_object('ord', ord, 'clients', clients,
+               'med', med, 'lo', lo, 'hi', hi, 'n', n)), '[]')
+    INTO pts_all
+    FROM (SELECT u.ord, r.clients,
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS med,
+                 min(r.tps) AS lo, max(r.tps) AS hi, count(*) AS n
+          FROM unnest(ids) WITH ORDINALITY u(id, ord)
+          JOIN pgbenchx.runs r ON r.sweep_id = u.id
+          WHERE r.status = 'completed' AND r.tps IS NOT NULL
+          GROUP BY u.ord, r.clients) q;
+
+    SELECT min(clients), max(clients), max(hi), bool_or(n > 1)
+    INTO cmin, cmax, ymax, any_repeats
+    FROM jsonb_to_recordset(pts_all) AS q(clients int, hi float8, n int);
+    IF cmin IS NULL THEN
+        -- nothing completed: the x axis of the client counts planned
+        SELECT min(c), max(c) INTO cmin, cmax
+        FROM pgbenchx.sweeps sw, unnest(sw.clients) c WHERE sw.sweep_id = ANY (ids);
+        cmin := coalesce(cmin, 1);
+        cmax := coalesce(cmax, 1);
+    END IF;
+
+    -- y: 0 to a round top, about 6 intervals
+    ystep := pgbenchx.chart_step(greatest(coalesce(ymax, 0), 1), 6);
+    ytop := ystep * greatest(ceil(greatest(coalesce(ymax, 0), 1) / ystep), 1);
+
+    -- x: log2 over a range of 4 times or more, else linear
+    logx := cmax >= 4 * cmin;
+    IF cmax = cmin THEN
+        xb := 0;
+        xa := (px0 + px1) / 2;
+    ELSIF logx THEN
+        xb := (px1 - px0 - 2 * pad) / (ln(cmax) - ln(cmin));
+        xa := px0 + pad - xb * ln(cmin);
+    ELSE
+        xb := (px1 - px0 - 2 * pad) / (cmax - cmin);
+        xa := px0 + pad - xb * cmin;
+    END IF;
+
+    h := py1 + 78 + 22 * cardinality(ids);
+
+    SELECT string_agg(DISTINCT pgbenchx.xml_escape(sw.script), ', '),
+           CASE WHEN count(DISTINCT sw.duration) = 1 AND min(sw.duration) IS NOT NULL
+                THEN min(sw.duration) || ' s per run' END
+    INTO subtitle, durations
+    FROM pgbenchx.sweeps sw WHERE sw.sweep_id = ANY (ids);
+    subtitle := 'script ' || subtitle || coalesce(', ' || durations, '')
+        || CASE WHEN any_repeats THEN '; median of repeats, whiskers from min to max' ELSE '' END;
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || E'\n<title>transactions per second by number of clients</title>'
+        || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
+        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Transactions per second by number of clients</text>', w / 2)
+        || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>', w / 2, subtitle);
+
+    -- horizontal grid and tps ticks
+    tick := 0;
+    WHILE tick <= ytop * (1 + 1e-9) LOOP
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-y" x="%s" y="%s" text-anchor="end" fill="#333333">%s</text>',
+                   px0, round((py1 - tick / ytop * (py1 - py0))::numeric, 1),
+                   px1, round((py1 - tick / ytop * (py1 - py0))::numeric, 1),
+                   px0 - 6, round((py1 - tick / ytop * (py1 - py0) + 4)::numeric, 1),
+                   pgbenchx.chart_number(tick, ytop));
+        tick := tick + ystep;
+    END LOOP;
+
+    -- client ticks: the smallest and largest counts, and between them the
+    -- powers of two (log2) or round integers (linear) that leave room
+    xstep := greatest(ceil(pgbenchx.chart_step(cmax - cmin, 8)), 1)::int;
+    FOR tick IN
+        SELECT t FROM (
+            SELECT cmin::float8 AS t, 0 AS pri
+            UNION SELECT cmax, 0
+            UNION SELECT 2 ^ e, 1 FROM generate_series(0, 30) e
+                WHERE logx AND 2 ^ e > cmin AND 2 ^ e < cmax
+            UNION SELECT v * xstep, 1 FROM generate_series(1, 100) v
+                WHERE NOT logx AND v * xstep > cmin AND v * xstep < cmax) q
+        WHERE pri = 0
+           OR (abs(xb * CASE WHEN logx THEN ln(t) - ln(cmin) ELSE t - cmin END) >= 24
+               AND abs(xb * CASE WHEN logx THEN ln(cmax) - ln(t) ELSE cmax - t END) >= 24)
+        ORDER BY t
+    LOOP
+        xp := xa + xb * CASE WHEN logx THEN ln(tick) ELSE tick END;
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                   round(xp::numeric, 1), py0, round(xp::numeric, 1), py1,
+                   round(xp::numeric, 1), py1 + 18, tick::bigint);
+    END LOOP;
+
+    -- axes and their titles
+    svg := svg || format(E'\n<path class="axis" d="M%s %sV%sH%s" fill="none" stroke="#333333"/>',
+                         px0, py0, py1, px1)
+        || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">%s</text>',
+                  (px0 + px1) / 2, py1 + 40,
+                  CASE WHEN logx THEN 'clients (log2 scale)' ELSE 'clients' END)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle">transactions per second</text>',
+                  24, (py0 + py1) / 2);
+
+    -- one line, its markers and whiskers, and a legend entry per sweep
+    FOR s IN
+        SELECT u.ord, sw.sweep_id, sw.label,
+               (SELECT count(*) FROM pgbenchx.runs r
+                WHERE r.sweep_id = sw.sweep_id
+                  AND (r.status <> 'completed' OR r.tps IS NULL)) AS not_drawn
+        FROM unnest(ids) WITH ORDINALITY u(id, ord)
+        JOIN pgbenchx.sweeps sw ON sw.sweep_id = u.id
+        ORDER BY u.ord
+    LOOP
+        color := palette[1 + (s.ord - 1) % cardinality(palette)];
+        pts := '';
+        npts := 0;
+        peak := NULL;
+        FOR p IN
+            SELECT * FROM jsonb_to_recordset(pts_all)
+                AS q(ord int, clients int, med float8, lo float8, hi float8, n int)
+            WHERE q.ord = s.ord ORDER BY q.clients
+        LOOP
+            xp := xa + xb * CASE WHEN logx THEN ln(p.clients) ELSE p.clients END;
+            yp := py1 - p.med / ytop * (py1 - py0);
+            pts := pts || CASE WHEN npts > 0 THEN ' ' ELSE '' END
+                || round(xp::numeric, 1) || ',' || round(yp::numeric, 1);
+            npts := npts + 1;
+            IF peak IS NULL OR p.med > peak THEN
+                peak := p.med;
+                peak_clients := p.clients;
+            END IF;
+            IF p.n > 1 AND p.hi > p.lo THEN
+                plot := plot || format(E'\n<path class="whisker" d="M%s %sV%sM%s %sH%sM%s %sH%s" stroke="%s" fill="none"/>',
+                    round(xp::numeric, 1), round((py1 - p.lo / ytop * (py1 - py0))::numeric, 1),
+                    round((py1 - p.hi / ytop * (py1 - py0))::numeric, 1),
+                    round((xp - 4)::numeric, 1), round((py1 - p.lo / ytop * (py1 - py0))::numeric, 1),
+                    round((xp + 4)::numeric, 1),
+                    round((xp - 4)::numeric, 1), round((py1 - p.hi / ytop * (py1 - py0))::numeric, 1),
+                    round((xp + 4)::numeric, 1), color);
+            END IF;
+            plot := plot || format(E'\n<circle class="point" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s %s, %s tps%s</title></circle>',
+                round(xp::numeric, 1), round(yp::numeric, 1), color,
+                pgbenchx.xml_escape(coalesce(s.label, 'sweep ' || s.sweep_id)), p.clients,
+                CASE WHEN p.clients = 1 THEN 'client' ELSE 'clients' END,
+                round(p.med::numeric, 1),
+                CASE WHEN p.n > 1 THEN format(' (median of %s runs, %s to %s)', p.n,
+                                              round(p.lo::numeric, 1), round(p.hi::numeric, 1))
+                     ELSE '' END);
+        END LOOP;
+        IF npts > 0 THEN
+            plot := format(E'\n<polyline class="sweep" data-sweep-id="%s" points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
+                           s.sweep_id, pts, color) || plot;
+        END IF;
+        svg := svg || plot;
+        plot := '';
+
+        ly := py1 + 70 + 22 * (s.ord - 1);
+        legend := legend
+            || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><circle cx="%s" cy="%s" r="3.5" fill="%s"/>',
+                      px0, ly - 4, px0 + 28, ly - 4, color, px0 + 14, ly - 4, color)
+            || format('<text class="legend" x="%s" y="%s">%s<tspan fill="#555555"> (sweep %s: %s%s)</tspan></text>',
+                      px0 + 36, ly,
+                      pgbenchx.xml_escape(left(coalesce(s.label, 'sweep ' || s.sweep_id), 100)),
+                      s.sweep_id,
+                      CASE WHEN npts = 0 THEN 'no completed runs'
+                           ELSE format('peak %s tps at %s clients', round(peak::numeric), peak_clients) END,
+                      CASE WHEN s.not_drawn > 0
+                           THEN format('; %s %s not completed, not drawn', s.not_drawn,
+                                       CASE WHEN s.not_drawn = 1 THEN 'run' ELSE 'runs' END)
+                           ELSE '' END);
+    END LOOP;
+
+    RETURN svg || legend || E'\n</svg>\n';
+END $$;
+
+/*
+ * chart_run: an SVG of one run over time, as seed 001 draws it: tps in each
+ * second (pgbenchx.samples, left axis) and the p99 latency of each second
+ * in ms (right axis, dashed), with the run's overall tps as a dotted line.
+ * Works on a run in progress too (the seconds so far).  Returns the SVG
+ * document as text.  Caller: a role granted EXECUTE that may read
+ * pgbenchx.runs and pgbenchx.samples.
+ */
+CREATE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+DECLARE
+    tps_color constant text := '#1f77b4';
+    p99_color constant text := '#d62728';
+    w constant float8 := 900;
+    px0 constant float8 := 90;
+    px1 constant float8 := 810;
+    py0 constant float8 := 70;
+    py1 constant float8 := 410;
+    h constant float8 := 520;
+    r record;
+    smax int;
+    ymax float8; ystep float8; ytop float8; intervals int;
+    lmax float8; lstep float8; ltop float8;
+    xstep float8;
+    tick float8;
+    xp float8;
+    i int;
+    tps_pts text;
+    p99_pts text;
+    n_tps int;
+    n_p99 int;
+    markers text := '';
+    svg text;
+BEGIN
+    IF chart_run.run_id IS NULL THEN
+        RAISE EXCEPTION 'run_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'chart_run draws the per-second samples of one run.',
+                  HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
+    END IF;
+    SELECT * INTO r FROM pgbenchx.runs rr WHERE rr.run_id = chart_run.run_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no run has id %', chart_run.run_id
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.sweeps s WHERE s.sweep_id = chart_run.run_id)
+                                THEN format('Id %s is a sweep, not a run: pgbenchx.chart_sweeps(ARRAY[%s]) draws it.',
+                                            chart_run.run_id, chart_run.run_id)
+                                ELSE format('pgbenchx.runs has no row with run_id %s.', chart_run.run_id) END,
+                  HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
+    END IF;
+
+    SELECT max(s.second), max(coalesce(s.tps, s.transactions)), max(s.latency_p99_ms)
+    INTO smax, ymax, lmax
+    FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+    IF smax IS NULL THEN
+        RAISE EXCEPTION 'run % has no per-second samples', chart_run.run_id
+            USING ERRCODE = 'no_data_found',
+                  DETAIL = format('Its status is %s%s; samples are written from its first measured second on.',
+                                  r.status, coalesce(': ' || r.error, '')),
+                  HINT = 'Chart a run once it has run for a second; SELECT run_id, second FROM pgbenchx.samples shows which runs have samples.';
+    END IF;
+
+    -- left: tps from 0 to a round top in about 5 intervals; right: p99 ms
+    -- with the same number of intervals, so that both share the grid lines
+    ymax := greatest(coalesce(ymax, 0), r.tps, 1);
+    ystep := pgbenchx.chart_step(ymax, 5);
+    intervals := greatest(ceil(ymax / ystep), 1)::int;
+    ytop := ystep * intervals;
+    lmax := greatest(coalesce(lmax, 0), 0.001);
+    lstep := pgbenchx.chart_step(lmax, intervals);
+    WHILE lstep * intervals < lmax LOOP
+        lstep := pgbenchx.chart_step(lstep * 1.01, 1);
+    END LOOP;
+    ltop := lstep * intervals;
+    xstep := greatest(pgbenchx.chart_step(smax, 10), 1);
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || E'\n<title>transactions per second and p99 latency over the run</title>'
+        || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
+        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Run %s: %s</text>',
+                  w / 2, r.run_id, pgbenchx.xml_escape(coalesce(r.label, r.script)))
+        || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>',
+                  w / 2, pgbenchx.xml_escape(
+                      concat_ws(', ', 'script ' || r.script, r.clients || ' clients',
+                                r.jobs || CASE WHEN r.jobs = 1 THEN ' job' ELSE ' jobs' END,
+                                r.protocol || ' protocol',
+                                CASE WHEN r.sweep_id IS NOT NULL THEN 'sweep ' || r.sweep_id END,
+                                r.status)));
+
+    -- grid: tps ticks on the left, p99 ticks on the right
+    FOR i IN 0 .. intervals LOOP
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-y" x="%s" y="%s" text-anchor="end" fill="%s">%s</text>'
+                             '<text class="tick-y2" x="%s" y="%s" text-anchor="start" fill="%s">%s</text>',
+                   px0, round((py1 - i * (py1 - py0) / intervals)::numeric, 1),
+                   px1, round((py1 - i * (py1 - py0) / intervals)::numeric, 1),
+                   px0 - 6, round((py1 - i * (py1 - py0) / intervals + 4)::numeric, 1),
+                   tps_color, pgbenchx.chart_number(i * ystep, ytop),
+                   px1 + 6, round((py1 - i * (py1 - py0) / intervals + 4)::numeric, 1),
+                   p99_color, pgbenchx.chart_number(i * lstep, ltop));
+    END LOOP;
+    tick := 0;
+    WHILE tick <= smax LOOP
+        xp := px0 + tick / smax * (px1 - px0);
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                   round(xp::numeric, 1), py0, round(xp::numeric, 1), py1,
+                   round(xp::numeric, 1), py1 + 18, pgbenchx.chart_number(tick, 0));
+        tick := tick + xstep;
+    END LOOP;
+
+    svg := svg || format(E'\n<path class="axis" d="M%s %sV%sH%sV%s" fill="none" stroke="#333333"/>',
+                         px0, py0, py1, px1, py0)
+        || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">time since all clients connected (s)</text>',
+                  (px0 + px1) / 2, py1 + 40)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle" fill="%s">transactions per second</text>',
+                  24, (py0 + py1) / 2, tps_color)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(90)" text-anchor="middle" fill="%s">p99 latency (ms)</text>',
+                  w - 24, (py0 + py1) / 2, p99_color);
+
+    -- second s is drawn at x = s: the end of the second it counts
+    SELECT string_agg(round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - coalesce(s.tps, s.transactions) / ytop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY s.second),
+           count(*),
+           string_agg(round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - s.latency_p99_ms / ltop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY s.second) FILTER (WHERE s.latency_p99_ms IS NOT NULL),
+           count(s.latency_p99_ms)
+    INTO tps_pts, n_tps, p99_pts, n_p99
+    FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+
+    IF r.tps IS NOT NULL THEN
+        svg := svg || format(E'\n<line class="run-tps" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3" opacity="0.7"/>',
+                             px0, round((py1 - r.tps / ytop * (py1 - py0))::numeric, 1),
+                             px1, round((py1 - r.tps / ytop * (py1 - py0))::numeric, 1), tps_color);
+    END IF;
+    svg := svg || format(E'\n<polyline class="tps" points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
+                         tps_pts, tps_color);
+    IF n_p99 > 0 THEN
+        svg := svg || format(E'\n<polyline class="p99" points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3" stroke-linejoin="round"/>',
+                             p99_pts, p99_color);
+    END IF;
+    -- short runs: a marker per second, so that even 1 or 2 seconds show
+    IF n_tps <= 60 THEN
+        SELECT string_agg(format(E'\n<circle class="tps-point" cx="%s" cy="%s" r="3" fill="%s"><title>second %s: %s tps, p99 %s ms</title></circle>',
+                                 round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1),
+                                 round((py1 - coalesce(s.tps, s.transactions) / ytop * (py1 - py0))::numeric, 1),
+                                 tps_color, s.second, round(coalesce(s.tps, s.transactions)::numeric, 1),
+                                 coalesce(round(s.latency_p99_ms::numeric, 3)::text, '-')),
+                          '' ORDER BY s.second)
+        INTO markers
+        FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+        svg := svg || markers;
+    END IF;
+
+    -- legend
+    svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><text class="legend" x="%s" y="%s">transactions per second</text>',
+                         px0, h - 34, px0 + 28, h - 34, tps_color, px0 + 36, h - 30)
+        || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3"/><text class="legend" x="%s" y="%s">p99 latency of each second (ms)</text>',
+                  px0 + 230, h - 34, px0 + 258, h - 34, p99_color, px0 + 266, h - 30)
+        || CASE WHEN r.tps IS NOT NULL THEN
+               format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3"/><text class="legend" x="%s" y="%s">whole run: %s tps, p99 %s ms</text>',
+                      px0 + 480, h - 34, px0 + 508, h - 34, tps_color, px0 + 516, h - 30,
+                      round(r.tps::numeric, 1), coalesce(trim_scale(round(r.latency_p99_ms::numeric, 3))::text, '-'))
+           ELSE '' END;
+
+    RETURN svg || E'\n</svg>\n';
+END $$;
+
+/*
+ * sweep_report: a sweep as a table for psql, one row per client count:
+ * the completed runs counted, the tps (the median over repeats), the p99
+ * latency in ms (the median over repeats) and a bar of up to 40 characters
+ * proportional to tps / the sweep's highest tps (block characters in a
+ * UTF8 database, '#' otherwise).  A client count with no completed run has
+ * NULL figures and its runs' statuses in place of the bar.  Caller: a role
+ * granted EXECUTE that may read pgbenchx.sweeps and pgbenchx.runs.
+ */
+CREATE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
+RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text)
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+#variable_conflict use_column
+DECLARE
+    utf8 constant boolean := pg_catalog.getdatabaseencoding() = 'UTF8';
+    width constant int := 40;
+BEGIN
+    IF sweep_report.sweep_id IS NULL THEN
+        RAISE EXCEPTION 'sweep_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'sweep_report shows one sweep.',
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pgbenchx.sweeps x WHERE x.sweep_id = sweep_report.sweep_id) THEN
+        RAISE EXCEPTION 'no sweep has id %', sweep_report.sweep_id
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = sweep_report.sweep_id)
+                                THEN format('Id %s is a run, not a sweep.', sweep_report.sweep_id)
+                                ELSE format('pgbenchx.sweeps has no row with sweep_id %s.', sweep_report.sweep_id) END,
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
+    END IF;
+
+    RETURN QUERY
+    WITH per AS (
+        SELECT r.clients,
+               count(*) FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL)::int AS n,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps)
+                   FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL) AS tps,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms)
+                   FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL) AS p99,
+               string_agg(DISTINCT r.status, ', ') AS statuses
+        FROM pgbenchx.runs r
+        WHERE r.sweep_id = sweep_report.sweep_id
+        GROUP BY r.clients),
+    top AS (SELECT max(per.tps) AS m FROM per)
+    SELECT per.clients, per.n, round(per.tps::numeric, 1), round(per.p99::numeric, 3),
+           CASE
+               WHEN per.n = 0 THEN '(' || per.statuses || ')'
+               WHEN top.m <= 0 THEN ''
+               WHEN utf8 THEN
+                   repeat(U&'\2588', floor(per.tps / top.m * width)::int)
+                   || coalesce((ARRAY[U&'\258F', U&'\258E', U&'\258D', U&'\258C',
+                                      U&'\258B', U&'\258A', U&'\2589'])
+                                   [floor((per.tps / top.m * width - floor(per.tps / top.m * width)) * 8)::int], '')
+               ELSE repeat('#', round(per.tps / top.m * width)::int)
+           END
+    FROM per, top
+    ORDER BY per.clients;
+END $$;
+
+REVOKE ALL ON FUNCTION pgbenchx.xml_escape(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.chart_step(float8, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.chart_number(float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.chart_sweeps(bigint[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.chart_run(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.sweep_report(bigint) FROM PUBLIC;
