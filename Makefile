@@ -48,7 +48,7 @@ REGRESS = setup init_errors init_content results_schema engine_refusals eval scr
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(libpq_srcdir)
+PG_CPPFLAGS = -I$(libpq_srcdir) -DPGBENCHX_LIBRARY_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK_INTERNAL = $(libpq)
 
 # CI sets PGBENCHX_WERROR=1: -Wall -Wextra -Werror on our code.  The server

@@ -214,8 +214,13 @@ pgbench_init(PG_FUNCTION_ARGS)
  * it is the JSON value null, and SQL NULL is the key left out.
  * --------------------------------------------------------------------- */
 
-/* the library's version, that of default_version in pgbenchx.control */
-#define PGBENCHX_LIBRARY_VERSION	"0.2"
+/*
+ * The library's version: the Makefile passes EXTVERSION, which is
+ * default_version in pgbenchx.control.
+ */
+#ifndef PGBENCHX_LIBRARY_VERSION
+#error "build through the Makefile: it defines PGBENCHX_LIBRARY_VERSION from EXTVERSION"
+#endif
 
 typedef enum PgbxOptType
 {
