@@ -287,12 +287,19 @@ driver_client_disconnect(DriverRun *dr, DriverClient *c)
 		dr->wes_dirty = true;
 }
 
-static void
-driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
+/* Drop the \gset result kept for the end of the command, if any. */
+static inline void
+driver_client_drop_gset(DriverClient *c)
 {
 	if (c->gset_res)
 		PQclear(c->gset_res);
 	c->gset_res = NULL;
+}
+
+static void
+driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
+{
+	driver_client_drop_gset(c);
 	driver_client_disconnect(dr, c);
 	c->phase = phase;
 	dr->live--;
@@ -438,14 +445,20 @@ driver_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
- * The server answered a command with COPY: pgbench aborts the client.  A
- * COPY FROM STDIN is ended with our message as its error; a COPY TO STDOUT
- * (or BOTH) may send without end, so it is not drained: its query is
- * cancelled and the connection closed.
+ * Whether the server answered a command with COPY (res is then cleared):
+ * pgbench aborts the client.  A COPY FROM STDIN is ended with our message as
+ * its error; a COPY TO STDOUT (or BOTH) may send without end, so it is not
+ * drained: its query is cancelled and the connection closed.  PQgetResult
+ * would return the COPY result again and again: the client must not read on.
  */
-static void
-driver_client_copy(DriverRun *dr, DriverClient *c, ExecStatusType st)
+static bool
+driver_client_copy(DriverRun *dr, DriverClient *c, PGresult *res)
 {
+	ExecStatusType st = PQresultStatus(res);
+
+	if (st != PGRES_COPY_IN && st != PGRES_COPY_OUT && st != PGRES_COPY_BOTH)
+		return false;
+	PQclear(res);
 	if (st == PGRES_COPY_IN)
 	{
 		if (PQputCopyEnd(c->conn, DRIVER_COPY_MESSAGE) == 1)
@@ -455,12 +468,7 @@ driver_client_copy(DriverRun *dr, DriverClient *c, ExecStatusType st)
 		driver_cancel_query(c->conn);
 	driver_client_abort(dr, c, "client %d script %d aborted in command %d query 0: %s",
 						c->id, c->step.script, c->step.command, DRIVER_COPY_MESSAGE);
-}
-
-static inline bool
-driver_is_copy(ExecStatusType st)
-{
-	return st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH;
+	return true;
 }
 
 /* Whether the client should start no new transaction. */
@@ -751,8 +759,7 @@ driver_client_store(DriverRun *dr, DriverClient *c, PGresult *res)
 		PQclear(res);
 		return ok;
 	}
-	if (c->gset_res)
-		PQclear(c->gset_res);
+	driver_client_drop_gset(c);
 	c->gset_res = res;
 	return true;
 }
@@ -810,14 +817,9 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 
 		if (res == NULL)
 			return DRIVER_READ_COMPLETE;
-		st = PQresultStatus(res);
-		if (driver_is_copy(st))
-		{
-			/* PQgetResult would return it again and again */
-			PQclear(res);
-			driver_client_copy(dr, c, st);
+		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
-		}
+		st = PQresultStatus(res);
 		if (st == PGRES_FATAL_ERROR)
 		{
 			if (c->phase == CLIENT_WAIT_ROLLBACK)
@@ -876,13 +878,9 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 			continue;
 		}
 		after_null = false;
-		st = PQresultStatus(res);
-		if (driver_is_copy(st))
-		{
-			PQclear(res);
-			driver_client_copy(dr, c, st);
+		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
-		}
+		st = PQresultStatus(res);
 		if (st == PGRES_PIPELINE_SYNC)
 			c->syncs_pending--;
 		else if (st == PGRES_FATAL_ERROR && !driver_client_error(dr, c, res))
@@ -1004,9 +1002,7 @@ driver_client_next_command(DriverRun *dr, DriverClient *c)
 static void
 driver_client_replayed(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
-	if (c->gset_res)
-		PQclear(c->gset_res);
-	c->gset_res = NULL;
+	driver_client_drop_gset(c);
 	driver_advance_seconds(dr, now);
 	if (c->failure != CLIENT_FAILURE_NONE)
 	{
