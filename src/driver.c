@@ -7,8 +7,9 @@
  *	  latency into the per-second statistics of the run's DSM segment.
  *
  * Each client is an explicit state machine over a non-blocking libpq
- * connection; one WaitEventSet holds the latch, the postmaster and every
- * client socket.  The driver never blocks inside libpq, never allocates per
+ * connection: one ClientPhase, advanced by driver_client_advance() (one
+ * switch, as pgbench's advanceConnectionState); one WaitEventSet holds the
+ * latch, the postmaster and every client socket.  The driver never blocks inside libpq, never allocates per
  * transaction (the script module reuses each client's buffers), and is
  * connected to no database (it initializes without one only to show up in
  * pg_stat_activity as a "pgbenchx driver").
@@ -66,47 +67,66 @@
 /* pgbench's words for a COPY in a script */
 #define DRIVER_COPY_MESSAGE		"COPY is not supported in pgbench, aborting"
 
+/*
+ * A client's phase: where it stands in its transaction, hence what it waits
+ * for.  driver_client_advance() is the one function that moves a client from
+ * phase to phase (see the diagram above it); the wait loop only feeds it
+ * socket input and the clock.  The names follow pgbench's CState.
+ */
 typedef enum ClientPhase
 {
-	CLIENT_CONNECTING,
-	CLIENT_READY,				/* at a command boundary: step the script */
-	CLIENT_SLEEPING,			/* \sleep until wake_at */
-	CLIENT_PREPARING,			/* waiting for PQsendPrepare's result */
-	CLIENT_WAITING,				/* waiting for a command's results */
-	CLIENT_ROLLING_BACK,		/* after a failure inside a transaction */
-	CLIENT_PIPELINE_END,		/* \endpipeline: collecting up to the syncs */
+	CLIENT_CONNECTING,			/* connection in progress (-C: a new one) */
+	CLIENT_CHOOSE_SCRIPT,		/* at a transaction boundary: end, or pick a
+								 * script */
+	CLIENT_PREPARE_THROTTLE,	/* -R: draw the transaction's schedule */
+	CLIENT_THROTTLE,			/* -R: wait until txn_scheduled (wake_at) */
+	CLIENT_START_TX,			/* (-C: connect,) start the latency clock */
+	CLIENT_START_COMMAND,		/* step the script to its next command */
+	CLIENT_WAIT_PREPARE,		/* PQsendPrepare's result */
+	CLIENT_WAIT_RESULT,			/* the results of the command in flight */
+	CLIENT_WAIT_PIPELINE,		/* \endpipeline: results up to the syncs */
+	CLIENT_SLEEP,				/* \sleep until wake_at */
+	CLIENT_END_COMMAND,			/* the command ended: \gset, timing */
+	CLIENT_ERROR,				/* a serialization or deadlock failure */
+	CLIENT_WAIT_ROLLBACK,		/* the ROLLBACK after a failure */
+	CLIENT_RETRY,				/* retry the failed transaction, or fail it */
+	CLIENT_END_TX,				/* the transaction ended: count it */
+	CLIENT_YIELD,				/* many transactions without a wait: let the
+								 * wait loop run once (wake_at) */
 	CLIENT_DONE,
 	CLIENT_ABORTED
 } ClientPhase;
+
+/* pgbench's EStatus: how the transaction in progress failed, if it did */
+typedef enum ClientFailure
+{
+	CLIENT_FAILURE_NONE = 0,
+	CLIENT_FAILURE_SERIALIZATION,	/* 40001 */
+	CLIENT_FAILURE_DEADLOCK,	/* 40P01 */
+	CLIENT_FAILURE_STATEMENT	/* replay: the statement failed, go on */
+} ClientFailure;
 
 typedef struct DriverClient
 {
 	int			id;				/* global client number, :client_id */
 	PGconn	   *conn;
 	ClientPhase phase;
+	ClientFailure failure;
 	PostgresPollingStatusType poll;
 	int			wes_pos;		/* position in the wait event set */
 	bool		want_write;		/* output still to flush */
 	ScriptClient *sc;
-	ScriptStep	step;			/* the SQL being prepared or run */
+	ScriptStep	step;			/* the command being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
-	bool		txn_failed;		/* serialization or deadlock failure */
-	bool		stmt_failed;	/* replay: the statement in flight failed */
 	int		   *cmd_map;		/* replay shuffle: own command -> original */
-	bool		failed_deadlock;	/* ... and which of the two */
 	PGresult   *gset_res;		/* \gset: the last result of the command */
-	bool		txn_started;
 	TimestampTz txn_start;		/* latency counts from here (-R: the schedule) */
 	int			tries;			/* of the transaction in progress */
-	bool		chosen;			/* the next transaction's script is chosen */
-	bool		throttled;		/* -R: sleeping until txn_scheduled */
-	bool		yielded;		/* "sleeping" only to let the wait loop run */
-	TimestampTz txn_scheduled;
+	TimestampTz txn_scheduled;	/* -R */
 	TimestampTz cmd_start;		/* the command in flight (-r) */
-	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
 	int			syncs_pending;	/* pipeline syncs sent, not yet collected */
 	TimestampTz conn_start;
-	TimestampTz wake_at;
+	TimestampTz wake_at;		/* THROTTLE, SLEEP, YIELD */
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
 } DriverClient;
 
@@ -151,7 +171,6 @@ static int	driver_fds_reserved = 0;
 /* the soft RLIMIT_NOFILE after raising it for our share; -1 if unlimited */
 static long driver_fd_limit = -1;
 
-static void driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now);
 static void driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
 			pg_attribute_printf(3, 4);
 
@@ -204,10 +223,10 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	int64		latency = now - c->txn_start;
 
 	driver_advance_seconds(dr, now);
-	if (c->txn_failed)
+	if (c->failure != CLIENT_FAILURE_NONE)
 	{
 		stats_second_record_failed(driver_slot(dr));
-		if (c->failed_deadlock)
+		if (c->failure == CLIENT_FAILURE_DEADLOCK)
 			dr->counts->deadlock_failures++;
 		else
 			dr->counts->serialization_failures++;
@@ -228,9 +247,28 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	pg_atomic_write_u64(&dr->me->transactions,
 						pg_atomic_read_u64(&dr->me->transactions) + 1);
 	c->ntx++;
-	c->txn_failed = false;
-	c->txn_started = false;
-	c->chosen = false;
+	c->failure = CLIENT_FAILURE_NONE;
+}
+
+/* The statistics of the client's current command (-r, failures, retries). */
+static inline CommandStats *
+driver_command_stats(DriverRun *dr, DriverClient *c)
+{
+	int			cmd = c->cmd_map ? c->cmd_map[c->step.command] : c->step.command;
+
+	return &dr->cmdstats[dr->cmd_base[c->step.script] + cmd];
+}
+
+/* The client's current command ended now: count it and its time (-r). */
+static inline int64
+driver_command_timed(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	CommandStats *cs = driver_command_stats(dr, c);
+	int64		elapsed = now - c->cmd_start;
+
+	cs->executions++;
+	cs->sum_usec += elapsed;
+	return elapsed;
 }
 
 /* ---------------------------------------------------------------------
@@ -258,12 +296,19 @@ driver_client_disconnect(DriverRun *dr, DriverClient *c)
 		dr->wes_dirty = true;
 }
 
-static void
-driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
+/* Drop the \gset result kept for the end of the command, if any. */
+static inline void
+driver_client_drop_gset(DriverClient *c)
 {
 	if (c->gset_res)
 		PQclear(c->gset_res);
 	c->gset_res = NULL;
+}
+
+static void
+driver_client_close(DriverRun *dr, DriverClient *c, ClientPhase phase)
+{
+	driver_client_drop_gset(c);
 	driver_client_disconnect(dr, c);
 	c->phase = phase;
 	dr->live--;
@@ -411,14 +456,20 @@ driver_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
- * The server answered a command with COPY: pgbench aborts the client.  A
- * COPY FROM STDIN is ended with our message as its error; a COPY TO STDOUT
- * (or BOTH) may send without end, so it is not drained: its query is
- * cancelled and the connection closed.
+ * Whether the server answered a command with COPY (res is then cleared):
+ * pgbench aborts the client.  A COPY FROM STDIN is ended with our message as
+ * its error; a COPY TO STDOUT (or BOTH) may send without end, so it is not
+ * drained: its query is cancelled and the connection closed.  PQgetResult
+ * would return the COPY result again and again: the client must not read on.
  */
-static void
-driver_client_copy(DriverRun *dr, DriverClient *c, ExecStatusType st)
+static bool
+driver_client_copy(DriverRun *dr, DriverClient *c, PGresult *res)
 {
+	ExecStatusType st = PQresultStatus(res);
+
+	if (st != PGRES_COPY_IN && st != PGRES_COPY_OUT && st != PGRES_COPY_BOTH)
+		return false;
+	PQclear(res);
 	if (st == PGRES_COPY_IN)
 	{
 		if (PQputCopyEnd(c->conn, DRIVER_COPY_MESSAGE) == 1)
@@ -426,14 +477,9 @@ driver_client_copy(DriverRun *dr, DriverClient *c, ExecStatusType st)
 	}
 	else
 		driver_cancel_query(c->conn);
-	driver_client_abort(dr, c, "client %d script 0 aborted in command %d query 0: %s",
-						c->id, c->step.command, DRIVER_COPY_MESSAGE);
-}
-
-static inline bool
-driver_is_copy(ExecStatusType st)
-{
-	return st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH;
+	driver_client_abort(dr, c, "client %d script %d aborted in command %d query 0: %s",
+						c->id, c->step.script, c->step.command, DRIVER_COPY_MESSAGE);
+	return true;
 }
 
 /* Whether the client should start no new transaction. */
@@ -449,7 +495,25 @@ driver_client_finished(DriverRun *dr, DriverClient *c, TimestampTz now)
 	return false;
 }
 
+/* ---------------------------------------------------------------------
+ * The client's state machine
+ * --------------------------------------------------------------------- */
+
+/* pgbench's commandFailed: a command of the script could not be run */
 static void
+driver_client_command_failed(DriverRun *dr, DriverClient *c, const char *cmd,
+							 const char *message)
+{
+	if (cmd != NULL && cmd[0] != '\0')
+		driver_client_abort(dr, c, "client %d aborted in command %d (%s) of script %d; %s",
+							c->id, c->step.command, cmd, c->step.script, message);
+	else
+		driver_client_abort(dr, c, "client %d aborted in command %d of script %d; %s",
+							c->id, c->step.command, c->step.script, message);
+}
+
+/* Flush the client's output; false if the client was aborted. */
+static bool
 driver_client_flush(DriverRun *dr, DriverClient *c)
 {
 	int			rc = PQflush(c->conn);
@@ -458,7 +522,7 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 	if (rc < 0)
 	{
 		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
-		return;
+		return false;
 	}
 	if (want != c->want_write)
 	{
@@ -469,14 +533,21 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 		else
 			dr->wes_dirty = true;
 	}
+	return true;
 }
 
-static void
+/*
+ * Send the SQL command of c->step.  The next phase: WAIT_RESULT, or
+ * WAIT_PREPARE for a statement to prepare first (prepared mode), or still
+ * START_COMMAND inside a pipeline (its results are collected at
+ * \endpipeline).  False if the client was aborted.
+ */
+static bool
 driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	const ScriptStep *s = &c->step;
+	bool		in_pipeline = script_client_in_pipeline(c->sc);
 	int			ok;
-	const char *name;
 
 	c->cmd_start = now;
 	switch (dr->run->protocol)
@@ -489,51 +560,60 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 								   (const char *const *) s->params, NULL, NULL, 0);
 			break;
 		default:
-			name = dr->prep_names[dr->sql_base[s->script] + s->sql_index];
-			if (!c->prepared[dr->sql_base[s->script] + s->sql_index] && c->in_pipeline)
 			{
-				/* queued in the pipeline just before its first execution */
-				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
-				c->prepared[dr->sql_base[s->script] + s->sql_index] = true;
+				int			k = dr->sql_base[s->script] + s->sql_index;
+				const char *name = dr->prep_names[k];
+
+				ok = 1;
+				if (!c->prepared[k])
+				{
+					ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
+					if (ok && !in_pipeline)
+					{
+						/* wait for the statement, then send it again */
+						c->phase = CLIENT_WAIT_PREPARE;
+						return driver_client_flush(dr, c);
+					}
+					/* in a pipeline: queued just before its first execution */
+					c->prepared[k] = true;
+				}
 				if (ok)
 					ok = PQsendQueryPrepared(c->conn, name, s->nparams,
 											 (const char *const *) s->params, NULL, NULL, 0);
 			}
-			else if (!c->prepared[dr->sql_base[s->script] + s->sql_index])
-			{
-				ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
-				if (ok)
-				{
-					c->phase = CLIENT_PREPARING;
-					driver_client_flush(dr, c);
-					return;
-				}
-			}
-			else
-				ok = PQsendQueryPrepared(c->conn, name, s->nparams,
-										 (const char *const *) s->params, NULL, NULL, 0);
 			break;
 	}
 	if (!ok)
 	{
-		driver_client_abort(dr, c, "client %d aborted in command %d of script 0: %s",
-							c->id, s->command, PQerrorMessage(c->conn));
-		return;
+		char		msg[DRIVER_MESSAGE_MAX];
+
+		snprintf(msg, sizeof(msg), "SQL command send failed: %s", PQerrorMessage(c->conn));
+		driver_client_command_failed(dr, c, "SQL", msg);
+		return false;
 	}
-	driver_client_flush(dr, c);
-	if (c->in_pipeline)
-	{
-		/* the results are collected at \endpipeline */
-		if (s->store != SCRIPT_STORE_NONE)
-		{
-			driver_client_abort(dr, c, "client %d aborted in command %d of script 0: \\%s is not allowed in pipeline mode",
-								c->id, s->command, s->store == SCRIPT_STORE_GSET ? "gset" : "aset");
-			return;
-		}
+	if (!driver_client_flush(dr, c))
+		return false;
+	if (in_pipeline)
 		script_sql_done(c->sc);
-		return;
+	else
+		c->phase = CLIENT_WAIT_RESULT;
+	return true;
+}
+
+/*
+ * Roll back the transaction a failure left open; the client waits for it in
+ * WAIT_ROLLBACK.  False if the client was aborted.
+ */
+static bool
+driver_client_rollback(DriverRun *dr, DriverClient *c)
+{
+	if (!PQsendQuery(c->conn, "ROLLBACK"))
+	{
+		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return false;
 	}
-	c->phase = CLIENT_WAITING;
+	c->phase = CLIENT_WAIT_ROLLBACK;
+	return driver_client_flush(dr, c);
 }
 
 /* pgbench's getPoissonRand: the wait before the next scheduled transaction */
@@ -570,8 +650,8 @@ driver_client_schedule(DriverRun *dr, DriverClient *c, TimestampTz now)
 	return dr->end_time == 0 || c->txn_scheduled < dr->end_time;
 }
 
-/* -C: open a new connection for the next transaction */
-static void
+/* -C: open a new connection for the transaction; false if aborted */
+static bool
 driver_client_reconnect(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	c->conn_start = now;
@@ -581,277 +661,75 @@ driver_client_reconnect(DriverRun *dr, DriverClient *c, TimestampTz now)
 	{
 		driver_client_abort(dr, c, "client %d aborted while establishing connection%s%s",
 							c->id, c->conn ? ": " : "", c->conn ? PQerrorMessage(c->conn) : "");
-		return;
+		return false;
 	}
 	c->poll = PGRES_POLLING_WRITING;
 	c->phase = CLIENT_CONNECTING;
 	dr->wes_dirty = true;
-}
-
-/* Step the script until the client must wait for something. */
-static void
-driver_client_run(DriverRun *dr, DriverClient *c, TimestampTz now)
-{
-	ScriptError err;
-	int			ended = 0;		/* transactions ended in this call */
-
-	while (c->phase == CLIENT_READY)
-	{
-		if (!c->txn_started)
-		{
-			if (driver_client_finished(dr, c, now))
-			{
-				driver_client_close(dr, c, CLIENT_DONE);
-				return;
-			}
-			/* pgbench chooses the script first, then schedules (-R) */
-			if (dr->payload.nscripts > 1 && !c->chosen)
-				script_client_select(c->sc,
-									 script_choose(&dr->choose_rs, dr->payload.weights,
-												   dr->payload.nscripts,
-												   dr->payload.total_weight));
-			c->chosen = true;
-			if (dr->run->knobs.rate > 0 && !c->throttled)
-			{
-				if (!driver_client_schedule(dr, c, now))
-				{
-					driver_client_close(dr, c, CLIENT_DONE);
-					return;
-				}
-				if (c->txn_scheduled > now)
-				{
-					c->throttled = true;
-					c->wake_at = c->txn_scheduled;
-					c->phase = CLIENT_SLEEPING;
-					return;
-				}
-			}
-			if (dr->run->knobs.connect_per_transaction && c->conn == NULL)
-			{
-				driver_client_reconnect(dr, c, now);
-				return;
-			}
-			c->txn_started = true;
-			c->tries = 1;
-			c->txn_start = now;
-			if (dr->run->knobs.rate > 0)
-			{
-				int64		lag = now - c->txn_scheduled;
-
-				/* latency counts from the schedule: no coordinated omission */
-				c->txn_start = c->txn_scheduled;
-				c->throttled = false;
-				dr->counts->lag_count++;
-				dr->counts->lag_sum_usec += lag;
-				dr->counts->lag_max_usec = Max(dr->counts->lag_max_usec, lag);
-			}
-		}
-
-		switch (script_step_client(c->sc, &c->step, &err))
-		{
-			case SCRIPT_STEP_SQL:
-				driver_client_send(dr, c, now);
-				if (c->in_pipeline && c->phase == CLIENT_READY)
-					break;		/* sent; go on to the next command */
-				return;
-			case SCRIPT_STEP_PIPELINE_START:
-				if (dr->run->protocol == RUN_PROTOCOL_SIMPLE)
-				{
-					driver_client_abort(dr, c, "client %d aborted in command %d of script 0: cannot use pipeline mode with the simple query protocol",
-										c->id, c->step.command);
-					return;
-				}
-				if (!PQenterPipelineMode(c->conn))
-				{
-					driver_client_abort(dr, c, "client %d aborted in command %d of script 0: failed to enter pipeline mode",
-										c->id, c->step.command);
-					return;
-				}
-				c->in_pipeline = true;
-				c->syncs_pending = 0;
-				break;
-			case SCRIPT_STEP_PIPELINE_SYNC:
-				if (!PQpipelineSync(c->conn))
-				{
-					driver_client_abort(dr, c, "client %d aborted: failed to send a pipeline sync", c->id);
-					return;
-				}
-				c->syncs_pending++;
-				break;
-			case SCRIPT_STEP_PIPELINE_END:
-				if (!PQpipelineSync(c->conn))
-				{
-					driver_client_abort(dr, c, "client %d aborted: failed to send a pipeline sync", c->id);
-					return;
-				}
-				c->syncs_pending++;
-				c->cmd_start = now;
-				c->phase = CLIENT_PIPELINE_END;
-				driver_client_flush(dr, c);
-				return;
-			case SCRIPT_STEP_SLEEP:
-				c->cmd_start = now;
-				c->wake_at = now + c->step.sleep_usec;
-				c->phase = CLIENT_SLEEPING;
-				return;
-			case SCRIPT_STEP_END_OF_TRANSACTION:
-				if (c->in_pipeline)
-				{
-					driver_client_abort(dr, c, "client %d aborted: end of script reached with pipeline open",
-										c->id);
-					return;
-				}
-				if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
-				{
-					driver_client_abort(dr, c, "client %d aborted: end of script reached without completing the last transaction",
-										c->id);
-					return;
-				}
-				if (dr->run->knobs.replay)
-				{
-					/* the statements were counted one by one */
-					c->ntx++;
-					c->txn_started = false;
-					c->chosen = false;
-				}
-				else
-					driver_transaction_ended(dr, c, now);
-				if (dr->run->knobs.connect_per_transaction)
-					driver_client_disconnect(dr, c);
-				if (++ended >= DRIVER_MAX_TX_WITHOUT_WAIT)
-				{
-					/* no SQL to wait for: do not spin deaf to interrupts */
-					c->yielded = true;
-					c->wake_at = now;
-					c->phase = CLIENT_SLEEPING;
-					return;
-				}
-				break;
-			case SCRIPT_STEP_ERROR:
-				{
-					char		msg[RUN_ERROR_LEN];
-
-					/* pgbench words the end-of-script aborts without a command */
-					if (strncmp(err.message, "end of script", 13) == 0)
-					{
-						driver_client_abort(dr, c, "client %d aborted: %s", c->id, err.message);
-						return;
-					}
-					script_error_format(&err, msg, sizeof(msg));
-					driver_client_abort(dr, c, "client %d aborted in command %d of script 0; %s",
-										c->id, err.command_index, msg);
-					return;
-				}
-			default:
-				driver_client_abort(dr, c, "client %d aborted: unknown step", c->id);
-				return;
-		}
-	}
+	return true;
 }
 
 /*
- * A failed command: serialization and deadlock failures end the
- * transaction as failed (pgbench 15 without retries); anything else aborts
- * the client.  Returns false if the client was aborted.
+ * -C: the new connection's socket is ready: poll it.  True once it is
+ * established; false while it is still in progress or if the client was
+ * aborted.
+ */
+static bool
+driver_client_connected(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	c->poll = PQconnectPoll(c->conn);
+	if (c->poll == PGRES_POLLING_FAILED)
+	{
+		driver_client_abort(dr, c, "client %d aborted while establishing connection: %s",
+							c->id, PQerrorMessage(c->conn));
+		return false;
+	}
+	/* the socket may change between attempts, and the events do: rebuild */
+	dr->wes_dirty = true;
+	if (c->poll != PGRES_POLLING_OK)
+		return false;
+	if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
+	{
+		driver_client_abort(dr, c, "client %d aborted: it logged in without a password", c->id);
+		return false;
+	}
+	dr->counts->reconnects++;
+	dr->counts->reconnect_usec += now - c->conn_start;
+	if (PQsetnonblocking(c->conn, 1) != 0)
+	{
+		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
+		return false;
+	}
+	memset(c->prepared, 0, sizeof(bool) * Max(1, dr->nsql));
+	return true;
+}
+
+/*
+ * A failed command: serialization and deadlock failures fail the
+ * transaction (retried or counted in RETRY); a replay counts any failing
+ * statement and goes on; anything else aborts the client.  Returns false if
+ * the client was aborted.
  */
 static bool
 driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
 {
 	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 
-	/* a replay counts a failing statement and goes on, whatever the error */
 	if (dr->run->knobs.replay)
 	{
-		c->stmt_failed = true;
+		c->failure = CLIENT_FAILURE_STATEMENT;
 		return true;
 	}
 	if (sqlstate && (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0))
 	{
-		if (!c->txn_failed)
-		{
-			c->txn_failed = true;
-			c->failed_deadlock = (strcmp(sqlstate, "40P01") == 0);
-		}
+		if (c->failure == CLIENT_FAILURE_NONE)
+			c->failure = strcmp(sqlstate, "40P01") == 0 ?
+				CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
 		return true;
 	}
-	driver_client_abort(dr, c, "client %d script 0 aborted in command %d query 0: %s",
-						c->id, c->step.command, PQresultErrorMessage(res));
+	driver_client_abort(dr, c, "client %d script %d aborted in command %d query 0: %s",
+						c->id, c->step.script, c->step.command, PQresultErrorMessage(res));
 	return false;
-}
-
-/*
- * A serialization or deadlock failure, rolled back: retry the transaction
- * from its first command with the random state it started with, as pgbench
- * --max-tries does, or end it as failed.
- */
-static void
-driver_client_failed(DriverRun *dr, DriverClient *c, TimestampTz now)
-{
-	const RunKnobs *k = &dr->run->knobs;
-	CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
-	bool		retry;
-
-	retry = (k->max_tries == 0 || c->tries < k->max_tries) &&
-		(k->latency_limit_usec == 0 || now - c->txn_start <= k->latency_limit_usec) &&
-		(dr->end_time == 0 || now < dr->end_time) &&
-		dr->stop_deadline == 0;
-	if (retry)
-	{
-		cs->retries++;
-		c->tries++;
-		c->txn_failed = false;
-		script_client_restart_transaction(c->sc);
-		return;
-	}
-	cs->failures++;
-	script_client_reset(c->sc);
-	driver_transaction_ended(dr, c, now);
-}
-
-/*
- * run_replay: a statement ended.  Each statement counts as one transaction
- * (its latency, or a failure), and a failing one does not stop the replay;
- * a transaction it left aborted is rolled back first.  Returns false if the
- * client was aborted.
- */
-static bool
-driver_client_replayed(DriverRun *dr, DriverClient *c, TimestampTz now)
-{
-	int			cmd = c->cmd_map ? c->cmd_map[c->step.command] : c->step.command;
-	CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + cmd];
-
-	if (c->gset_res)
-		PQclear(c->gset_res);
-	c->gset_res = NULL;
-	driver_advance_seconds(dr, now);
-	if (c->stmt_failed)
-	{
-		c->stmt_failed = false;
-		cs->failures++;
-		stats_second_record_failed(driver_slot(dr));
-	}
-	else
-	{
-		cs->executions++;
-		cs->sum_usec += now - c->cmd_start;
-		stats_second_record_ok(driver_slot(dr), (uint64) (now - c->cmd_start));
-	}
-	pg_atomic_write_u64(&dr->me->transactions,
-						pg_atomic_read_u64(&dr->me->transactions) + 1);
-	if (PQtransactionStatus(c->conn) == PQTRANS_INERROR)
-	{
-		if (!PQsendQuery(c->conn, "ROLLBACK"))
-		{
-			driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
-			return false;
-		}
-		c->phase = CLIENT_ROLLING_BACK;
-		driver_client_flush(dr, c);
-		return false;
-	}
-	script_sql_done(c->sc);
-	c->phase = CLIENT_READY;
-	return true;
 }
 
 /* \gset / \aset: store one row's columns as variables */
@@ -867,8 +745,8 @@ driver_client_store_row(DriverRun *dr, DriverClient *c, PGresult *res, int row)
 								 PQgetisnull(res, row, j) ? "" : PQgetvalue(res, row, j),
 								 &err))
 		{
-			driver_client_abort(dr, c, "client %d script 0 command %d query 0: %s",
-								c->id, c->step.command, err.message);
+			driver_client_abort(dr, c, "client %d script %d command %d query 0: %s",
+								c->id, c->step.script, c->step.command, err.message);
 			return false;
 		}
 	}
@@ -876,17 +754,13 @@ driver_client_store_row(DriverRun *dr, DriverClient *c, PGresult *res, int row)
 }
 
 /*
- * A successful result of the command in flight: \aset stores every
- * non-empty one at once, \gset keeps the last for when the command ends.
+ * A successful result of a command with \gset or \aset (the result is
+ * ours): \aset stores every non-empty one at once, \gset keeps the last for
+ * when the command ends.
  */
 static bool
-driver_client_result(DriverRun *dr, DriverClient *c, PGresult *res)
+driver_client_store(DriverRun *dr, DriverClient *c, PGresult *res)
 {
-	if (c->phase != CLIENT_WAITING || c->step.store == SCRIPT_STORE_NONE)
-	{
-		PQclear(res);
-		return true;
-	}
 	if (c->step.store == SCRIPT_STORE_ASET)
 	{
 		bool		ok = true;
@@ -896,8 +770,7 @@ driver_client_result(DriverRun *dr, DriverClient *c, PGresult *res)
 		PQclear(res);
 		return ok;
 	}
-	if (c->gset_res)
-		PQclear(c->gset_res);
+	driver_client_drop_gset(c);
 	c->gset_res = res;
 	return true;
 }
@@ -910,26 +783,74 @@ driver_client_gset(DriverRun *dr, DriverClient *c)
 	int			rows;
 	bool		ok;
 
-	if (c->step.store != SCRIPT_STORE_GSET || c->txn_failed)
+	c->gset_res = NULL;
+	if (c->step.store != SCRIPT_STORE_GSET || c->failure != CLIENT_FAILURE_NONE)
 	{
 		if (res)
 			PQclear(res);
-		c->gset_res = NULL;
 		return true;
 	}
 	rows = (res && PQresultStatus(res) == PGRES_TUPLES_OK) ? PQntuples(res) : 0;
-	c->gset_res = NULL;
 	if (rows != 1)
 	{
 		if (res)
 			PQclear(res);
-		driver_client_abort(dr, c, "client %d script 0 command %d query 0: expected one row, got %d",
-							c->id, c->step.command, rows);
+		driver_client_abort(dr, c, "client %d script %d command %d query 0: expected one row, got %d",
+							c->id, c->step.script, c->step.command, rows);
 		return false;
 	}
 	ok = driver_client_store_row(dr, c, res, 0);
 	PQclear(res);
 	return ok;
+}
+
+typedef enum DriverRead
+{
+	DRIVER_READ_BUSY,			/* more input to come: wait for the socket */
+	DRIVER_READ_COMPLETE,		/* every result of the command is in */
+	DRIVER_READ_ABORTED			/* the client was aborted */
+} DriverRead;
+
+/*
+ * Take the results of the command in flight (WAIT_PREPARE, WAIT_RESULT,
+ * WAIT_ROLLBACK) as far as the input received allows.  Errors are judged by
+ * driver_client_error (a failed ROLLBACK aborts the client); \gset and \aset
+ * results are stored; the others are dropped.
+ */
+static DriverRead
+driver_client_read(DriverRun *dr, DriverClient *c)
+{
+	while (!PQisBusy(c->conn))
+	{
+		PGresult   *res = PQgetResult(c->conn);
+		ExecStatusType st;
+		bool		ok = true;
+
+		if (res == NULL)
+			return DRIVER_READ_COMPLETE;
+		if (driver_client_copy(dr, c, res))
+			return DRIVER_READ_ABORTED;
+		st = PQresultStatus(res);
+		if (st == PGRES_FATAL_ERROR)
+		{
+			if (c->phase == CLIENT_WAIT_ROLLBACK)
+			{
+				driver_client_abort(dr, c, "client %d aborted: ROLLBACK failed: %s",
+									c->id, PQresultErrorMessage(res));
+				ok = false;
+			}
+			else
+				ok = driver_client_error(dr, c, res);
+			PQclear(res);
+		}
+		else if (c->phase == CLIENT_WAIT_RESULT && c->step.store != SCRIPT_STORE_NONE)
+			ok = driver_client_store(dr, c, res);
+		else
+			PQclear(res);
+		if (!ok)
+			return DRIVER_READ_ABORTED;
+	}
+	return DRIVER_READ_BUSY;
 }
 
 /*
@@ -938,16 +859,18 @@ driver_client_gset(DriverRun *dr, DriverClient *c)
  * transaction (the pipeline's implicit transaction is gone); any other
  * error aborts the client, as pgbench does.
  */
-static void
-driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
+static DriverRead
+driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 {
 	PGresult   *res;
 	bool		after_null = false;
 
 	while (c->syncs_pending > 0)
 	{
+		ExecStatusType st;
+
 		if (PQisBusy(c->conn))
-			return;				/* more input to come */
+			return DRIVER_READ_BUSY;
 		res = PQgetResult(c->conn);
 		if (res == NULL)
 		{
@@ -960,206 +883,425 @@ driver_client_pipeline_results(DriverRun *dr, DriverClient *c, TimestampTz now)
 			{
 				driver_client_abort(dr, c, "client %d aborted: the pipeline ended before its sync",
 									c->id);
-				return;
+				return DRIVER_READ_ABORTED;
 			}
 			after_null = true;
 			continue;
 		}
 		after_null = false;
-		if (driver_is_copy(PQresultStatus(res)))
+		if (driver_client_copy(dr, c, res))
+			return DRIVER_READ_ABORTED;
+		st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC)
+			c->syncs_pending--;
+		else if (st == PGRES_FATAL_ERROR && !driver_client_error(dr, c, res))
 		{
-			ExecStatusType st = PQresultStatus(res);
-
 			PQclear(res);
-			driver_client_copy(dr, c, st);
-			return;
+			return DRIVER_READ_ABORTED;
 		}
-		switch (PQresultStatus(res))
-		{
-			case PGRES_PIPELINE_SYNC:
-				c->syncs_pending--;
-				break;
-			case PGRES_FATAL_ERROR:
-				if (!driver_client_error(dr, c, res))
-				{
-					PQclear(res);
-					return;
-				}
-				break;
-			default:
-				break;			/* results and PGRES_PIPELINE_ABORTED */
-		}
+		/* other results and PGRES_PIPELINE_ABORTED are dropped */
 		PQclear(res);
 	}
 	if (!PQexitPipelineMode(c->conn))
 	{
 		driver_client_abort(dr, c, "client %d aborted: failed to exit pipeline mode: %s",
 							c->id, PQerrorMessage(c->conn));
-		return;
+		return DRIVER_READ_ABORTED;
 	}
-	c->in_pipeline = false;
-	{
-		CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
-
-		cs->executions++;
-		cs->sum_usec += now - c->cmd_start;
-	}
-	c->phase = CLIENT_READY;
-	if (c->txn_failed)
-	{
-		if (PQtransactionStatus(c->conn) == PQTRANS_IDLE)
-			driver_client_failed(dr, c, now);
-		else
-		{
-			if (!PQsendQuery(c->conn, "ROLLBACK"))
-			{
-				driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
-				return;
-			}
-			c->phase = CLIENT_ROLLING_BACK;
-			driver_client_flush(dr, c);
-			return;
-		}
-	}
-	driver_client_run(dr, c, now);
+	return DRIVER_READ_COMPLETE;
 }
 
-/* Input arrived on a client's socket (or it may be writable again). */
+/*
+ * START_COMMAND: step the script (its meta-commands run inside
+ * script_step_client) and act on what it returns.  Sets the next phase.
+ * The script module has already refused what pgbench refuses here (a
+ * pipeline with the simple protocol, \gset or \aset in a pipeline, a script
+ * ending with its pipeline open): those come back as SCRIPT_STEP_ERROR.
+ */
 static void
-driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
+driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
-	PGresult   *res;
+	ScriptError err;
 
-	if (c->want_write)
+	switch (script_step_client(c->sc, &c->step, &err))
 	{
-		driver_client_flush(dr, c);
-		if (c->phase == CLIENT_ABORTED)
-			return;
-	}
-	if (!PQconsumeInput(c->conn))
-	{
-		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
-		return;
-	}
-
-	if (c->phase == CLIENT_PIPELINE_END)
-	{
-		driver_client_pipeline_results(dr, c, now);
-		return;
-	}
-
-	while (!PQisBusy(c->conn))
-	{
-		res = PQgetResult(c->conn);
-		if (res != NULL)
-		{
-			ExecStatusType st = PQresultStatus(res);
-			bool		ok = true;
-
-			if (driver_is_copy(st))
+		case SCRIPT_STEP_SQL:
+			(void) driver_client_send(dr, c, now);
+			break;
+		case SCRIPT_STEP_PIPELINE_START:
+			if (!PQenterPipelineMode(c->conn))
 			{
-				/* PQgetResult would return it again and again */
-				PQclear(res);
-				driver_client_copy(dr, c, st);
-				return;
+				driver_client_command_failed(dr, c, "startpipeline",
+											 "failed to enter pipeline mode");
+				break;
 			}
-			if (st == PGRES_FATAL_ERROR)
+			c->syncs_pending = 0;
+			break;
+		case SCRIPT_STEP_PIPELINE_SYNC:
+		case SCRIPT_STEP_PIPELINE_END:
+			if (!PQpipelineSync(c->conn))
 			{
-				if (c->phase == CLIENT_ROLLING_BACK)
+				driver_client_command_failed(dr, c,
+											 c->step.kind == SCRIPT_STEP_PIPELINE_END ?
+											 "endpipeline" : "syncpipeline",
+											 "failed to send a pipeline sync");
+				break;
+			}
+			c->syncs_pending++;
+			if (c->step.kind == SCRIPT_STEP_PIPELINE_END)
+			{
+				c->cmd_start = now;
+				if (driver_client_flush(dr, c))
+					c->phase = CLIENT_WAIT_PIPELINE;
+			}
+			break;
+		case SCRIPT_STEP_SLEEP:
+			c->cmd_start = now;
+			c->wake_at = now + c->step.sleep_usec;
+			c->phase = CLIENT_SLEEP;
+			break;
+		case SCRIPT_STEP_END_OF_TRANSACTION:
+			if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
+			{
+				driver_client_abort(dr, c, "client %d aborted: end of script reached without completing the last transaction",
+									c->id);
+				break;
+			}
+			c->phase = CLIENT_END_TX;
+			break;
+		case SCRIPT_STEP_ERROR:
+			{
+				char		msg[RUN_ERROR_LEN];
+
+				/* pgbench words the end-of-script aborts without a command */
+				if (strncmp(err.message, "end of script", 13) == 0)
 				{
-					driver_client_abort(dr, c, "client %d aborted: ROLLBACK failed: %s",
-										c->id, PQresultErrorMessage(res));
-					ok = false;
+					driver_client_abort(dr, c, "client %d aborted: %s", c->id, err.message);
+					break;
 				}
-				else
-					ok = driver_client_error(dr, c, res);
-				PQclear(res);
+				script_error_format(&err, msg, sizeof(msg));
+				c->step.command = err.command_index;
+				driver_client_command_failed(dr, c, err.command, msg);
+				break;
 			}
-			else
-				ok = driver_client_result(dr, c, res);
-			if (!ok)
-				return;
-			continue;
-		}
+		default:
+			driver_client_abort(dr, c, "client %d aborted: unknown step", c->id);
+			break;
+	}
+}
 
-		/* the command is complete */
+/*
+ * The client goes on with the next command of the transaction, unless a
+ * stop was requested and the connection is idle (a stop ends a client at
+ * its next command boundary).
+ */
+static void
+driver_client_next_command(DriverRun *dr, DriverClient *c)
+{
+	script_sql_done(c->sc);
+	if (dr->stop_deadline != 0 && PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+		driver_client_close(dr, c, CLIENT_DONE);
+	else
+		c->phase = CLIENT_START_COMMAND;
+}
+
+/*
+ * run_replay: a statement ended.  Each statement counts as one transaction
+ * (its latency, or a failure), and a failing one does not stop the replay;
+ * a transaction it left aborted is rolled back first.
+ */
+static void
+driver_client_replayed(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	driver_client_drop_gset(c);
+	driver_advance_seconds(dr, now);
+	if (c->failure != CLIENT_FAILURE_NONE)
+	{
+		c->failure = CLIENT_FAILURE_NONE;
+		driver_command_stats(dr, c)->failures++;
+		stats_second_record_failed(driver_slot(dr));
+	}
+	else
+		stats_second_record_ok(driver_slot(dr), (uint64) driver_command_timed(dr, c, now));
+	pg_atomic_write_u64(&dr->me->transactions,
+						pg_atomic_read_u64(&dr->me->transactions) + 1);
+	if (PQtransactionStatus(c->conn) == PQTRANS_INERROR)
+		(void) driver_client_rollback(dr, c);
+	else
+		driver_client_next_command(dr, c);
+}
+
+/*
+ * RETRY: the failed transaction is rolled back.  Retry it from its first
+ * command with the random state it started with, as pgbench --max-tries
+ * does, or end it as failed.
+ */
+static void
+driver_client_retry(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	const RunKnobs *k = &dr->run->knobs;
+	CommandStats *cs = driver_command_stats(dr, c);
+
+	if ((k->max_tries == 0 || c->tries < k->max_tries) &&
+		(k->latency_limit_usec == 0 || now - c->txn_start <= k->latency_limit_usec) &&
+		(dr->end_time == 0 || now < dr->end_time) &&
+		dr->stop_deadline == 0)
+	{
+		cs->retries++;
+		c->tries++;
+		c->failure = CLIENT_FAILURE_NONE;
+		script_client_restart_transaction(c->sc);
+		c->phase = CLIENT_START_COMMAND;
+		return;
+	}
+	cs->failures++;
+	script_client_reset(c->sc);
+	c->phase = CLIENT_END_TX;
+}
+
+/*
+ * The client's state machine, pgbench's advanceConnectionState: move the
+ * client from phase to phase until it must wait for its socket or the
+ * clock, or is done.  Phases that wait return when what they wait for is
+ * not there yet; the wait loop calls again on socket input (after
+ * PQconsumeInput) or when wake_at has come.
+ *
+ *   CHOOSE_SCRIPT -> [PREPARE_THROTTLE -> THROTTLE] -> START_TX
+ *   START_TX (-C: -> CONNECTING -> START_TX) -> START_COMMAND
+ *   START_COMMAND -> WAIT_RESULT | WAIT_PREPARE -> WAIT_RESULT
+ *                 |  SLEEP | (pipeline) WAIT_PIPELINE | END_TX
+ *   WAIT_RESULT -> END_COMMAND -> START_COMMAND | ERROR
+ *   SLEEP -> START_COMMAND;  WAIT_PIPELINE -> START_COMMAND | ERROR
+ *   ERROR -> [WAIT_ROLLBACK] -> RETRY -> START_COMMAND | END_TX
+ *   END_TX -> CHOOSE_SCRIPT (every 1000 transactions without a wait: YIELD)
+ *   any -> ABORTED (pgbench's abort) or DONE (the run's end, a stop)
+ *
+ * A replay (run_replay) counts each statement in END_COMMAND and rolls back
+ * an aborted transaction in WAIT_ROLLBACK before going on.
+ */
+static void
+driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	int			ended = 0;		/* transactions ended in this call */
+
+	for (;;)
+	{
 		switch (c->phase)
 		{
-			case CLIENT_PREPARING:
-				if (c->txn_failed)
+			case CLIENT_CONNECTING:
+				if (!driver_client_connected(dr, c, now))
+					return;		/* in progress, or aborted */
+				if (driver_client_finished(dr, c, now))
+					driver_client_close(dr, c, CLIENT_DONE);
+				else
+					c->phase = CLIENT_START_TX;
+				break;
+
+			case CLIENT_CHOOSE_SCRIPT:
+				if (driver_client_finished(dr, c, now))
+				{
+					driver_client_close(dr, c, CLIENT_DONE);
+					break;
+				}
+				if (dr->payload.nscripts > 1)
+					script_client_select(c->sc,
+										 script_choose(&dr->choose_rs, dr->payload.weights,
+													   dr->payload.nscripts,
+													   dr->payload.total_weight));
+				/* pgbench chooses the script first, then schedules (-R) */
+				c->phase = dr->run->knobs.rate > 0 ?
+					CLIENT_PREPARE_THROTTLE : CLIENT_START_TX;
+				break;
+
+			case CLIENT_PREPARE_THROTTLE:
+				if (!driver_client_schedule(dr, c, now))
+				{
+					driver_client_close(dr, c, CLIENT_DONE);
+					break;
+				}
+				c->wake_at = c->txn_scheduled;
+				c->phase = CLIENT_THROTTLE;
+				break;
+
+			case CLIENT_THROTTLE:
+				if (c->wake_at > now)
+					return;
+				if (driver_client_finished(dr, c, now))
+					driver_client_close(dr, c, CLIENT_DONE);
+				else
+					c->phase = CLIENT_START_TX;
+				break;
+
+			case CLIENT_START_TX:
+				if (dr->run->knobs.connect_per_transaction && c->conn == NULL)
+				{
+					(void) driver_client_reconnect(dr, c, now);
+					return;		/* CONNECTING, or aborted */
+				}
+				c->tries = 1;
+				c->txn_start = now;
+				if (dr->run->knobs.rate > 0)
+				{
+					int64		lag = now - c->txn_scheduled;
+
+					/* latency counts from the schedule: no coordinated omission */
+					c->txn_start = c->txn_scheduled;
+					dr->counts->lag_count++;
+					dr->counts->lag_sum_usec += lag;
+					dr->counts->lag_max_usec = Max(dr->counts->lag_max_usec, lag);
+				}
+				c->phase = CLIENT_START_COMMAND;
+				break;
+
+			case CLIENT_START_COMMAND:
+				driver_client_start_command(dr, c, now);
+				break;
+
+			case CLIENT_WAIT_PREPARE:
+				if (driver_client_read(dr, c) != DRIVER_READ_COMPLETE)
+					return;
+				if (c->failure != CLIENT_FAILURE_NONE && !dr->run->knobs.replay)
 				{
 					driver_client_abort(dr, c, "client %d aborted: could not prepare statement %d",
 										c->id, c->step.sql_index);
-					return;
+					break;
 				}
 				c->prepared[dr->sql_base[c->step.script] + c->step.sql_index] = true;
-				driver_client_send(dr, c, now);
-				return;
+				(void) driver_client_send(dr, c, now);
+				break;
 
-			case CLIENT_WAITING:
+			case CLIENT_WAIT_RESULT:
+				if (driver_client_read(dr, c) != DRIVER_READ_COMPLETE)
+					return;
+				c->phase = CLIENT_END_COMMAND;
+				break;
+
+			case CLIENT_WAIT_PIPELINE:
+				if (driver_client_read_pipeline(dr, c) != DRIVER_READ_COMPLETE)
+					return;
+				(void) driver_command_timed(dr, c, now);
+				c->phase = c->failure != CLIENT_FAILURE_NONE && !dr->run->knobs.replay ?
+					CLIENT_ERROR : CLIENT_START_COMMAND;
+				break;
+
+			case CLIENT_SLEEP:
+				if (c->wake_at > now)
+					return;
+				/* a \sleep is timed like any command (-r) */
+				(void) driver_command_timed(dr, c, now);
+				c->phase = CLIENT_START_COMMAND;
+				break;
+
+			case CLIENT_END_COMMAND:
 				if (dr->run->knobs.replay)
 				{
-					if (!driver_client_replayed(dr, c, now))
-						return;
+					driver_client_replayed(dr, c, now);
 					break;
 				}
 				/* \gset's row (dropped when the transaction failed) */
 				if (!driver_client_gset(dr, c))
-					return;
-				if (c->txn_failed)
+					break;
+				if (c->failure != CLIENT_FAILURE_NONE)
 				{
-					/* roll back first, then retry or count the failure */
-					if (PQtransactionStatus(c->conn) == PQTRANS_INERROR ||
-						PQtransactionStatus(c->conn) == PQTRANS_INTRANS)
-					{
-						if (!PQsendQuery(c->conn, "ROLLBACK"))
-						{
-							driver_client_abort(dr, c, "client %d aborted: %s",
-												c->id, PQerrorMessage(c->conn));
-							return;
-						}
-						c->phase = CLIENT_ROLLING_BACK;
-						driver_client_flush(dr, c);
-						return;
-					}
-					driver_client_failed(dr, c, now);
-				}
-				else
-				{
-					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
-
-					cs->executions++;
-					cs->sum_usec += now - c->cmd_start;
-					script_sql_done(c->sc);
-				}
-				c->phase = CLIENT_READY;
-				break;
-
-			case CLIENT_ROLLING_BACK:
-				if (dr->run->knobs.replay)
-				{
-					/* the replay's failed statement left a transaction: go on */
-					script_sql_done(c->sc);
-					c->phase = CLIENT_READY;
+					c->phase = CLIENT_ERROR;
 					break;
 				}
-				driver_client_failed(dr, c, now);
-				c->phase = CLIENT_READY;
+				(void) driver_command_timed(dr, c, now);
+				driver_client_next_command(dr, c);
 				break;
 
-			default:
-				elog(ERROR, "pgbenchx client %d: result in phase %d", c->id, c->phase);
-		}
+			case CLIENT_ERROR:
+				/* roll back first, then retry or count the failure */
+				if (PQtransactionStatus(c->conn) == PQTRANS_INERROR ||
+					PQtransactionStatus(c->conn) == PQTRANS_INTRANS)
+					(void) driver_client_rollback(dr, c);
+				else
+					c->phase = CLIENT_RETRY;
+				break;
 
-		/* a stop request ends a client at its next command boundary */
-		if (dr->stop_deadline != 0 && PQtransactionStatus(c->conn) == PQTRANS_IDLE)
+			case CLIENT_WAIT_ROLLBACK:
+				if (driver_client_read(dr, c) != DRIVER_READ_COMPLETE)
+					return;
+				if (dr->run->knobs.replay)
+					driver_client_next_command(dr, c);	/* the replay goes on */
+				else
+					c->phase = CLIENT_RETRY;
+				break;
+
+			case CLIENT_RETRY:
+				driver_client_retry(dr, c, now);
+				break;
+
+			case CLIENT_END_TX:
+				if (dr->run->knobs.replay)
+					c->ntx++;	/* its statements were counted one by one */
+				else
+					driver_transaction_ended(dr, c, now);
+				if (dr->run->knobs.connect_per_transaction)
+					driver_client_disconnect(dr, c);
+				c->phase = CLIENT_CHOOSE_SCRIPT;
+				if (++ended >= DRIVER_MAX_TX_WITHOUT_WAIT)
+				{
+					/* no SQL to wait for: do not spin deaf to interrupts */
+					c->wake_at = now;
+					c->phase = CLIENT_YIELD;
+					return;
+				}
+				break;
+
+			case CLIENT_YIELD:
+				if (c->wake_at > now)
+					return;
+				c->phase = CLIENT_CHOOSE_SCRIPT;
+				break;
+
+			case CLIENT_DONE:
+			case CLIENT_ABORTED:
+				return;
+		}
+	}
+}
+
+/* Whether the client waits for the clock (wake_at). */
+static inline bool
+driver_client_sleeping(const DriverClient *c)
+{
+	return c->phase == CLIENT_THROTTLE || c->phase == CLIENT_SLEEP ||
+		c->phase == CLIENT_YIELD;
+}
+
+/* Whether the client waits for its server (a result or a connection). */
+static inline bool
+driver_client_waiting(const DriverClient *c)
+{
+	return c->phase == CLIENT_WAIT_PREPARE || c->phase == CLIENT_WAIT_RESULT ||
+		c->phase == CLIENT_WAIT_PIPELINE || c->phase == CLIENT_WAIT_ROLLBACK ||
+		c->phase == CLIENT_CONNECTING;
+}
+
+/*
+ * The client's socket is ready: flush what is left of its output, read its
+ * input, and advance it if it was waiting for that.  Input for a client that
+ * waits for nothing (e.g. the server closing the connection) is read only,
+ * so that an error shows up.
+ */
+static void
+driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
+{
+	if (c->conn == NULL)
+		return;					/* closed earlier in this round */
+	if (c->phase != CLIENT_CONNECTING)
+	{
+		if (c->want_write && !driver_client_flush(dr, c))
+			return;
+		if (!PQconsumeInput(c->conn))
 		{
-			driver_client_close(dr, c, CLIENT_DONE);
+			driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
 			return;
 		}
-		driver_client_run(dr, c, now);
-		return;
 	}
+	if (driver_client_waiting(c))
+		driver_client_advance(dr, c, now);
 }
 
 /* ---------------------------------------------------------------------
@@ -1238,7 +1380,7 @@ driver_connect_all(DriverRun *dr)
 							(errcode(ERRCODE_CONNECTION_FAILURE),
 							 errmsg("client %d: could not set non-blocking mode: %s",
 									c->id, PQerrorMessage(c->conn))));
-				c->phase = CLIENT_READY;
+				c->phase = CLIENT_CHOOSE_SCRIPT;
 				connecting--;
 			}
 		}
@@ -1334,41 +1476,6 @@ driver_build_wes(DriverRun *dr)
 	dr->wes_dirty = false;
 }
 
-/* -C: a client's new connection made progress */
-static void
-driver_client_connecting(DriverRun *dr, DriverClient *c, TimestampTz now)
-{
-	c->poll = PQconnectPoll(c->conn);
-	if (c->poll == PGRES_POLLING_FAILED)
-	{
-		driver_client_abort(dr, c, "client %d aborted while establishing connection: %s",
-							c->id, PQerrorMessage(c->conn));
-		return;
-	}
-	if (c->poll != PGRES_POLLING_OK)
-	{
-		/* the socket may change between attempts: rebuild to be sure */
-		dr->wes_dirty = true;
-		return;
-	}
-	if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
-	{
-		driver_client_abort(dr, c, "client %d aborted: it logged in without a password", c->id);
-		return;
-	}
-	dr->counts->reconnects++;
-	dr->counts->reconnect_usec += now - c->conn_start;
-	if (PQsetnonblocking(c->conn, 1) != 0)
-	{
-		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
-		return;
-	}
-	memset(c->prepared, 0, sizeof(bool) * Max(1, dr->nsql));
-	c->phase = CLIENT_READY;
-	dr->wes_dirty = true;
-	driver_client_run(dr, c, now);
-}
-
 static void
 driver_loop(DriverRun *dr)
 {
@@ -1387,7 +1494,7 @@ driver_loop(DriverRun *dr)
 
 	dr->live = dr->nclients;
 	for (int i = 0; i < dr->nclients; i++)
-		driver_client_run(dr, &dr->clients[i], now);
+		driver_client_advance(dr, &dr->clients[i], now);
 
 	while (dr->live > 0)
 	{
@@ -1407,7 +1514,7 @@ driver_loop(DriverRun *dr)
 		if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
 			next_wake = dr->stop_deadline;
 		for (int i = 0; i < dr->nclients; i++)
-			if (dr->clients[i].phase == CLIENT_SLEEPING &&
+			if (driver_client_sleeping(&dr->clients[i]) &&
 				dr->clients[i].wake_at < next_wake)
 				next_wake = dr->clients[i].wake_at;
 		timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
@@ -1424,58 +1531,30 @@ driver_loop(DriverRun *dr)
 				if (dr->stop_deadline == 0 && pg_atomic_read_u32(&dr->run->stop))
 				{
 					dr->stop_deadline = now + DRIVER_STOP_GRACE_USEC;
-					/* idle and sleeping clients stop now */
+					/* idle sleepers and clients still connecting stop now */
 					for (int j = 0; j < dr->nclients; j++)
 					{
 						DriverClient *c = &dr->clients[j];
 
-						if ((c->phase == CLIENT_READY || c->phase == CLIENT_SLEEPING ||
-							 c->phase == CLIENT_CONNECTING) &&
-							(c->conn == NULL || c->phase == CLIENT_CONNECTING ||
-							 PQtransactionStatus(c->conn) == PQTRANS_IDLE))
+						if (c->phase == CLIENT_CONNECTING ||
+							(driver_client_sleeping(c) &&
+							 (c->conn == NULL ||
+							  PQtransactionStatus(c->conn) == PQTRANS_IDLE)))
 							driver_client_close(dr, c, CLIENT_DONE);
 					}
 				}
 			}
 			else if (events[i].user_data)
-			{
-				DriverClient *c = (DriverClient *) events[i].user_data;
-
-				if (c->phase == CLIENT_CONNECTING)
-					driver_client_connecting(dr, c, now);
-				else if (c->phase == CLIENT_WAITING || c->phase == CLIENT_PREPARING ||
-						 c->phase == CLIENT_ROLLING_BACK || c->phase == CLIENT_PIPELINE_END)
-					driver_client_io(dr, c, now);
-				else if (c->conn && (events[i].events & WL_SOCKET_READABLE))
-				{
-					/* unexpected input, e.g. the server closing the connection */
-					if (!PQconsumeInput(c->conn))
-						driver_client_abort(dr, c, "client %d aborted: %s", c->id,
-											PQerrorMessage(c->conn));
-				}
-			}
+				driver_client_io(dr, (DriverClient *) events[i].user_data, now);
 		}
 
-		/* sleepers whose time has come; clients that reached the end */
+		/* sleepers whose time has come */
 		for (int i = 0; i < dr->nclients; i++)
 		{
 			DriverClient *c = &dr->clients[i];
 
-			if (c->phase == CLIENT_SLEEPING && c->wake_at <= now)
-			{
-				if (c->yielded)
-					c->yielded = false;
-				else if (!c->throttled)
-				{
-					/* a \sleep: timed like any command (-r) */
-					CommandStats *cs = &dr->cmdstats[dr->cmd_base[c->step.script] + c->step.command];
-
-					cs->executions++;
-					cs->sum_usec += now - c->cmd_start;
-				}
-				c->phase = CLIENT_READY;
-				driver_client_run(dr, c, now);
-			}
+			if (driver_client_sleeping(c) && c->wake_at <= now)
+				driver_client_advance(dr, c, now);
 		}
 
 		/* past the stop grace: whatever is still in flight is dropped */

@@ -118,5 +118,35 @@ is($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.ru
 	'failed: client 0 aborted: end of script reached without completing the last transaction',
 	'a script ending in an open transaction aborts the client');
 
+# in a mix, the abort names the script that failed (its index in the mix),
+# in stock pgbench's words: an SQL error and a meta-command error
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('mix-ok', E'SELECT 1;\n')});
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('mix-bad', E'SELECT 1/0;\n')});
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('mix-badset', E'\\\\set x 1 / 0\n')});
+my ($okf, $badf) = map { $node->basedir . "/$_.sql" } ('mix-ok', 'mix-bad');
+foreach ([ $okf, "SELECT 1;\n" ], [ $badf, "SELECT 1/0;\n" ])
+{
+	open(my $mfh, '>', $_->[0]) or die;
+	print $mfh $_->[1];
+	close $mfh;
+}
+my ($pg_out, $pg_err) = ('', '');
+IPC::Run::run([ 'pgbench', '-n', '-c', '1', '-t', '1', '-f', "$okf\@0", '-f', "$badf\@1",
+	'-d', $node->connstr('postgres') ], '>', \$pg_out, '2>', \$pg_err);
+my ($pg_line) = $pg_err =~ /(client 0 script 1 aborted in command 0 query 0: [^\n]*)/;
+ok(defined $pg_line, 'stock pgbench names script 1 of its mix');
+my $mid = $node->safe_psql('postgres',
+	"SELECT run_bench(1, 1, 'mix-ok\@0, mix-bad\@1', vacuum => false, checkpoint => false)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($mid)");
+is($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $mid"),
+	'failed: ' . ($pg_line // 'client 0 script 1 aborted in command 0 query 0: ERROR:  division by zero'),
+	'pgbenchx names the same script and command, in the same words');
+$mid = $node->safe_psql('postgres',
+	"SELECT run_bench(1, 1, 'mix-ok\@0, mix-badset\@1', vacuum => false, checkpoint => false)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($mid)");
+like($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $mid"),
+	qr/^failed: client 0 aborted in command 0 \(set\) of script 1; .*division by zero/,
+	'a meta-command error names its command and script as pgbench does');
+
 $node->stop;
 done_testing();
