@@ -1,0 +1,210 @@
+# Upgrades (issue 11) the way a user lives them: with the real 0.1 library.
+#
+# 036_upgrade.pl makes its 0.1 rows with the 0.2 library; here the frozen
+# 0.1 release (the tree of commit a6d06c5, taken from git history) is built
+# and installed under a temporary directory, a node loads it through
+# extension_destdir, and 0.1 does its own work: pgbench_init, a sweep, a run,
+# a replay, a registered script, an export imported into the same database.
+# Then the node is stopped and pointed at the 0.2 install under test (as
+# a package upgrade replaces the library), and:
+#   - before the update, 0.1's entry points refuse with a message naming
+#     ALTER EXTENSION pgbenchx UPDATE, and nothing starts;
+#   - ALTER EXTENSION pgbenchx UPDATE gives 0.2 and keeps every row of every
+#     table (md5 of each, ordered by primary key; the tables are listed from
+#     the catalogue) and the id sequence;
+#   - a new run and sweep complete; compare, chart_sweeps, sweep_report and
+#     export work on the old sweep;
+#   - the server log shows no crash.
+# No git or no commit a6d06c5 is a failure, not a skip: CI clones the whole
+# history, and without it this test would prove nothing.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Cwd 'abs_path';
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $release = 'a6d06c5';
+my $root = abs_path("$FindBin::RealBin/../..");
+
+sub give_up
+{
+	my ($why) = @_;
+	fail($why);
+	done_testing();
+	exit 1;
+}
+
+# run(name, [command], more IPC::Run arguments): whether it succeeded; its
+# output (stdout and stderr) goes to diag when it did not.
+sub run_quiet
+{
+	my ($name, @cmd) = @_;
+	my $out = '';
+	my $ok = eval { IPC::Run::run(@cmd, '>&', \$out) };
+	$out .= $@ if $@;
+	diag("$name:\n" . substr($out, -4000)) unless $ok;
+	return $ok;
+}
+
+# --- the 0.1 release, built from git history -----------------------------------
+# The test runs as postgres in a copy of the tree whose .git (a directory in a
+# clone, a file naming the common directory in a worktree) may belong to
+# another user: safe.directory lets git read this tree, which is our own.
+my @git = ('git', '-c', 'safe.directory=*', '-C', $root);
+run_quiet('git', [ @git, 'cat-file', '-e', "$release^{commit}" ])
+  or give_up("commit $release (the 0.1 release) is not in the git history of $root: "
+	  . "this test needs git and the full history (a clone of the repository, not an archive or a shallow clone)");
+
+my $old = PostgreSQL::Test::Utils::tempdir('pgbenchx01');
+my $src = "$old/src";
+my $dest = "$old/dest";
+mkdir $src or die "mkdir $src: $!";
+run_quiet('git archive', [ @git, 'archive', $release ], '|', [ 'tar', '-x', '-C', $src ])
+  or give_up("git archive $release | tar -x failed");
+ok(-f "$src/pgbenchx--0.1.sql" && !-e "$src/pgbenchx--0.1--0.2.sql", "the tree of $release is the 0.1 release");
+{
+	# not the outer make's overrides (REGRESS=, PROVE_TESTS=...) nor its jobserver;
+	# no bitcode: the build stays short, and the JIT does not matter here
+	local %ENV = %ENV;
+	delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES)};
+	my @make = ('make', '-s', '-C', $src, 'PG_CONFIG=pg_config', 'with_llvm=no');
+	run_quiet('build of 0.1', [ @make, '-j2' ]) or give_up("the build of 0.1 ($release) failed");
+	run_quiet('install of 0.1', [ @make, 'install', "DESTDIR=$dest" ])
+	  or give_up("make install DESTDIR=$dest of 0.1 failed");
+}
+my ($old_so) = glob("$dest/usr/lib/postgresql/*/lib/pgbenchx.so");
+ok(defined $old_so && -f $old_so, '0.1 built and installed under a temporary directory');
+
+# --- a node on the 0.1 library ---------------------------------------------------
+my $node = PostgreSQL::Test::Cluster->new('upgrade_real');
+$node->init;
+$node->append_conf('postgresql.conf', "log_statement = none\nmax_worker_processes = 16\n");
+
+# point extension_destdir at dir (none: the system install)
+sub set_destdir
+{
+	my ($dir) = @_;
+	my $conf = $node->data_dir . '/postgresql.conf';
+	my $text = slurp_file($conf);
+	$text =~ s/^extension_destdir\s*=.*\n//mg;
+	$text .= "extension_destdir = '$dir'\n" if $dir;
+	open my $fh, '>', $conf or die "$conf: $!";
+	print $fh $text;
+	close $fh;
+}
+set_destdir($dest);
+$node->start;
+
+sub sq { return $node->safe_psql('postgres', $_[0]); }
+sub wait_for { sq("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"); }
+# the pgbenchx.so this backend loaded, from its memory map
+sub library_loaded
+{
+	return sq(q{SELECT pgbenchx.sweep_ladder(1, 2);
+		SELECT string_agg(DISTINCT substring(l FROM '(/\S*pgbenchx\.so)$'), ' ')
+		FROM regexp_split_to_table(pg_read_file('/proc/self/maps'), E'\n') l WHERE l LIKE '%pgbenchx.so'});
+}
+
+sq("CREATE EXTENSION pgbenchx VERSION '0.1'");
+is(sq("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), '0.1', 'installed 0.1');
+like(library_loaded(), qr/^\{1,2\}\n\Q$dest\E\//, 'the backend loaded the 0.1 library from its temporary install');
+sq('SET client_min_messages = warning; SELECT pgbench_init(1)');
+is(sq('SELECT count(*) FROM pgbench_accounts'), '100000', 'under 0.1: pgbench_init(1)');
+
+sq(q{SELECT pgbenchx.add_script('mine', E'\\\\set a random(1, 10)\nSELECT :a;\n')});
+my $old_sweep = sq(q{SELECT run_sweep(ARRAY[1, 2], 1, 'select-only', checkpoint => false, label => 'old sweep')});
+wait_for($old_sweep);
+my $old_run = sq(q{SELECT run_bench(2, 1, 'select-only@3, mine@1', checkpoint => false, tags => '{"era": "0.1"}')});
+wait_for($old_run);
+my $old_replay = sq(q{SELECT run_replay(E'SELECT 1;\nSELECT 2;\nSELECT 3;\n', 1, 2, checkpoint => false)});
+wait_for($old_replay);
+is(sq("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs"),
+	'completed,completed,completed,completed,completed', 'under 0.1: the sweep, the run and the replay completed');
+is(sq("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $old_run AND transactions > 0"), '1',
+	'under 0.1: the run with a registered script made transactions');
+my $imported = sq("SELECT (pgbenchx.import(pgbenchx.export(ARRAY[$old_sweep])))[1]");
+ok($imported > $old_replay, 'under 0.1: an export imported into the same database is a new sweep');
+
+# every table of the extension: md5 of its rows ordered by primary key
+my $tables_sql = q{
+	SELECT c.oid::regclass::text || '|' ||
+	       (SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.ord)
+	        FROM pg_index i, unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+	        JOIN pg_attribute a ON a.attnum = k.attnum
+	        WHERE i.indrelid = c.oid AND i.indisprimary AND a.attrelid = c.oid)
+	FROM pg_depend d JOIN pg_class c ON c.oid = d.objid
+	WHERE d.classid = 'pg_class'::regclass AND d.deptype = 'e' AND c.relkind = 'r'
+	  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgbenchx')
+	ORDER BY 1};
+sub table_state
+{
+	my @out;
+	foreach my $t (split /\n/, sq($tables_sql))
+	{
+		my ($table, $pk) = split /\|/, $t;
+		die "table $table has no primary key" unless $pk;
+		push @out, "$table: " . sq("SELECT count(*) || ' ' || coalesce(md5(string_agg(x::text, E'\\n' ORDER BY $pk)), '-') FROM $table x");
+	}
+	push @out, 'id_seq ' . sq('SELECT last_value FROM pgbenchx.id_seq');
+	return join("\n", @out);
+}
+my $before = table_state();
+like($before, qr/pgbenchx\.runs: 7 [0-9a-f]{32}/, 'under 0.1: seven runs (two of the sweep, one run, two of the replay, two imported)');
+like($before, qr/pgbenchx\.samples: [1-9]\d* [0-9a-f]{32}/, 'under 0.1: samples stored');
+like($before, qr/pgbenchx\.custom_scripts: 1 [0-9a-f]{32}/, 'under 0.1: the script stored');
+like($before, qr/pgbenchx\.imports: [1-9]\d* [0-9a-f]{32}/, 'under 0.1: the import stored');
+ok(nothing_left($node), 'under 0.1: nothing left running');
+
+# --- the library is replaced: 0.2 --------------------------------------------------
+$node->stop;
+set_destdir($ENV{PGX_EXTENSION_DESTDIR});
+$node->start;
+my $new_lib = library_loaded();
+unlike($new_lib, qr/\Q$dest\E/, 'after the restart the backend loads the 0.2 library, not the 0.1 one');
+like($new_lib, qr/^\{1,2\}\n\Q@{[ $ENV{PGX_EXTENSION_DESTDIR} \/\/ '' ]}\E\//, 'the 0.2 library is the one under test');
+
+foreach my $call ("run_bench(1, 1)", "run_sweep(1, 2, 1)", "run_sweep(ARRAY[1, 2], 1)", "run_replay('SELECT 1;', 1, 1)")
+{
+	my ($ret, $out, $err) = $node->psql('postgres', "\\set VERBOSITY verbose\nSELECT $call");
+	isnt($ret, 0, "0.1 SQL, 0.2 library: $call fails");
+	like($err, qr/ERROR:  55000: pgbenchx's SQL is version 0\.1, the library 0\.2.*HINT:  Run ALTER EXTENSION pgbenchx UPDATE\./s,
+		"$call: the message names both versions and the hint ALTER EXTENSION pgbenchx UPDATE");
+}
+ok(nothing_left($node), 'the refusals started nothing');
+is(table_state(), $before, 'the refusals and the new library changed no row');
+
+sq('ALTER EXTENSION pgbenchx UPDATE');
+is(sq("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), '0.2', 'updated to 0.2');
+is(table_state(), $before, 'every row of every table and the id sequence are unchanged by the update');
+
+my $new_run = sq("SELECT run_bench(2, 1, 'select-only', checkpoint => false, label => 'new run')");
+wait_for($new_run);
+my $new_sweep = sq("SELECT run_sweep(ARRAY[1, 2], 1, 'select-only', checkpoint => false, label => 'new sweep')");
+wait_for($new_sweep);
+is(sq("SELECT string_agg(status, ',') FROM pgbenchx.runs WHERE run_id = $new_run OR sweep_id = $new_sweep"),
+	'completed,completed,completed', 'after the update: a new run and a new sweep complete');
+ok($new_run > $imported, 'new ids continue after the old ones');
+is(sq("SELECT count(*) FROM pgbenchx.sweep_report($old_sweep)"), '2', 'sweep_report of the old sweep');
+like(sq("SELECT pgbenchx.chart_sweeps(ARRAY[$old_sweep, $new_sweep, $imported])"), qr/^<svg.*old sweep.*new sweep/s,
+	'chart_sweeps of the old, the new and the imported sweep');
+is(sq("SELECT count(*) FROM pgbenchx.compare($old_sweep, $new_sweep) WHERE tps_a > 0 AND tps_b > 0"), '2',
+	'compare of the old and the new sweep');
+is(sq("SELECT count(*) FROM pgbenchx.compare($old_sweep, $imported) WHERE tps_a = tps_b"), '2',
+	'compare of the old sweep and its import made under 0.1');
+is(sq("SELECT jsonb_array_length(pgbenchx.export(ARRAY[$old_sweep]) -> 'sweeps')"), '1', 'export of the old sweep');
+is(sq("SELECT count(*) FROM unnest(pgbenchx.import(pgbenchx.export(ARRAY[$old_sweep])))"), '1',
+	'the old sweep exported under 0.2 imports');
+
+# --- nothing crashed -----------------------------------------------------------------
+ok(nothing_left($node), 'nothing left running');
+my $log = slurp_file($node->logfile);
+unlike($log, qr/terminated by signal|server process .* was terminated|all server processes terminated/,
+	'the server log shows no crash');
+
+$node->stop;
+done_testing();
