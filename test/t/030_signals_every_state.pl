@@ -404,10 +404,19 @@ for my $state (sort keys %states)
 	q1('CREATE DATABASE victim');
 	my $id = q1("SELECT run_bench(4, 600, 'copy-out-big', jobs => 2, vacuum => false, checkpoint => false, conninfo => 'dbname=victim')");
 	my $t0 = time;
-	my ($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE victim', timeout => 60);
+	# DROP DATABASE gives other sessions 5 s to leave; on a loaded machine
+	# the clients' aborts can take longer than that, so it may be refused
+	# ("being accessed by other users") and is tried again; before the fix
+	# it waited forever on clients stuck in COPY.
+	my ($ret, $out, $err);
+	for (;;)
+	{
+		($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE victim', timeout => 60);
+		last if $ret == 0 || $err !~ /being accessed by other users/ || time - $t0 > 40;
+	}
 	my $took = time - $t0;
 	is($ret, 0, "DROP DATABASE during a COPY run succeeded$err");
-	cmp_ok($took, '<', 20, "DROP DATABASE took $took s");
+	cmp_ok($took, '<', 45, "DROP DATABASE took $took s");
 	ended_within('runs', 'run_id', $id);
 	is(run_row($id, 'status'), 'failed', 'the COPY run failed');
 	ok(nothing_left($node), 'DROP DATABASE: nothing left');
