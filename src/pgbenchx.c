@@ -21,7 +21,12 @@
 
 #include <sys/stat.h>
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -30,9 +35,11 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
+#include "utils/rel.h"
 #include "utils/guc.h"
 
 #include "coordinator.h"
@@ -206,9 +213,10 @@ pgbench_init(PG_FUNCTION_ARGS)
  * read the object with pgbenchx_options below, one line per option: its
  * name, type, the calls that take it, its default, whether NULL is allowed,
  * where it goes and the check that applies.  An option left out of the
- * object takes its default, so a wrapper of an older version keeps working
- * with this library; a name the table does not know is refused.  Adding an
- * option is one line here, plus the wrapper and the upgrade script.
+ * object takes its default; a name the table does not know is refused.
+ * Adding an option is one line here, plus the wrapper and the upgrade
+ * script.  A launch first checks that the installed SQL is the library's
+ * version: the tables a run writes change between versions.
  *
  * A JSON null is SQL NULL, but for a jsonb option (variables, tags): there
  * it is the JSON value null, and SQL NULL is the key left out.
@@ -624,6 +632,56 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
  * Every NULL and type is checked first, then each value given, in the
  * order of the table.
  */
+/*
+ * The version of pgbenchx's SQL installed in this database (pg_extension's
+ * extversion), palloc'd; NULL when the extension is not installed here.
+ */
+static char *
+pgbx_sql_version(void)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = NULL;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("pgbenchx"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = text_to_cstring(DatumGetTextPP(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/*
+ * A run writes the tables of this library's version: with the SQL of
+ * another (a package upgrade replaced the library, ALTER EXTENSION UPDATE
+ * has not run yet) it refuses before anything starts.
+ */
+static void
+pgbx_require_sql_version(void)
+{
+	char	   *version = pgbx_sql_version();
+
+	if (version != NULL && strcmp(version, PGBENCHX_LIBRARY_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbenchx's SQL is version %s, the library %s", version, PGBENCHX_LIBRARY_VERSION),
+				 errdetail("A run stores its results in the tables of the library's version."),
+				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
+}
+
 static void
 pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 {
@@ -634,6 +692,7 @@ pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 	PgbxValue	values[lengthof(pgbenchx_options)];
 	bool		isnull[lengthof(pgbenchx_options)];
 
+	pgbx_require_sql_version();
 	memset(out, 0, sizeof(*out));
 	memset(values, 0, sizeof(values));
 	if (PG_ARGISNULL(0))

@@ -1,9 +1,11 @@
 /*
- * pgbenchx--0.2.sql: the SQL surface of pgbenchx 0.2, the install script.
+ * pgbenchx--0.3.sql: the SQL surface of pgbenchx 0.3, the install script.
  * Generated: the Makefile concatenates the files of src/sql in name order; edit
- * those.  A change to what they create also ships as an upgrade script,
- * pgbenchx--A--B.sql, next to pgbenchx--0.1.sql (the first release, kept as
- * it was): tables as deltas, stateless functions re-created in full.
+ * those.  A change to what they create also ships in an upgrade script:
+ * pgbenchx--0.1.sql (the first release) and pgbenchx--0.1--0.2.sql are
+ * kept as released; the change from 0.2 to 0.3 is built from
+ * src/upgrade/0.2--0.3, one file per change: tables as deltas, stateless
+ * functions re-created in full.
  *
  * src/sql/00_schema.sql: the schema pgbenchx, its sequence and every table
  * of results (environments, sweeps, runs, statement_stats, samples,
