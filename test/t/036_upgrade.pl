@@ -1,29 +1,34 @@
-# Upgrades (issue 11): 0.1, the first release, to 0.2 by ALTER EXTENSION
-# pgbenchx UPDATE, written as a user who has months of results would live it.
+# Upgrades: 0.1, the first release, to this version by ALTER EXTENSION
+# pgbenchx UPDATE (through every upgrade script in between), written as a
+# user who has months of results would live it.
 #
-# With 0.1's SQL installed and the 0.2 library loaded, 0.1's entry points
+# With 0.1's SQL installed and this library loaded, 0.1's entry points
 # (bound to the C symbols of 0.1 with their arguments by position) refuse
 # with a message that names ALTER EXTENSION pgbenchx UPDATE, start nothing
 # and crash nothing, while the functions whose C binding did not change keep
-# working.  The 0.1 catalogue is given results the way 0.1 stores them: a
-# sweep, a run and a replay, started through the library's seam from
-# temporary C functions of the test's own (0.1's entry points cannot run on
-# this library; the tables are the same in 0.1 and 0.2), a registered
-# script, an export imported into the same database, and a runner.  Then:
-#   - ALTER EXTENSION UPDATE keeps every row of every table (md5 of each,
-#     ordered by primary key) and every column;
+# working; so do 0.2's (its launch functions refuse SQL of another version).
+# The 0.1 catalogue is given results the way 0.1 stores them, written into
+# its tables (a library runs only under its own version's SQL; 037 and 038
+# make theirs with the real 0.1 and 0.2 libraries): a sweep, a run of a
+# weighted mix and a replay, with samples and statement latencies, a
+# registered script, an export imported into the same database, and a
+# runner.  Then:
+#   - ALTER EXTENSION UPDATE keeps every row of every table (md5 of each
+#     over the columns 0.1 had, ordered by primary key) and every column,
+#     with its type and default;
 #   - the runner may run through the new seam (EXECUTE on the launch
 #     functions), and pg_dump keeps those grants as the user's;
 #   - new runs and sweeps work, and wait, reports, charts and compare work
 #     on old and new ids;
-#   - pg_dump and restore, from 0.1 and from the upgraded 0.2, keep the
+#   - pg_dump and restore, from 0.1 and from the upgraded database, keep the
 #     results;
 #   - the catalogue of 0.1 + UPDATE is that of a fresh CREATE EXTENSION
 #     (every member: routine definitions, views, columns, defaults,
-#     constraints, indexes, privileges, initial privileges, comments);
-#   - the seam: options left out take their defaults (an older wrapper keeps
-#     working), unknown names and wrong types are refused, and a wrapper in
-#     a transaction block is refused as the C function was.
+#     comments of tables and columns, constraints, indexes, privileges,
+#     initial privileges);
+#   - the seam: options left out take their defaults, unknown names and
+#     wrong types are refused, and a wrapper in a transaction block is
+#     refused as the C function was.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -37,48 +42,103 @@ my $node = pgbenchx_node('upgrade', extension => 0, conf => "max_worker_processe
 $node->safe_psql('postgres', 'CREATE DATABASE up');
 $node->safe_psql('postgres', 'CREATE ROLE runner LOGIN');
 sub q_up { return $node->safe_psql('up', $_[0]); }
+# this version: default_version of the control file
+my ($version) = slurp_file("$FindBin::RealBin/../../pgbenchx.control") =~ /^default_version = '([^']+)'/m;
+ok(defined $version && $version ne '0.1', "this library is version $version");
+
+# --- 0.2's SQL with this library -----------------------------------------------
+# 0.2 ships no install script of its own: CREATE EXTENSION VERSION '0.2' runs
+# 0.1's and the upgrade to 0.2, as a database made under 0.2 has them
+$node->safe_psql('postgres', 'CREATE DATABASE up02');
+$node->safe_psql('up02', "CREATE EXTENSION pgbenchx VERSION '0.2'; SET client_min_messages = warning; SELECT pgbench_init(1)");
+foreach my $call ("run_bench(1, 1)", "run_sweep(1, 2, 1)", "run_sweep('{1,2}'::int[], 1)", "run_replay('SELECT 1;', 1, 1)")
+{
+	my ($ret, $out, $err) = $node->psql('up02', "\\set VERBOSITY verbose\nSELECT $call");
+	like($err, qr/ERROR:  55000: pgbenchx's SQL is version 0\.2, the library \Q$version\E.*HINT:  Run ALTER EXTENSION pgbenchx UPDATE\./s,
+		"0.2 SQL, library $version: $call is refused, naming both versions and ALTER EXTENSION pgbenchx UPDATE");
+}
+is($node->safe_psql('up02', "SELECT count(*) FROM pgbenchx.runs") . ' ' . $node->safe_psql('up02', "SELECT count(*) FROM pgbenchx.sweeps"), '0 0',
+	'0.2 SQL: nothing recorded');
+ok(nothing_left($node), '0.2 SQL: nothing started');
+$node->safe_psql('up02', 'ALTER EXTENSION pgbenchx UPDATE');
+my $run02 = $node->safe_psql('up02', "SELECT run_bench(1, transactions => 10, checkpoint => false)");
+$node->safe_psql('up02', "SET client_min_messages = warning; CALL pgbenchx.wait($run02)");
+is($node->safe_psql('up02', "SELECT status FROM pgbenchx.runs WHERE run_id = $run02"), 'completed', '0.2 + UPDATE: a run completes');
+$node->safe_psql('postgres', 'DROP DATABASE up02');
 sub wait_for { q_up("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"); }
 
 q_up("CREATE EXTENSION pgbenchx VERSION '0.1'");
 is(q_up("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), '0.1', 'installed 0.1');
 q_up('SET client_min_messages = warning; SELECT pgbench_init(1)');
 
-# --- 0.1's SQL with the 0.2 library -------------------------------------------
+# --- 0.1's SQL with this library -------------------------------------------
 foreach my $call ("run_bench(1, 1)", "run_sweep(1, 2, 1)", "run_sweep('{1,2}'::int[], 1)",
 	"run_replay('SELECT 1;', 1, 1)")
 {
 	my ($ret, $out, $err) = $node->psql('up', "\\set VERBOSITY verbose\nSELECT $call");
-	isnt($ret, 0, "0.1 SQL, 0.2 library: $call fails");
-	like($err, qr/ERROR:  55000: pgbenchx's SQL is version 0\.1, the library 0\.2/,
+	isnt($ret, 0, "0.1 SQL, library $version: $call fails");
+	like($err, qr/ERROR:  55000: pgbenchx's SQL is version 0\.1, the library \Q$version\E/,
 		"$call: the message names both versions (object_not_in_prerequisite_state)");
 	like($err, qr/HINT:  Run ALTER EXTENSION pgbenchx UPDATE\./, "$call: the hint names ALTER EXTENSION pgbenchx UPDATE");
 }
 is(q_up("SELECT count(*) FROM pgbenchx.runs") . ' ' . q_up("SELECT count(*) FROM pgbenchx.sweeps"), '0 0',
-	'0.1 SQL, 0.2 library: nothing recorded');
-ok(nothing_left($node), '0.1 SQL, 0.2 library: nothing started');
+	'0.1 SQL, this library: nothing recorded');
+ok(nothing_left($node), '0.1 SQL, this library: nothing started');
 is(q_up(q{SELECT pgbenchx.sweep_ladder(1, 8)::text || ' ' || pgbenchx.eval('1 + 2')
 	          || ' ' || length(pgbenchx.script_text('tpcb')) || ' ' || (pgbenchx.capture_environment() > 0)}),
 	'{1,2,4,8} 3 ' . length(q_up("SELECT pgbenchx.script_text('tpcb')")) . ' true',
-	'0.1 SQL, 0.2 library: the functions whose C binding did not change work');
+	'0.1 SQL, this library: the functions whose C binding did not change work');
 
 # --- results under 0.1 ----------------------------------------------------------
-# each call in a session of its own, with a temporary C function of the library's seam
-sub launch_01
-{
-	my ($kind, $options) = @_;
-	return q_up(qq{
-		CREATE FUNCTION pg_temp.l(jsonb) RETURNS bigint AS '\$libdir/pgbenchx', 'pgbenchx_launch_$kind' LANGUAGE C;
-		SELECT pg_temp.l('$options')});
-}
+# A library refuses to run under SQL of another version (the tables a run
+# writes change between versions), so 0.1's rows are written here as 0.1
+# stores them: a sweep of two runs, a lone run of a weighted mix and a
+# replay of two runs, each with its samples and statement latencies, in
+# 0.1's own tables.  Real 0.1 and 0.2 libraries make theirs in 037 and 038.
 q_up(q{SELECT pgbenchx.add_script('mine', E'\\\\set a random(1, 10)\nSELECT :a;\n')});
-my $old_sweep = launch_01('sweep', '{"min_clients": 1, "max_clients": 2, "transactions": 20, "checkpoint": false, "label": "old sweep"}');
-wait_for($old_sweep);
-my $old_run = launch_01('bench', '{"clients": 2, "duration": 1, "script": "tpcb-like@3, mine@1", "checkpoint": false, "tags": {"era": "0.1"}}');
-wait_for($old_run);
-my $old_replay = launch_01('replay', '{"queries": "SELECT 1;\nSELECT 2;\n", "min_clients": 1, "max_clients": 2, "checkpoint": false}');
-wait_for($old_replay);
+my $env = q_up('SELECT pgbenchx.capture_environment()');
+sub insert_run
+{
+	my ($sweep, $script, $clients, $tps, %more) = @_;
+	my $replay = $more{replay} ? 'true' : 'false';
+	my $qpm = $more{replay} ? $tps * 60 : 'NULL';
+	my $label = $more{label} ? "'$more{label}'" : 'NULL';
+	my $tags = $more{tags} ? "'$more{tags}'" : 'NULL';
+	my $id = q_up(qq{
+		INSERT INTO pgbenchx.runs (sweep_id, status, script, protocol, scale, clients, jobs, duration,
+		    started_at, finished_at, transactions, failed, tps, tps_incl_conn, latency_avg_ms, latency_stddev_ms,
+		    latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms, latency_max_ms, conn_time_ms, label,
+		    aborted_clients, driver_cpu_s, bench_duration_s, random_seed, max_tries, connect_per_transaction,
+		    serialization_failures, deadlock_failures, retried, retries, tags, checkpoints, autovacuums,
+		    environment_id, replay, qpm, owner, notices, samples_lost, samples_lost_transactions)
+		VALUES ($sweep, 'completed', '$script', 'simple', 1, $clients, 1, 2,
+		    now() - interval '1 hour', now() - interval '1 hour' + interval '2 s', 2 * $tps, 0, $tps, $tps * 0.99,
+		    1000.0 * $clients / $tps, 0.25, 0.8, 1.1, 1.3, 2.0, 5.5, 3.25, $label,
+		    0, 0.5, 2.0, 12345, 1, false, 0, 0, 0, 0, $tags, 0, 0, $env, $replay, $qpm, 'postgres', 0, 0, 0)
+		RETURNING run_id});
+	q_up(qq{INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms, failed)
+		SELECT $id, s, $tps, $tps, 1000.0 * $clients / $tps, 2.0, 0 FROM generate_series(1, 2) s});
+	q_up(qq{INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, executions, latency_avg_ms)
+		VALUES ($id, '$script', 1, 'SELECT 1;', 2 * $tps, 0.5)});
+	return $id;
+}
+sub insert_sweep
+{
+	my ($script, $clients, $label, $replay) = @_;
+	return q_up(qq{
+		INSERT INTO pgbenchx.sweeps (status, script, clients, duration, label, finished_at, protocol, environment_id, owner)
+		VALUES ('completed', '$script', '$clients', 2, '$label', now() - interval '50 min', 'simple', $env, 'postgres')
+		RETURNING sweep_id});
+}
+my $old_sweep = insert_sweep('select-only', '{1,2}', 'old sweep');
+insert_run($old_sweep, 'select-only', 1, 1000);
+insert_run($old_sweep, 'select-only', 2, 1800);
+my $old_run = insert_run('NULL', 'tpcb-like@3, mine@1', 2, 500, tags => '{"era": "0.1"}');
+my $old_replay = insert_sweep('replay', '{1,2}', 'old replay');
+insert_run($old_replay, 'replay', 1, 3000, replay => 1);
+insert_run($old_replay, 'replay', 2, 5000, replay => 1);
 is(q_up("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs"),
-	'completed,completed,completed,completed,completed', 'under 0.1: the sweep, the run and the replay completed');
+	'completed,completed,completed,completed,completed', 'under 0.1: the sweep, the run and the replay are stored');
 my $imported = q_up("SELECT (pgbenchx.import(pgbenchx.export(ARRAY[$old_sweep])))[1]");
 isnt($imported, $old_sweep, 'under 0.1: an export imported into the same database is a new sweep');
 q_up("SELECT pgbenchx.grant_runner('runner')");
@@ -94,6 +154,17 @@ my $tables_sql = q{
 	WHERE d.classid = 'pg_class'::regclass AND d.deptype = 'e' AND c.relkind = 'r'
 	  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgbenchx')
 	ORDER BY 1};
+# the columns of each table, "table|col, col, ..." (the row hashes of
+# table_state are over these, so that columns added later by an upgrade
+# leave the hashes of the old columns comparable)
+my $table_columns_sql = q{
+	SELECT string_agg(c.oid::regclass::text || '|' ||
+	       (SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) FROM pg_attribute a
+	        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), E'\n' ORDER BY c.oid::regclass::text)
+	FROM pg_depend d JOIN pg_class c ON c.oid = d.objid
+	WHERE d.classid = 'pg_class'::regclass AND d.deptype = 'e' AND c.relkind = 'r'
+	  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgbenchx')};
+my %columns01 = map { split /\|/ } split /\n/, q_up($table_columns_sql);
 sub table_state
 {
 	my ($db) = @_;
@@ -101,8 +172,9 @@ sub table_state
 	foreach my $t (split /\n/, $node->safe_psql($db, $tables_sql))
 	{
 		my ($table, $pk) = split /\|/, $t;
+		my $cols = $columns01{$table} or die "table $table is new: add it to the test";
 		push @out, "$table: " . $node->safe_psql($db,
-			"SELECT count(*) || ' ' || coalesce(md5(string_agg(x::text, E'\\n' ORDER BY $pk)), '-') FROM $table x");
+			"SELECT count(*) || ' ' || coalesce(md5(string_agg(ROW($cols)::text, E'\\n' ORDER BY $pk)), '-') FROM $table x");
 	}
 	push @out, 'id_seq ' . $node->safe_psql($db, 'SELECT last_value FROM pgbenchx.id_seq');
 	return join("\n", @out);
@@ -131,9 +203,11 @@ $node->command_ok([ 'pg_dump', '-f', $dump01, '-d', $node->connstr('up') ], 'pg_
 
 # --- the update ------------------------------------------------------------------
 q_up('ALTER EXTENSION pgbenchx UPDATE');
-is(q_up("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), '0.2', 'updated to 0.2');
+is(q_up("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), $version, "updated to $version");
 is(table_state('up'), $before, 'every row of every table and the id sequence are unchanged by the update');
-is(columns('up'), $columns_before, 'every column of every table is unchanged by the update');
+my %columns_after = map { $_ => 1 } split /\n/, columns('up');
+is(join("\n", grep { !$columns_after{$_} } split /\n/, $columns_before), '',
+	'every column of every table is still there after the update, with its type, NOT NULL and default');
 is(q_up(q{SELECT string_agg(has_function_privilege('runner', f, 'EXECUTE')::text, ',')
 	        FROM unnest(ARRAY['pgbenchx.launch_bench(jsonb)', 'pgbenchx.launch_sweep(jsonb)', 'pgbenchx.launch_replay(jsonb)']) f}),
 	'true,true,true', 'the runner may execute the launch functions of its entry points');
@@ -209,9 +283,9 @@ is(q_up("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $defaults AND run_id 
 # --- pg_dump and restore across the upgrade ------------------------------------------
 $node->safe_psql('postgres', 'CREATE DATABASE from01');
 $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $dump01, '-d', $node->connstr('from01') ],
-	'restore the 0.1 dump (CREATE EXTENSION installs 0.2)');
-is($node->safe_psql('from01', "SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), '0.2', 'the restored 0.1 dump is 0.2');
-is(table_state('from01'), $before, 'the 0.1 dump restored into 0.2: every row and the id sequence');
+	"restore the 0.1 dump (CREATE EXTENSION installs $version)");
+is($node->safe_psql('from01', "SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), $version, "the restored 0.1 dump is $version");
+is(table_state('from01'), $before, "the 0.1 dump restored into $version: every row and the id sequence");
 
 my $dump02 = $node->basedir . '/up02.sql';
 $node->command_ok([ 'pg_dump', '-f', $dump02, '-d', $node->connstr('up') ], 'pg_dump of the upgraded database');
@@ -222,7 +296,7 @@ is(table_state('restored'), table_state('up'), 'the upgraded database restored: 
 is($node->safe_psql('restored', q{SELECT has_function_privilege('runner', 'pgbenchx.launch_sweep(jsonb)', 'EXECUTE')}),
 	't', "the restore keeps the runner's grant on the launch functions");
 
-# --- 0.1 + UPDATE is a fresh 0.2 --------------------------------------------------------
+# --- 0.1 + UPDATE is a fresh install --------------------------------------------------------
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', "CREATE EXTENSION pgbenchx; SELECT pgbenchx.grant_runner('runner')");
 my $describe = q{
@@ -241,7 +315,8 @@ my $describe = q{
 		       || E'\nacl ' || coalesce(c.relacl::text, '-') || E'\ninit ' || coalesce(ip.initprivs, '-')
 		       || E'\ncomment ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
 		       || E'\ncolumns ' || coalesce((SELECT string_agg(format('%s %s %s %s %s', a.attname, format_type(a.atttypid, a.atttypmod),
-		                                         a.attnotnull, pg_get_expr(ad.adbin, ad.adrelid), a.attacl), ', ' ORDER BY a.attnum)
+		                                         a.attnotnull, pg_get_expr(ad.adbin, ad.adrelid), a.attacl)
+		                                         || coalesce(' -- ' || col_description(a.attrelid, a.attnum), ''), ', ' ORDER BY a.attnum)
 		                                  FROM pg_attribute a LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
 		                                  WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '-')
 		       || E'\nconstraints ' || coalesce((SELECT string_agg(con.conname || ' ' || pg_get_constraintdef(con.oid), ', ' ORDER BY con.conname)
