@@ -27,7 +27,8 @@ OBJS = \
 	src/stats.o \
 	src/searchpath.o \
 	src/run_spec.o \
-	src/worker.o
+	src/worker.o \
+	src/sysstat.o
 
 # The SQL surface: 0.1 (the first release, kept as it was), the upgrade
 # script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:
@@ -63,7 +64,7 @@ PG_CFLAGS += -Wall -Wextra -Werror -isystem $(shell $(PG_CONFIG) --includedir-se
 endif
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check \
-	test/unit/test_script test/unit/test_stats
+	test/unit/test_script test/unit/test_stats test/unit/test_sysstat
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
