@@ -12,7 +12,9 @@
 #     examples: any name, any number, N or \d+ stands for them), or each of
 #     its literal parts longer than 8 characters appears in one test/t file
 #     (TAP tests that assert it, for what pg_regress cannot provoke).  A
-#     message reworded in the code fails here until the README quotes it.
+#     message reworded in the code fails here until the README quotes it;
+#     where the expected output shows its SQLSTATE, that code is in the
+#     row's SQLSTATE column.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -55,12 +57,17 @@ is("@markers", 'begin end', 'README has one schema:begin and one schema:end mark
 my ($in_readme) = $readme =~ /^<!-- schema:begin -->\n(.*?)^<!-- schema:end -->$/ms;
 $in_readme //= '';
 $in_readme =~ s/\n+\z//;
-if (!is($in_readme, $generated, "README's results-schema table is the catalogue's"))
+if (!ok($in_readme eq $generated, "README's results-schema table is the catalogue's"))
 {
-	diag("README.md differs from the catalogue; regenerate it with:\n"
+	my %in_readme = map { $_ => 1 } split /\n/, $in_readme;
+	my %in_catalogue = map { $_ => 1 } split /\n/, $generated;
+	diag("README.md differs from the catalogue:\n"
+		  . join('', map { "  README only:    $_\n" } grep { !$in_catalogue{$_} } split /\n/, $in_readme)
+		  . join('', map { "  catalogue only: $_\n" } grep { !$in_readme{$_} } split /\n/, $generated)
+		  . "(or the same lines in another order); regenerate it with\n"
 		  . "    bash scripts/schema_table.sh --update\n"
-		  . "(as root; it builds, installs into /tmp/pgx-dest-schema and starts a throwaway cluster)\n"
-		  . "the catalogue gives:\n$generated");
+		  . "as root: it builds, installs into /tmp/pgx-dest-schema, starts a throwaway cluster\n"
+		  . "and rewrites README.md between the markers (then review git diff README.md)");
 }
 
 # -- the bad-input table's messages ------------------------------------------
@@ -92,16 +99,24 @@ sub message_regex
 	return ($re, \@literals);
 }
 
-my ($nquoted, @unseen) = (0);
+my ($nquoted, @unseen, @wrong_code) = (0);
 foreach my $row (grep { /^\| `/ || /^\| \|/ } split /\n/, $section)
 {
 	my @cells = split /\s\|\s/, $row;
 	my $cell = $cells[-1];
+	my %codes = map { $_ => 1 } $cells[-2] =~ /\b([0-9A-Z]{5})\b/g;
 	foreach my $m ($cell =~ /`([^`]+)`/g)
 	{
 		$nquoted++;
 		my ($re, $literals) = message_regex($m);
-		next if $expected =~ /$re/;
+		if ($expected =~ /$re/)
+		{
+			# pgbx_try prints "SQLSTATE: message": one of them is in the row
+			my @seen = $expected =~ /(?:^|\s)([0-9A-Z]{5}): $re/mg;
+			push @wrong_code, "$m (the tests see @seen; the row says " . join('/', sort keys %codes) . ')'
+			  if @seen && !grep { $codes{$_} } @seen;
+			next;
+		}
 		next if @$literals && grep {
 			my $text = $tap{$_};
 			!grep { index($text, $_) < 0 } @$literals
@@ -114,5 +129,7 @@ is(scalar(@unseen), 0, 'every message the bad-input table quotes is one the test
   or diag("quoted in README's bad-input table, seen in no expected/*.out nor test/t file "
 	  . "(fix the README row to the message the code gives, or add the case to a test):\n  "
 	  . join("\n  ", @unseen));
+is(scalar(@wrong_code), 0, "every quoted message's SQLSTATE is in its row")
+  or diag("SQLSTATE not in the row:\n  " . join("\n  ", @wrong_code));
 
 done_testing();
