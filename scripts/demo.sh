@@ -3,13 +3,19 @@
 # Installs what is missing, builds and installs pgbenchx, starts a throwaway
 # cluster as the postgres OS user on a free port, creates the extension,
 # runs pgbench_init, shows what was made, runs a short sweep of client counts
-# with pgbenchx's background workers, prints its results, writes its chart
-# (SVG) to ./out/, and stops the cluster.
+# with pgbenchx's background workers, prints its results, writes two charts
+# (SVG) into out/ of this checkout, and stops and removes the cluster.
 #
 #   SCALE=10     scale passed to pgbench_init
 #   MAX_CLIENTS=8 DURATION=3 SCRIPT=tpcb-like   the sweep
-#   OUT=./out    where the charts are written
-#   KEEP=1       leave the cluster running (prints how to stop it)
+#   OUT=dir      the directory the charts are written into (created; default
+#                out/ at the top of this checkout, whatever the current
+#                directory; a relative dir is taken from the current one);
+#                the paths written are printed at the end
+#   KEEP=1       leave the cluster running, and print how to connect to it,
+#                stop it and remove its directory
+#   PGX_DESTDIR=dir   install pgbenchx there instead of the server's
+#                directories (the cluster loads it through extension_destdir)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -18,14 +24,16 @@ MAX_CLIENTS=${MAX_CLIENTS:-8}
 DURATION=${DURATION:-3}
 SCRIPT=${SCRIPT:-tpcb-like}
 OUT=${OUT:-$PGX_ROOT/out}
+mkdir -p "$OUT" || pgx_die "cannot create OUT=$OUT"
+OUT=$(cd "$OUT" && pwd)   # absolute, so that the paths printed are the ones written
 
 pgx_ensure_packages
-pgx_build_install
+pgx_bench_install   # PGX_DESTDIR=dir: there, not into the server's directories
 
 work=$(pgx_workdir)
 port=$(pgx_free_port)
 pgx_log "starting a throwaway cluster in $work on port $port"
-pgx_start_cluster "$work" "$port"
+pgx_start_cluster "$work" "$port" ${PGX_DESTDIR_SETTING:+"$PGX_DESTDIR_SETTING"}
 if [ "${KEEP:-0}" != 1 ]; then
 	trap 'pgx_stop_cluster "$work"; rm -rf "$work"' EXIT
 fi
@@ -72,13 +80,19 @@ SQL
 pgx_log "the sweep in the terminal (pgbenchx.sweep_report)"
 psql -c "SELECT * FROM pgbenchx.sweep_report($sweep)"
 
-mkdir -p "$OUT"
 psql -XAt -c "SELECT pgbenchx.chart_sweeps(ARRAY[$sweep])" -o "$OUT/sweep-$sweep.svg"
 last_run=$(psql -XAt -c "SELECT max(run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep")
 psql -XAt -c "SELECT pgbenchx.chart_run($last_run)" -o "$OUT/run-$last_run.svg"
 pgx_log "charts written: $OUT/sweep-$sweep.svg (tps by clients), $OUT/run-$last_run.svg (tps and p99 per second)"
 
 if [ "${KEEP:-0}" = 1 ]; then
-	pgx_log "cluster left running: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=postgres psql"
-	pgx_log "stop it with: runuser -u postgres -- $PGX_BINDIR/pg_ctl -D $work/data stop"
+	pgx_log "KEEP=1: the cluster is left running in $work (data directory $work/data, log $work/server.log)"
+	cat >&2 <<EOF
+   connect:    PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=postgres psql
+   stop it:    runuser -u postgres -- $PGX_BINDIR/pg_ctl -D $work/data -m fast stop
+               (pg_ctl signals the postmaster named in $work/data/postmaster.pid)
+   remove it:  rm -rf $work    (after stopping it)
+EOF
+else
+	pgx_log "stopping the cluster and removing $work"
 fi

@@ -21,11 +21,15 @@ pgx_ensure_packages() {
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		[ "$(id -u)" = 0 ] || pgx_die "missing packages ${missing[*]}: run as root or install them"
-		pgx_log "installing ${missing[*]}"
+		# apt's and debconf's chatter goes to $PGX_APT_LOG (default a file
+		# under /tmp), shown only when apt-get fails
+		local log=${PGX_APT_LOG:-$(mktemp /tmp/pgbenchx-apt.XXXXXX.log)}
+		pgx_log "installing ${missing[*]} (apt-get's output: $log)"
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq >/dev/null
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-			pgx_die "apt-get install ${missing[*]} failed"
+		{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1 ||
+			{ tail -n 30 "$log" >&2; pgx_die "apt-get install ${missing[*]} failed (see $log)"; }
+	else
+		pgx_log "packages: all installed"
 	fi
 	# Debian's postgresql package may start its own main cluster; we never use it.
 }

@@ -1,0 +1,212 @@
+/*
+ * 50_comments.sql: 0.3 describes every column of every table and view in
+ * the catalogue, with the statements of src/sql/80_comments.sql (0.2 had no
+ * column comments).  A column added by a later fragment of 0.2--0.3 gets its
+ * comment in that fragment.
+ */
+
+-- pgbenchx.environments
+COMMENT ON COLUMN pgbenchx.environments.environment_id IS 'the id sweeps and runs point at';
+COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash and captured_at: an identical environment is stored once';
+COMMENT ON COLUMN pgbenchx.environments.captured_at IS 'when this environment was first captured';
+COMMENT ON COLUMN pgbenchx.environments.hostname IS 'uname(2) nodename';
+COMMENT ON COLUMN pgbenchx.environments.os_sysname IS 'uname(2) sysname: Linux, FreeBSD, DragonFly ...';
+COMMENT ON COLUMN pgbenchx.environments.os_release IS 'uname(2) release';
+COMMENT ON COLUMN pgbenchx.environments.os_version IS 'uname(2) version';
+COMMENT ON COLUMN pgbenchx.environments.os_machine IS 'uname(2) machine: x86_64, amd64, aarch64 ...';
+COMMENT ON COLUMN pgbenchx.environments.os_distribution IS 'PRETTY_NAME of /etc/os-release';
+COMMENT ON COLUMN pgbenchx.environments.cpu_model IS 'CPU model';
+COMMENT ON COLUMN pgbenchx.environments.cpu_count IS 'online CPUs';
+COMMENT ON COLUMN pgbenchx.environments.memory_bytes IS 'total memory';
+COMMENT ON COLUMN pgbenchx.environments.virtualization IS 'a hint: the hypervisor (kvm, xen, vm ...) and the container (docker, lxc, jail ...), none if neither is seen';
+COMMENT ON COLUMN pgbenchx.environments.data_fstype IS 'file system type of data_directory (ext4, xfs, zfs ...)';
+COMMENT ON COLUMN pgbenchx.environments.data_mount_options IS 'mount options of data_directory, as findmnt shows them';
+COMMENT ON COLUMN pgbenchx.environments.data_device IS 'device of data_directory';
+COMMENT ON COLUMN pgbenchx.environments.wal_fstype IS 'file system type of pg_wal, its symbolic link resolved';
+COMMENT ON COLUMN pgbenchx.environments.wal_mount_options IS 'mount options of pg_wal';
+COMMENT ON COLUMN pgbenchx.environments.wal_device IS 'device of pg_wal';
+COMMENT ON COLUMN pgbenchx.environments.pg_version IS 'version()';
+COMMENT ON COLUMN pgbenchx.environments.pointer_bits IS 'a 32- or 64-bit build';
+COMMENT ON COLUMN pgbenchx.environments.block_size IS 'BLCKSZ, bytes';
+COMMENT ON COLUMN pgbenchx.environments.wal_block_size IS 'XLOG_BLCKSZ, bytes';
+COMMENT ON COLUMN pgbenchx.environments.segment_size IS 'RELSEG_SIZE × BLCKSZ, bytes';
+COMMENT ON COLUMN pgbenchx.environments.integer_datetimes IS 'integer_datetimes of the build';
+COMMENT ON COLUMN pgbenchx.environments.settings IS 'name → value as SHOW shows it: every setting not at its default, and the key ones always (see Environments)';
+
+-- pgbenchx.sweeps
+COMMENT ON COLUMN pgbenchx.sweeps.sweep_id IS 'the id run_sweep returned (one sequence numbers sweeps and runs)';
+COMMENT ON COLUMN pgbenchx.sweeps.status IS 'running, completed, cancelled, failed or aborted';
+COMMENT ON COLUMN pgbenchx.sweeps.script IS 'the script or weighted mix, as given';
+COMMENT ON COLUMN pgbenchx.sweeps.clients IS 'the client counts of its runs, in order';
+COMMENT ON COLUMN pgbenchx.sweeps.duration IS 'seconds per run (-T); NULL when bounded by transactions';
+COMMENT ON COLUMN pgbenchx.sweeps.label IS 'free text given with label =>';
+COMMENT ON COLUMN pgbenchx.sweeps.started_at IS 'when run_sweep was called';
+COMMENT ON COLUMN pgbenchx.sweeps.finished_at IS 'when its last run ended';
+COMMENT ON COLUMN pgbenchx.sweeps.protocol IS 'simple, extended or prepared (-M)';
+COMMENT ON COLUMN pgbenchx.sweeps.jobs IS 'driver workers per run (-j); NULL: chosen per run';
+COMMENT ON COLUMN pgbenchx.sweeps.transactions IS 'transactions per client (-t), instead of a duration';
+COMMENT ON COLUMN pgbenchx.sweeps.conninfo IS 'extra libpq parameters of the clients, secrets masked';
+COMMENT ON COLUMN pgbenchx.sweeps.coordinator_pid IS 'pid of its coordinator worker, while running';
+COMMENT ON COLUMN pgbenchx.sweeps.error IS 'why it failed, was cancelled or aborted';
+COMMENT ON COLUMN pgbenchx.sweeps.tags IS 'free jsonb naming what is compared';
+COMMENT ON COLUMN pgbenchx.sweeps.repeats IS 'each client count run this many times, the ladder interleaved';
+COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured when it started (pgbenchx.environments)';
+COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
+
+-- pgbenchx.runs
+COMMENT ON COLUMN pgbenchx.runs.run_id IS 'the id run_bench or run_replay returned, or a step of a sweep';
+COMMENT ON COLUMN pgbenchx.runs.sweep_id IS 'its sweep; NULL for a lone run';
+COMMENT ON COLUMN pgbenchx.runs.status IS 'running, completed, cancelled, failed or aborted';
+COMMENT ON COLUMN pgbenchx.runs.script IS 'the script or weighted mix, as given';
+COMMENT ON COLUMN pgbenchx.runs.protocol IS 'simple, extended or prepared (-M)';
+COMMENT ON COLUMN pgbenchx.runs.scale IS 'scaling factor the built-in scripts read (count of pgbench_branches)';
+COMMENT ON COLUMN pgbenchx.runs.clients IS 'simulated clients (-c)';
+COMMENT ON COLUMN pgbenchx.runs.jobs IS 'driver workers used (-j)';
+COMMENT ON COLUMN pgbenchx.runs.duration IS 'seconds asked for (-T); NULL when bounded by transactions';
+COMMENT ON COLUMN pgbenchx.runs.started_at IS 'when the run started (before its maintenance)';
+COMMENT ON COLUMN pgbenchx.runs.finished_at IS 'when it ended';
+COMMENT ON COLUMN pgbenchx.runs.transactions IS 'transactions processed, all clients together';
+COMMENT ON COLUMN pgbenchx.runs.failed IS 'transactions failed (serialization or deadlock failures not retried)';
+COMMENT ON COLUMN pgbenchx.runs.tps IS 'transactions per second, without initial connection time';
+COMMENT ON COLUMN pgbenchx.runs.tps_incl_conn IS 'transactions per second including connections establishing';
+COMMENT ON COLUMN pgbenchx.runs.latency_avg_ms IS 'latency average, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_stddev_ms IS 'latency standard deviation, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_p50_ms IS 'median latency, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_p90_ms IS '90th percentile latency, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_p95_ms IS '95th percentile latency, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_p99_ms IS '99th percentile latency, ms';
+COMMENT ON COLUMN pgbenchx.runs.latency_max_ms IS 'highest latency, ms';
+COMMENT ON COLUMN pgbenchx.runs.conn_time_ms IS 'initial connection time, ms (with connect_per_transaction: the average connection time)';
+COMMENT ON COLUMN pgbenchx.runs.error IS 'why it failed, was cancelled or aborted';
+COMMENT ON COLUMN pgbenchx.runs.label IS 'free text given with label =>';
+COMMENT ON COLUMN pgbenchx.runs.transactions_per_client IS 'transactions per client (-t); NULL when bounded by duration';
+COMMENT ON COLUMN pgbenchx.runs.aborted_clients IS 'clients aborted by an error (pgbench''s aborted clients)';
+COMMENT ON COLUMN pgbenchx.runs.driver_cpu_s IS 'CPU seconds the driver workers used';
+COMMENT ON COLUMN pgbenchx.runs.bench_duration_s IS 'the measured interval tps is computed over, seconds';
+COMMENT ON COLUMN pgbenchx.runs.random_seed IS 'the seed of the scripts'' random functions (--random-seed)';
+COMMENT ON COLUMN pgbenchx.runs.conninfo IS 'extra libpq parameters of the clients, secrets masked';
+COMMENT ON COLUMN pgbenchx.runs.coordinator_pid IS 'pid of its coordinator worker, while running';
+COMMENT ON COLUMN pgbenchx.runs.rate IS 'target transactions per second (-R)';
+COMMENT ON COLUMN pgbenchx.runs.latency_limit_ms IS 'latency limit, ms (-L)';
+COMMENT ON COLUMN pgbenchx.runs.max_tries IS 'maximum number of tries (--max-tries; 0: unlimited)';
+COMMENT ON COLUMN pgbenchx.runs.connect_per_transaction IS 'a new connection for each transaction (-C)';
+COMMENT ON COLUMN pgbenchx.runs.serialization_failures IS 'transactions failed on a serialization failure';
+COMMENT ON COLUMN pgbenchx.runs.deadlock_failures IS 'transactions failed on a deadlock';
+COMMENT ON COLUMN pgbenchx.runs.retried IS 'transactions retried at least once (max_tries)';
+COMMENT ON COLUMN pgbenchx.runs.retries IS 'retries in all';
+COMMENT ON COLUMN pgbenchx.runs.skipped IS 'transactions skipped: with rate and latency_limit, already too late to start';
+COMMENT ON COLUMN pgbenchx.runs.late IS 'transactions above latency_limit';
+COMMENT ON COLUMN pgbenchx.runs.lag_avg_ms IS 'with rate: average schedule lag, ms';
+COMMENT ON COLUMN pgbenchx.runs.lag_max_ms IS 'with rate: highest schedule lag, ms';
+COMMENT ON COLUMN pgbenchx.runs.tags IS 'free jsonb naming what is compared';
+COMMENT ON COLUMN pgbenchx.runs.repeat IS 'which repeat of its client count in a sweep with repeats, from 1';
+COMMENT ON COLUMN pgbenchx.runs.checkpoints IS 'checkpoints that happened during the run';
+COMMENT ON COLUMN pgbenchx.runs.autovacuums IS 'autovacuum and autoanalyze runs in its database during the run';
+COMMENT ON COLUMN pgbenchx.runs.environment_id IS 'the environment captured when it started (pgbenchx.environments)';
+COMMENT ON COLUMN pgbenchx.runs.replay IS 'a run_replay run: a transaction is a statement of the list';
+COMMENT ON COLUMN pgbenchx.runs.qpm IS 'run_replay: statements per minute until the last client finished';
+COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent IS 'check_tpcb => true: whether the TPC-B invariant held over the run; NULL if not checked';
+COMMENT ON COLUMN pgbenchx.runs.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
+COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent the clients (never logged)';
+COMMENT ON COLUMN pgbenchx.runs.notice_samples IS 'the first three of those notices, each cut to 200 bytes';
+COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost (the coordinator could not write in time): not stored';
+COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
+
+-- pgbenchx.statement_stats
+COMMENT ON COLUMN pgbenchx.statement_stats.run_id IS 'the run';
+COMMENT ON COLUMN pgbenchx.statement_stats.script IS 'the script of the mix the command belongs to';
+COMMENT ON COLUMN pgbenchx.statement_stats.command IS 'the command''s number within its script, from 1';
+COMMENT ON COLUMN pgbenchx.statement_stats.command_text IS 'its first line, as pgbench -r shows it';
+COMMENT ON COLUMN pgbenchx.statement_stats.executions IS 'times it was executed';
+COMMENT ON COLUMN pgbenchx.statement_stats.latency_avg_ms IS 'average latency, ms; NULL for commands not timed (\set, \if ...)';
+COMMENT ON COLUMN pgbenchx.statement_stats.failures IS 'failures at this command';
+COMMENT ON COLUMN pgbenchx.statement_stats.retries IS 'retries after a failure at this command';
+
+-- pgbenchx.samples
+COMMENT ON COLUMN pgbenchx.samples.run_id IS 'the run';
+COMMENT ON COLUMN pgbenchx.samples.second IS 'second of the measured interval, from 1';
+COMMENT ON COLUMN pgbenchx.samples.transactions IS 'transactions that ended in that second';
+COMMENT ON COLUMN pgbenchx.samples.tps IS 'transactions per second in that second';
+COMMENT ON COLUMN pgbenchx.samples.latency_avg_ms IS 'latency average of that second, ms';
+COMMENT ON COLUMN pgbenchx.samples.latency_p99_ms IS '99th percentile latency of that second, ms';
+COMMENT ON COLUMN pgbenchx.samples.failed IS 'transactions that failed in that second';
+
+-- pgbenchx.custom_scripts
+COMMENT ON COLUMN pgbenchx.custom_scripts.name IS 'the name runs use (script => name)';
+COMMENT ON COLUMN pgbenchx.custom_scripts.body IS 'the script in pgbench''s language, as registered';
+COMMENT ON COLUMN pgbenchx.custom_scripts.created_at IS 'when add_script registered it';
+COMMENT ON COLUMN pgbenchx.custom_scripts.updated_at IS 'when add_script(..., replace => true) last replaced it';
+COMMENT ON COLUMN pgbenchx.custom_scripts.owner IS 'the role that registered it: only roles with its privileges run, replace or drop it';
+
+-- pgbenchx.imports
+COMMENT ON COLUMN pgbenchx.imports.origin_system_identifier IS 'system identifier of the server that measured it';
+COMMENT ON COLUMN pgbenchx.imports.origin_database IS 'the database it was measured in';
+COMMENT ON COLUMN pgbenchx.imports.origin_id IS 'its sweep_id or run_id there';
+COMMENT ON COLUMN pgbenchx.imports.sweep_id IS 'the imported sweep here';
+COMMENT ON COLUMN pgbenchx.imports.run_id IS 'the imported lone run here';
+COMMENT ON COLUMN pgbenchx.imports.exported_from_system_identifier IS 'system identifier of the server the document came from';
+COMMENT ON COLUMN pgbenchx.imports.exported_from_database IS 'the database the document came from';
+COMMENT ON COLUMN pgbenchx.imports.exported_at IS 'when export() wrote the document';
+COMMENT ON COLUMN pgbenchx.imports.exported_pgbenchx_version IS 'the pgbenchx version that wrote the document';
+COMMENT ON COLUMN pgbenchx.imports.imported_at IS 'when import() loaded it';
+
+-- pgbenchx.progress (view)
+COMMENT ON COLUMN pgbenchx.progress.run_id IS 'the run in progress';
+COMMENT ON COLUMN pgbenchx.progress.sweep_id IS 'its sweep; NULL for a lone run';
+COMMENT ON COLUMN pgbenchx.progress.script IS 'the script or mix';
+COMMENT ON COLUMN pgbenchx.progress.clients IS 'simulated clients';
+COMMENT ON COLUMN pgbenchx.progress.jobs IS 'driver workers';
+COMMENT ON COLUMN pgbenchx.progress.duration IS 'seconds asked for; NULL when bounded by transactions';
+COMMENT ON COLUMN pgbenchx.progress.elapsed_s IS 'seconds since the run started, maintenance included';
+COMMENT ON COLUMN pgbenchx.progress.transactions IS 'transactions in the seconds sampled so far';
+COMMENT ON COLUMN pgbenchx.progress.current_tps IS 'tps of the last second sampled';
+COMMENT ON COLUMN pgbenchx.progress.current_p99_ms IS '99th percentile latency of the last second sampled, ms';
+COMMENT ON COLUMN pgbenchx.progress.seconds_sampled IS 'seconds of the measured interval sampled so far';
+
+-- pgbenchx.scripts (view)
+COMMENT ON COLUMN pgbenchx.scripts.name IS 'the script''s name';
+COMMENT ON COLUMN pgbenchx.scripts.description IS 'what a built-in does; NULL for a registered script';
+COMMENT ON COLUMN pgbenchx.scripts.body IS 'its text in pgbench''s language';
+COMMENT ON COLUMN pgbenchx.scripts.builtin IS 'one of pgbench''s built-in scripts';
+COMMENT ON COLUMN pgbenchx.scripts.owner IS 'the role that registered it; NULL for a built-in';
+
+-- pgbenchx.sweep_points (view)
+COMMENT ON COLUMN pgbenchx.sweep_points.sweep_id IS 'the sweep';
+COMMENT ON COLUMN pgbenchx.sweep_points.clients IS 'the client count of this point';
+COMMENT ON COLUMN pgbenchx.sweep_points.n IS 'completed runs at this point';
+COMMENT ON COLUMN pgbenchx.sweep_points.median_tps IS 'median tps of those runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.min_tps IS 'lowest tps of those runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.max_tps IS 'highest tps of those runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.spread IS '(max_tps - min_tps) / median_tps';
+COMMENT ON COLUMN pgbenchx.sweep_points.median_p99_ms IS 'median of their p99 latencies, ms';
+COMMENT ON COLUMN pgbenchx.sweep_points.checkpoints IS 'checkpoints during those runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.autovacuums IS 'autovacuum and autoanalyze runs during those runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.unstable IS 'spread above pgbenchx.unstable_spread (default 0.10), or a checkpoint during one of its runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.unstable_reason IS 'why it is unstable; NULL when stable';
+COMMENT ON COLUMN pgbenchx.sweep_points.run_ids IS 'its completed runs';
+
+-- pgbenchx.sweep_summary (view)
+COMMENT ON COLUMN pgbenchx.sweep_summary.sweep_id IS 'the sweep';
+COMMENT ON COLUMN pgbenchx.sweep_summary.label IS 'its label';
+COMMENT ON COLUMN pgbenchx.sweep_summary.status IS 'its status';
+COMMENT ON COLUMN pgbenchx.sweep_summary.script IS 'its script or mix';
+COMMENT ON COLUMN pgbenchx.sweep_summary.repeats IS 'runs per client count';
+COMMENT ON COLUMN pgbenchx.sweep_summary.runs IS 'its runs';
+COMMENT ON COLUMN pgbenchx.sweep_summary.completed_runs IS 'its completed runs';
+COMMENT ON COLUMN pgbenchx.sweep_summary.peak_tps IS 'the highest median tps of a point';
+COMMENT ON COLUMN pgbenchx.sweep_summary.peak_clients IS 'the client count reaching it (the lowest on a tie)';
+COMMENT ON COLUMN pgbenchx.sweep_summary.highest_clients IS 'the highest client count measured';
+COMMENT ON COLUMN pgbenchx.sweep_summary.tps_at_highest IS 'median tps at highest_clients';
+COMMENT ON COLUMN pgbenchx.sweep_summary.pct_of_peak_at_highest IS 'tps_at_highest as a percentage of peak_tps';
+COMMENT ON COLUMN pgbenchx.sweep_summary.unstable_points IS 'its unstable points (sweep_points.unstable)';
+COMMENT ON COLUMN pgbenchx.sweep_summary.tags IS 'its tags';
+COMMENT ON COLUMN pgbenchx.sweep_summary.started_at IS 'when it started';
+COMMENT ON COLUMN pgbenchx.sweep_summary.environment_id IS 'its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.os_sysname IS 'environments.os_sysname of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.os_release IS 'environments.os_release of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.data_fstype IS 'environments.data_fstype of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.data_mount_options IS 'environments.data_mount_options of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.cpu_model IS 'environments.cpu_model of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.cpu_count IS 'environments.cpu_count of its environment';
+COMMENT ON COLUMN pgbenchx.sweep_summary.shared_buffers IS 'shared_buffers in its environment''s settings';
+COMMENT ON COLUMN pgbenchx.sweep_summary.origin_system_identifier IS 'imported: the system identifier of the server that measured it; NULL otherwise';
