@@ -46,6 +46,14 @@ VALUES (910002, 'simple-update', 1, '\set aid random(1, 100000 * :scale)', 43, N
        (910002, 'mine', 1, 'SELECT 1;', 57, 0.6132, 0, 0);
 SELECT pgbenchx.report(910002);
 
+-- a mix recorded before runs.script_stats existed (0.2): no per-script figures
+INSERT INTO pgbenchx.runs (run_id, status, script, protocol, scale, clients, jobs, duration,
+    transactions, failed, tps, tps_incl_conn, latency_avg_ms, latency_stddev_ms, conn_time_ms,
+    max_tries, connect_per_transaction)
+VALUES (910003, 'completed', 'tpcb-like@1, select-only@1', 'extended', 2, 1, 1, 5,
+    1000, 0, 200.0, 199.0, 5.0, 1.0, 3.0, 1, false);
+SELECT pgbenchx.report(910003);
+
 -- a replay: statements and qpm
 INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients)
 VALUES (910100, 'completed', 'replay', '{2}');
@@ -82,4 +90,4 @@ SELECT pgbx_try('SELECT pgbenchx.report(919999)');
 SELECT pgbx_try('SELECT pgbenchx.report(NULL)');
 
 DELETE FROM pgbenchx.sweeps WHERE sweep_id IN (910100, 910200, 910300);
-DELETE FROM pgbenchx.runs WHERE run_id IN (910001, 910002);
+DELETE FROM pgbenchx.runs WHERE run_id IN (910001, 910002, 910003);

@@ -2,8 +2,10 @@
  *
  * wait.c
  *	  pgbenchx.wait(id), a procedure that follows a run or a sweep without
- *	  holding a snapshot while it sleeps, and pgbenchx.cancel(id), which
- *	  follows pg_cancel_backend's rule on the role that started the run.
+ *	  holding a snapshot while it sleeps and ends with pgbenchx.report(id)
+ *	  (a lone run's pgbench summary, a sweep's table after one line per
+ *	  run), and pgbenchx.cancel(id), which follows pg_cancel_backend's rule
+ *	  on the role that started the run.
  *
  * wait commits after every look at the result tables and sleeps on its
  * latch between looks, so its backend_xmin is NULL while it sleeps (a

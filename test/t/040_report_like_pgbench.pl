@@ -36,8 +36,9 @@ $node->safe_psql('postgres', "SELECT pgbenchx.add_script('mine', \$s\$$mine\$s\$
 sub skeleton
 {
 	my @out;
-	foreach my $l (@_)
+	foreach my $line (@_)
 	{
+		my $l = $line;			# a copy: @_ aliases the caller's lines
 		$l =~ s/^(SQL script \d+:) .*/$1 NAME/;
 		$l =~ s/-?\d+\.\d{6}\b/F6/g;
 		$l =~ s/-?\d+\.\d{3}\b/F3/g;
@@ -102,6 +103,7 @@ foreach my $c (@cases)
 	my ($name, $args, $call) = @$c;
 	my @want = stock(@$args);
 	my ($id, $report, $notices, @got) = ours($call);
+	cmp_ok(scalar(@want), '>=', 12, "$name: stock pgbench printed its summary");
 	is(skeleton(@got), skeleton(@want), "$name: the labels, order and formats of stock pgbench")
 	  or diag("pgbenchx:\n" . join("\n", @got) . "\npgbench:\n" . join("\n", @want));
 

@@ -2,7 +2,7 @@
  * 10_report.sql (issue 12, pgbench's summary from the stored results):
  * runs.script_stats, pgbench's per-script figures, and pgbenchx.report(id)
  * as src/sql/45_report.sql creates it.  Runs recorded before have no
- * script_stats: their report prints the per-script blocks with zeros.
+ * script_stats: their report says so in its per-script blocks.
  */
 
 ALTER TABLE pgbenchx.runs ADD COLUMN script_stats jsonb;
@@ -247,6 +247,12 @@ BEGIN
                                                        WHERE b.name = mix.name), mix.name));
                     lines := lines || format(' - weight: %s (targets %s%% of total)', mix.weight,
                                              round(CASE WHEN total_w > 0 THEN 100 * mix.weight / total_w ELSE 0 END, 1));
+                    IF ss IS NULL THEN
+                        /* a run recorded before runs.script_stats: no per-script figures */
+                        lines := lines || ' - transactions: not recorded'::text;
+                    END IF;
+                END IF;
+                IF per_script AND ss IS NOT NULL THEN
                     lines := lines || format(' - %s transactions (%s%% of total, tps = %s)', s_cnt,
                                              round(CASE WHEN r.transactions > 0 THEN 100 * s_cnt / r.transactions ELSE 0 END, 1),
                                              coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
