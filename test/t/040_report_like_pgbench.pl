@@ -6,7 +6,8 @@
 # %f).  pgbenchx measures latencies and samples each second as pgbench -P
 # does and keeps -r's per-statement figures, so stock pgbench runs with
 # -P 1 -r.  Covered: tpcb-like, select-only with -M prepared and -t, a
-# weighted mix of a built-in and a custom script, -R with -L, --max-tries.
+# weighted mix of a built-in and a custom script, -R with -L, -C,
+# --max-tries.
 # Then CALL pgbenchx.wait's end: a lone run's report once and its
 # completion once, a sweep's per-run lines then its table, a replay in qpm,
 # and the p99 wait prints equal to the stored value at report's rounding.
@@ -93,6 +94,8 @@ my @cases = (
 		"run_bench(2, 1, 'simple-update\@2, mine\@3', jobs => 1)" ],
 	[ '-R with -L', [ '-c', '2', '-j', '1', '-T', '1', '-b', 'select-only', '-R', '100', '-L', '20' ],
 		"run_bench(2, 1, 'select-only', jobs => 1, rate => 100, latency_limit => 20)" ],
+	[ '-C', [ '-c', '2', '-j', '1', '-T', '1', '-b', 'select-only', '-C' ],
+		"run_bench(2, 1, 'select-only', jobs => 1, connect_per_transaction => true)" ],
 	[ '--max-tries, a mix, -t', [ '-c', '2', '-j', '1', '-t', '20', '--max-tries', '3',
 			'-b', 'tpcb-like@1', '-b', 'select-only@1' ],
 		"run_bench(2, script => 'tpcb-like\@1, select-only\@1', jobs => 1, transactions => 20, max_tries => 3)" ],
@@ -112,7 +115,8 @@ foreach my $c (@cases)
 	  $node->safe_psql('postgres',
 		"SELECT transactions, round(tps::numeric, 6), clients, jobs FROM pgbenchx.runs WHERE run_id = $id");
 	ok(scalar(grep(/^number of transactions actually processed: \Q$tx\E(\/\d+)?$/, @got)), "$name: processed is runs.transactions ($tx)");
-	ok(scalar(grep(/^tps = \Q$tps\E \(without initial connection time\)$/, @got)), "$name: tps is runs.tps ($tps)");
+	ok(scalar(grep(/^tps = \Q$tps\E \((without initial connection time|including reconnection times)\)$/, @got)),
+		"$name: tps is runs.tps ($tps)");
 	ok(scalar(grep(/^number of clients: $clients$/, @got)) && scalar(grep(/^number of threads: $jobs$/, @got)),
 		"$name: clients and threads");
 	if ($name =~ /mix/)
