@@ -755,6 +755,20 @@ coordinator_sum_drivers(CoordinatorStep *step, RunResult *result)
 		result->counts.reconnects += d->counts.reconnects;
 		result->counts.reconnect_usec += d->counts.reconnect_usec;
 		result->counts.notices += d->counts.notices;
+		result->nscripts = coordinator_mix.nscripts;
+		for (int k = 0; k < coordinator_mix.nscripts; k++)
+		{
+			const ScriptCounts *from = &d->script_counts[k];
+			ScriptCounts *to = &result->scripts[k];
+
+			to->transactions += from->transactions;
+			to->failed += from->failed;
+			to->retried += from->retried;
+			to->retries += from->retries;
+			to->skipped += from->skipped;
+			to->latency_sum_usec += from->latency_sum_usec;
+			to->latency_sum2_usec += from->latency_sum2_usec;
+		}
 		for (int k = 0; k < Min(d->nnotice_samples, RUN_NOTICE_SAMPLES) &&
 			 result->nnotice_samples < RUN_NOTICE_SAMPLES; k++)
 			result->notice_samples[result->nnotice_samples++] =

@@ -217,14 +217,25 @@ driver_publish_final(DriverRun *dr)
 	pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
 }
 
+/* The per-script counts of the client's chosen script (pgbench's per-script block). */
+static inline ScriptCounts *
+driver_script_counts(DriverRun *dr, DriverClient *c)
+{
+	int			k = script_client_selected(c->sc);
+
+	return &dr->me->script_counts[k >= 0 && k < SCRIPT_MAX_SCRIPTS ? k : 0];
+}
+
 static void
 driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 {
 	int64		latency = now - c->txn_start;
+	ScriptCounts *sc = driver_script_counts(dr, c);
 
 	driver_advance_seconds(dr, now);
 	if (c->failure != CLIENT_FAILURE_NONE)
 	{
+		sc->failed++;
 		stats_second_record_failed(driver_slot(dr));
 		if (c->failure == CLIENT_FAILURE_DEADLOCK)
 			dr->counts->deadlock_failures++;
@@ -234,6 +245,9 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	else
 	{
 		stats_second_record_ok(driver_slot(dr), (uint64) Max(latency, 0));
+		sc->transactions++;
+		sc->latency_sum_usec += (double) Max(latency, 0);
+		sc->latency_sum2_usec += (double) Max(latency, 0) * (double) Max(latency, 0);
 		if (dr->run->knobs.latency_limit_usec > 0 &&
 			latency > dr->run->knobs.latency_limit_usec)
 			dr->counts->late++;
@@ -242,6 +256,8 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	{
 		dr->counts->retried++;
 		dr->counts->retries += c->tries - 1;
+		sc->retried++;
+		sc->retries += c->tries - 1;
 	}
 	c->tries = 0;
 	pg_atomic_write_u64(&dr->me->transactions,
@@ -641,6 +657,7 @@ driver_client_schedule(DriverRun *dr, DriverClient *c, TimestampTz now)
 		   (dr->end_time == 0 || c->txn_scheduled < dr->end_time))
 	{
 		dr->counts->skipped++;
+		driver_script_counts(dr, c)->skipped++;
 		c->ntx++;
 		if (dr->run->transactions > 0 && c->ntx >= dr->run->transactions)
 			return false;

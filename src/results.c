@@ -340,6 +340,46 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 					 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st, true, NULL);
 }
 
+/*
+ * pgbench's per-script figures, one JSON object per script of the mix in
+ * its order, for runs.script_stats (pgbenchx.report prints them as
+ * pgbench's "SQL script N" blocks).  Latencies in ms; NULL without a
+ * successful transaction, where pgbench prints none.
+ */
+static char *
+results_script_stats(const RunResult *r)
+{
+	StringInfoData buf;
+
+	if (r->nscripts <= 0)
+		return NULL;
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (int k = 0; k < r->nscripts; k++)
+	{
+		const ScriptCounts *c = &r->scripts[k];
+
+		appendStringInfo(&buf, "%s{\"transactions\": " UINT64_FORMAT ", \"failed\": " UINT64_FORMAT
+						 ", \"retried\": " UINT64_FORMAT ", \"retries\": " UINT64_FORMAT
+						 ", \"skipped\": " UINT64_FORMAT,
+						 k > 0 ? ", " : "", c->transactions, c->failed, c->retried,
+						 c->retries, c->skipped);
+		if (c->transactions > 0)
+		{
+			double		mean = c->latency_sum_usec / c->transactions;
+			double		var = c->latency_sum2_usec / c->transactions - mean * mean;
+
+			appendStringInfo(&buf, ", \"latency_avg_ms\": %.6f, \"latency_stddev_ms\": %.6f",
+							 mean / 1000.0, sqrt(Max(var, 0.0)) / 1000.0);
+		}
+		else
+			appendStringInfoString(&buf, ", \"latency_avg_ms\": null, \"latency_stddev_ms\": null");
+		appendStringInfoChar(&buf, '}');
+	}
+	appendStringInfoChar(&buf, ']');
+	return buf.data;
+}
+
 void
 results_finish_run(int64 run_id, const RunResult *r)
 {
@@ -409,6 +449,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_arg(&st, BOOLOID, (Datum) 0, true);
 	results_int4(&st, r->samples_lost);
 	results_int8(&st, r->samples_lost_transactions);
+	results_text(&st, results_script_stats(r));
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -418,7 +459,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
-				 "samples_lost = $30, samples_lost_transactions = $31, "
+				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, "
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "

@@ -33,6 +33,8 @@ typedef struct RunResult
 	char	   *notice_samples[RUN_NOTICE_SAMPLES];
 	int			samples_lost;	/* seconds the ring lost before they were stored */
 	int64		samples_lost_transactions;	/* transactions in no stored sample */
+	int			nscripts;		/* of the mix: scripts[] below */
+	ScriptCounts scripts[SCRIPT_MAX_SCRIPTS];	/* summed over the drivers */
 } RunResult;
 
 /*

@@ -40,6 +40,7 @@
 #include "storage/latch.h"
 #include "utils/timestamp.h"
 
+#include "script.h"
 #include "stats.h"
 
 #define RUN_SECOND_RING			32
@@ -88,6 +89,22 @@ typedef struct DriverCounts
 	int64		reconnect_usec; /* -C: time spent connecting */
 	uint64		notices;		/* notices and warnings the server sent */
 } DriverCounts;
+
+/*
+ * pgbench's per-script block (several scripts): the transactions of one
+ * script of the mix, counted where its transaction ends (skipped ones where
+ * -R skips them, for the script already chosen, as pgbench does).
+ */
+typedef struct ScriptCounts
+{
+	uint64		transactions;	/* successful */
+	uint64		failed;
+	uint64		retried;
+	uint64		retries;
+	uint64		skipped;
+	double		latency_sum_usec;	/* of the successful ones */
+	double		latency_sum2_usec;
+} ScriptCounts;
 
 /* per-statement latencies (pgbench -r), one array per driver */
 typedef struct CommandStats
@@ -138,6 +155,9 @@ typedef struct DriverShared
 	/* the first notices its clients received (counts.notices counts all) */
 	int			nnotice_samples;
 	char		notice_samples[RUN_NOTICE_SAMPLES][RUN_NOTICE_LEN];
+
+	/* final: per script of the mix, in its order (pgbenchx.report) */
+	ScriptCounts script_counts[SCRIPT_MAX_SCRIPTS];
 } DriverShared;
 
 /*

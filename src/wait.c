@@ -2,8 +2,10 @@
  *
  * wait.c
  *	  pgbenchx.wait(id), a procedure that follows a run or a sweep without
- *	  holding a snapshot while it sleeps, and pgbenchx.cancel(id), which
- *	  follows pg_cancel_backend's rule on the role that started the run.
+ *	  holding a snapshot while it sleeps and ends with pgbenchx.report(id)
+ *	  (a lone run's pgbench summary, a sweep's table after one line per
+ *	  run), and pgbenchx.cancel(id), which follows pg_cancel_backend's rule
+ *	  on the role that started the run.
  *
  * wait commits after every look at the result tables and sleeps on its
  * latch between looks, so its backend_xmin is NULL while it sleeps (a
@@ -127,13 +129,20 @@ wait_orphaned(int64 id)
 	return SPI_processed > 0;
 }
 
-/* One NOTICE per run that ended since last_reported; returns the last id. */
+/*
+ * One NOTICE per run of a sweep that ended since last_reported; returns the
+ * last id.  Numbers as pgbenchx.report prints them, from the stored values
+ * (round(value::numeric, 3) for milliseconds); a replay's rate in qpm.
+ */
 static int64
 wait_report_finished(int64 id, int64 last_reported)
 {
 	wait_query("SELECT run_id, clients, jobs, status, "
-			   "pg_catalog.to_char(tps, 'FM9999999990.0'), pg_catalog.to_char(tps_incl_conn, 'FM9999999990.0'), "
-			   "pg_catalog.to_char(latency_avg_ms, 'FM9999990.000'), pg_catalog.to_char(latency_p99_ms, 'FM9999990.000'), "
+			   "CASE WHEN replay THEN 'qpm = ' ELSE 'tps = ' END OPERATOR(pg_catalog.||) "
+			   "coalesce(pg_catalog.round((CASE WHEN replay THEN qpm ELSE tps END)::pg_catalog.numeric, 6)::pg_catalog.text, '-'), "
+			   "CASE WHEN replay THEN NULL ELSE pg_catalog.round(tps_incl_conn::pg_catalog.numeric, 6)::pg_catalog.text END, "
+			   "pg_catalog.round(latency_avg_ms::pg_catalog.numeric, 3)::pg_catalog.text, "
+			   "pg_catalog.round(latency_p99_ms::pg_catalog.numeric, 3)::pg_catalog.text, "
 			   "failed, error, "
 			   "CASE WHEN bench_duration_s OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 "
 			   "THEN driver_cpu_s OPERATOR(pg_catalog./) (bench_duration_s OPERATOR(pg_catalog.*) jobs::pg_catalog.float8) END "
@@ -144,12 +153,13 @@ wait_report_finished(int64 id, int64 last_reported)
 	{
 		char	   *error = wait_value(i, 10);
 		char	   *share = wait_value(i, 11);
+		char	   *incl = wait_value(i, 6);
 
 		ereport(NOTICE,
-				(errmsg("run %s %s: clients %s, jobs %s, tps = %s (%s including connections), latency average = %s ms, p99 = %s ms, failed %s%s%s",
+				(errmsg("run %s %s: clients %s, jobs %s, %s%s%s%s, latency average = %s ms, p99 = %s ms, failed %s%s%s",
 						wait_value(i, 1), wait_value(i, 4), wait_value(i, 2), wait_value(i, 3),
-						wait_value(i, 5) ? wait_value(i, 5) : "-",
-						wait_value(i, 6) ? wait_value(i, 6) : "-",
+						wait_value(i, 5),
+						incl ? " (" : "", incl ? incl : "", incl ? " including connections)" : "",
 						wait_value(i, 7) ? wait_value(i, 7) : "-",
 						wait_value(i, 8) ? wait_value(i, 8) : "-",
 						wait_value(i, 9) ? wait_value(i, 9) : "0",
@@ -164,23 +174,23 @@ wait_report_finished(int64 id, int64 last_reported)
 	return last_reported;
 }
 
-/* pgbench -r: the per-statement latencies of one finished run */
+/*
+ * The end: one NOTICE, "run N completed" (or "sweep N ...") followed by
+ * pgbenchx.report(id), pgbench's summary of a run or a sweep's table.
+ */
 static void
-wait_report_statements(int64 run_id)
+wait_report_end(const char *kind, int64 id, const char *status)
 {
-	StringInfoData buf;
+	char	   *report = NULL;
 
-	wait_query("SELECT coalesce(pg_catalog.to_char(latency_avg_ms, 'FM9999999990.000'), '-'), failures, retries, "
-			   "command_text FROM pgbenchx.statement_stats WHERE run_id OPERATOR(pg_catalog.=) $1 ORDER BY script, command",
-			   run_id, 0);
-	if (SPI_processed == 0)
-		return;
-	initStringInfo(&buf);
-	appendStringInfoString(&buf, "statement latencies in milliseconds, failures and retries:");
-	for (uint64 i = 0; i < SPI_processed; i++)
-		appendStringInfo(&buf, "\n   %11s  %10s  %10s  %s", wait_value(i, 1), wait_value(i, 2),
-						 wait_value(i, 3), wait_value(i, 4));
-	ereport(NOTICE, (errmsg("%s", buf.data)));
+	/* a role granted wait by hand but not report still sees the end */
+	wait_query("SELECT CASE WHEN pg_catalog.has_function_privilege('pgbenchx.report(pg_catalog.int8)', 'EXECUTE') "
+			   "THEN pgbenchx.report($1) END", id, 0);
+	if (SPI_processed > 0 && wait_value(0, 1) != NULL)
+		report = wait_value(0, 1);
+	ereport(NOTICE,
+			(errmsg("%s " INT64_FORMAT " %s%s%s", kind, id, status,
+					report ? "\n" : "", report ? report : "")));
 }
 
 static void
@@ -231,7 +241,9 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 		wait_reap_orphans();
 		/* status first: a run that ends between the two looks is still reported */
 		(void) wait_kind(id, &status);
-		last_reported = wait_report_finished(id, last_reported);
+		/* a lone run is reported once, at the end */
+		if (strcmp(kind, "sweep") == 0)
+			last_reported = wait_report_finished(id, last_reported);
 		if (strcmp(status, "running") == 0 && wait_orphaned(id))
 		{
 			/* a caller that could not mark it aborted must not wait forever */
@@ -243,9 +255,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 		}
 		if (strcmp(status, "running") != 0)
 		{
-			if (strcmp(kind, "run") == 0)
-				wait_report_statements(id);
-			ereport(NOTICE, (errmsg("%s " INT64_FORMAT " %s", kind, id, status)));
+			wait_report_end(kind, id, status);
 			break;
 		}
 		if (GetCurrentTimestamp() - last_progress >= WAIT_PROGRESS_USECS)

@@ -486,6 +486,7 @@ my %covers = (
 	'chart_sweeps(bigint[])' => 'charts',
 	'chart_run(bigint)' => 'charts',
 	'sweep_report(bigint)' => 'charts',
+	'report(bigint)' => 'charts',
 	'compare(bigint, bigint)' => 'compare',
 	'view sweep_points' => 'compare',
 	'view sweep_summary' => 'compare',
@@ -558,6 +559,7 @@ sub exercise
 	$sql->('charts', "SELECT pgbenchx.chart_sweeps('{$sweep,$list}'::bigint[])");
 	$sql->('charts', "SELECT pgbenchx.chart_run($run)");
 	$sql->('charts', "SELECT * FROM pgbenchx.sweep_report($list)");
+	$sql->('charts', "SELECT pgbenchx.report($run), pgbenchx.report($list), pgbenchx.report($replay)");
 	$sql->('charts', "SELECT pgbenchx.xml_escape(E'<a & \"b\">\\x01')");
 	$sql->('charts', "SELECT pgbenchx.chart_step(123.5, 6), pgbenchx.chart_number(12345.6, 100000)");
 	$sql->('compare', "SELECT * FROM pgbenchx.compare($sweep, $list)");
