@@ -113,6 +113,7 @@ COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent
 COMMENT ON COLUMN pgbenchx.runs.notice_samples IS 'the first three of those notices, each cut to 200 bytes';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost (the coordinator could not write in time): not stored';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
+COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
 
 -- pgbenchx.statement_stats
 COMMENT ON COLUMN pgbenchx.statement_stats.run_id IS 'the run';
