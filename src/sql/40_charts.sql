@@ -155,9 +155,11 @@ BEGIN
     IF mixed THEN
         RAISE EXCEPTION 'cannot draw replays and benchmark sweeps in one chart'
             USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = format('Sweeps %s are replays, measured in queries per minute; the others in transactions per second.',
-                                  (SELECT string_agg(DISTINCT r.sweep_id::text, ', ') FROM pgbenchx.runs r
-                                   WHERE r.sweep_id = ANY (ids) AND r.replay)),
+                  DETAIL = (SELECT format(CASE WHEN count(DISTINCT r.sweep_id) = 1 THEN 'Sweep %s is a replay'
+                                               ELSE 'Sweeps %s are replays' END
+                                          || ', measured in queries per minute; the others in transactions per second.',
+                                          string_agg(DISTINCT r.sweep_id::text, ', '))
+                            FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids) AND r.replay),
                   HINT = 'Chart the replays and the benchmark sweeps separately.';
     END IF;
     is_replay := coalesce(is_replay, false);

@@ -391,7 +391,7 @@ BEGIN
             USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN '22004'
                                  WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > 86400 THEN '22003'
                                  ELSE '22023' END,
-                  DETAIL = '"covered_s" of "samples" is the time a sample covered in seconds: a number above 0 and at most 86400, or absent (a document from pgbenchx 0.2, read as 1).',
+                  DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
                   HINT = hint_export;
     END IF;
     -- statuses, protocols and tags as a run records them

@@ -172,9 +172,11 @@ BEGIN
     IF mixed THEN
         RAISE EXCEPTION 'cannot draw replays and benchmark sweeps in one chart'
             USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = format('Sweeps %s are replays, measured in queries per minute; the others in transactions per second.',
-                                  (SELECT string_agg(DISTINCT r.sweep_id::text, ', ') FROM pgbenchx.runs r
-                                   WHERE r.sweep_id = ANY (ids) AND r.replay)),
+                  DETAIL = (SELECT format(CASE WHEN count(DISTINCT r.sweep_id) = 1 THEN 'Sweep %s is a replay'
+                                               ELSE 'Sweeps %s are replays' END
+                                          || ', measured in queries per minute; the others in transactions per second.',
+                                          string_agg(DISTINCT r.sweep_id::text, ', '))
+                            FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids) AND r.replay),
                   HINT = 'Chart the replays and the benchmark sweeps separately.';
     END IF;
     is_replay := coalesce(is_replay, false);
@@ -851,7 +853,7 @@ BEGIN
             USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN '22004'
                                  WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > 86400 THEN '22003'
                                  ELSE '22023' END,
-                  DETAIL = '"covered_s" of "samples" is the time a sample covered in seconds: a number above 0 and at most 86400, or absent (a document from pgbenchx 0.2, read as 1).',
+                  DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
                   HINT = hint_export;
     END IF;
     -- statuses, protocols and tags as a run records them
