@@ -343,7 +343,7 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
  * Once every driver has stopped, the last second is left to the final call,
  * which knows when the measured interval ended: that second covered only
  * the time from its start to bench_end_usec (less than a second for a run
- * bounded by transactions or cancelled; a little more for a timed run,
+ * bounded by transactions or cancelled; about a second for a timed run,
  * whose transactions in flight at the end count in it).  Its row stores
  * that time as covered_s and its tps as a rate over it, not as a count.
  */

@@ -3,11 +3,12 @@
  *
  * pgbenchx.samples gains covered_s: the seconds of the measured interval a
  * row covers, 1 but for the last second of a run (less for a run bounded by
- * transactions or cancelled, a little more for a timed run), whose tps is
- * now a rate over that time.  A row stored before 0.3 reads covered_s = 1,
- * as it claimed: the rows stay as they were measured (the last row of a
- * cancelled or timed run of 0.2 holds its count in tps).  Adding a column
- * with a constant default rewrites nothing.
+ * transactions or cancelled, about 1 for a timed run), whose tps is
+ * now a rate over that time.  A row stored before 0.3 reads covered_s = 1:
+ * the rows stay as they were stored (the last row of a run cancelled under
+ * 0.2 holds its count in tps; that of a run bounded by transactions, its
+ * rate), since the time they covered was not recorded.  Adding a column
+ * with a constant default rewrites no row.
  *
  * chart_run draws a sample at the end of the time it covered, and single
  * points as markers; replays are drawn and reported in queries per minute
