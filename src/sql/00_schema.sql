@@ -210,7 +210,7 @@ CREATE TABLE pgbenchx.samples (
     latency_avg_ms  float8,
     latency_p99_ms  float8,
     failed          bigint NOT NULL DEFAULT 0,
-    covered_s       float8 NOT NULL DEFAULT 1 CHECK (covered_s > 0),  -- seconds of the measured interval this row covers
+    covered_s       float8 NOT NULL DEFAULT 1 CHECK (covered_s OPERATOR(pg_catalog.>) 0::pg_catalog.float8),  -- seconds of the measured interval this row covers
     PRIMARY KEY (run_id, second)
 );
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';

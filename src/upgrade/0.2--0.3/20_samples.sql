@@ -20,7 +20,7 @@
  */
 
 ALTER TABLE pgbenchx.samples
-    ADD COLUMN covered_s float8 NOT NULL DEFAULT 1 CHECK (covered_s > 0);
+    ADD COLUMN covered_s float8 NOT NULL DEFAULT 1 CHECK (covered_s OPERATOR(pg_catalog.>) 0::pg_catalog.float8);
 
 -- sweep_points gains median_qpm, at the end
 -- One row per (sweep, client count) with completed runs: n runs, the
