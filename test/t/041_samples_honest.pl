@@ -1,7 +1,8 @@
 # Samples that do not lie (issue 12): the last second of a run is stored as
 # a rate over the time it covered (samples.covered_s), not as a count, for
 # a run bounded by transactions that ends mid-second, for one that ends in
-# its first second, for a cancelled run and for a timed run; the seconds
+# its first second, for drivers that end seconds apart (a driver that is
+# done holds no second back), for a cancelled run and for a timed run; the seconds
 # tile the measured interval (sum(covered_s) = bench_duration_s, the first
 # one starting at its start) and still add up to the run's transactions.
 # chart_run marks a lone point for tps and p99; a replay's charts and
