@@ -102,7 +102,11 @@ sub check_run
 {
 	my $id = q1("SELECT run_bench(2, 30, 'select-only', rate => 400, checkpoint => false)");
 	run_sampled($node, "run_id = $id") or die 'the run never sampled a second';
-	usleep(400_000);
+	# cancel in the middle of a second, whatever the polling took
+	my $elapsed = q1("SELECT extract(epoch FROM clock_timestamp() - started_at) FROM pgbenchx.runs WHERE run_id = $id");
+	my $wait = 0.5 - ($elapsed - int($elapsed));
+	$wait += 1 if $wait < 0.1;
+	usleep(int($wait * 1e6));
 	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'cancel signals the run');
 	wait_for($id);
 	my $last = check_run($id, 'cancelled', status => 'cancelled');
