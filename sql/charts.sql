@@ -133,6 +133,72 @@ SELECT * FROM pgbenchx.sweep_report(900001);
 SELECT * FROM pgbenchx.sweep_report(900003);
 SELECT * FROM pgbenchx.sweep_report(900005);
 
+-- a run of one sample (a run bounded by transactions that ended within its
+-- first second): a line of one point draws nothing, so both series have a
+-- marker; the sample is drawn at the end of the 0.25 s it covered
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, transactions_per_client, tps, latency_p99_ms, bench_duration_s)
+VALUES (900402, NULL, 'completed', 'select-only', 1, 1, 1000, 4000, 0.5, 0.25);
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms, covered_s)
+VALUES (900402, 1, 1000, 4000, 0.25, 0.5, 0.25);
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900402) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, 'count(//s:circle[@class="tps-point"])') AS tps_markers,
+       pgbx_svg_xpath(svg, 'count(//s:circle[@class="p99-point"])') AS p99_markers,
+       pgbx_svg_xpath(svg, '//s:circle/s:title/text()') AS tooltips,
+       pgbx_svg_xpath(svg, '//s:circle[@class="tps-point"]/@cx') AS tps_x,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS seconds_ticks
+FROM chart;
+DROP TABLE chart;
+-- a cancelled run whose last second covered 0.4 s: its rate, drawn at 2.4 s
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms, bench_duration_s)
+VALUES (900403, NULL, 'cancelled', 'select-only', 1, 1, 10, 1000, 1.5, 2.4);
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_p99_ms, covered_s)
+VALUES (900403, 1, 1000, 1000, 1.5, 1), (900403, 2, 1000, 1000, 1.5, 1), (900403, 3, 400, 1000, 1.4, 0.4);
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900403) AS svg;
+SELECT pgbx_svg_xpath(svg, '//s:polyline[@class="tps"]/@points') AS tps_points,
+       pgbx_svg_xpath(svg, '//s:circle[@class="tps-point"]/s:title/text()') AS tooltips
+FROM chart;
+DROP TABLE chart;
+
+-- a replay sweep (a rate in queries per minute), its one-run point and a
+-- run's samples: charts and sweep_report say qpm, and a chart does not mix
+-- replays with benchmark sweeps
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, label)
+VALUES (900006, 'completed', 'replay', '{1,2}', 'top queries'),
+       (900007, 'completed', 'select-only', '{4}', 'one run');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, transactions, failed, tps, latency_p99_ms, bench_duration_s, replay, qpm)
+VALUES (900601, 900006, 'completed', 'replay', 1, 1, 190, 10, 95, 2.0, 2, true, 6000),
+       (900602, 900006, 'completed', 'replay', 2, 1, 380, 20, 253.3, 2.5, 1.5, true, 16000),
+       (900701, 900007, 'completed', 'select-only', 4, 1, 10000, 0, 5000, 1.0, 2, false, NULL);
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_p99_ms, failed, covered_s)
+VALUES (900602, 1, 250, 250, 2.4, 14, 1), (900602, 2, 130, 260, 2.5, 6, 0.5);
+SELECT * FROM pgbenchx.sweep_report(900006);
+CREATE TABLE chart AS SELECT pgbenchx.chart_sweeps(ARRAY[900006]) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, '//s:text[@class="title"]/text()') AS title,
+       pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles,
+       pgbx_svg_xpath(svg, '//s:circle[@class="point"]/s:title/text()') AS tooltips,
+       pgbx_svg_xpath(svg, '//s:text[@class="legend"]') AS legend
+FROM chart;
+DROP TABLE chart;
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900602) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles,
+       pgbx_svg_xpath(svg, '//s:circle[@class="tps-point"]/s:title/text()') AS tooltips,
+       pgbx_svg_xpath(svg, '//s:text[@class="legend"]/text()') AS legend
+FROM chart;
+DROP TABLE chart;
+-- a sweep of one run: its point has a marker, its line one point
+CREATE TABLE chart AS SELECT pgbenchx.chart_sweeps(ARRAY[900007]) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, 'count(//s:circle[@class="point"])') AS markers,
+       pgbx_svg_xpath(svg, '//s:circle[@class="point"]/@cx') AS marker_x,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS clients_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="legend"]') AS legend
+FROM chart;
+DROP TABLE chart;
+SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[900007, 900006])');
+
 -- errors
 SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(NULL)');
 SELECT pgbx_try('SELECT pgbenchx.chart_sweeps(ARRAY[]::bigint[])');
@@ -148,6 +214,6 @@ SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(899999)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(900401)');
 
 DROP FUNCTION pgbx_svg_xpath(text, text);
-DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900504);
-DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900005;
+DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900402, 900403, 900504);
+DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900007;
 RESET extra_float_digits;

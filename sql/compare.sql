@@ -35,6 +35,8 @@ VALUES (102, 101, 'completed', 'select-only', 'simple', 1, 1, 1, 10, '2024-01-01
        (106, 101, 'failed',    'select-only', 'simple', 1, 16, 2, 10, '2024-01-01 10:00:40+00', '2024-01-01 10:00:41+00', 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0, :env1, 'connection refused');
 INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms, failed)
 SELECT 102, s, 1000 + s, 1000 + s, 1.0 + s / 100.0, 2.5, 0 FROM generate_series(1, 10) s;
+-- its last second covered half a second: covered_s goes through export and import
+UPDATE pgbenchx.samples SET covered_s = 0.5, tps = transactions / 0.5 WHERE run_id = 102 AND second = 10;
 INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms, failed)
 SELECT 104, s, 3600 - s, 3600 - s, 1.1, 4.0, 0 FROM generate_series(1, 10) s;
 INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, executions, latency_avg_ms)
@@ -198,6 +200,20 @@ SELECT count(*) AS sweeps_after FROM pgbenchx.sweeps;
 COPY (SELECT * FROM pgbenchx.compare(101, 201)) TO STDOUT WITH (FORMAT csv, HEADER);
 COPY (SELECT sweep_id, clients, n, median_tps, spread, unstable, unstable_reason
       FROM pgbenchx.sweep_points WHERE sweep_id = 201 ORDER BY clients) TO STDOUT WITH (FORMAT csv, HEADER);
+
+-- replays compare in queries per minute (failed statements included), and
+-- not with a benchmark sweep
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, label)
+VALUES (401, 'completed', 'replay', '{1,2}', 'replay a'), (402, 'completed', 'replay', '{1,2}', 'replay b');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, transactions, failed, tps, latency_p99_ms, bench_duration_s, replay, qpm)
+VALUES (403, 401, 'completed', 'replay', 1, 1, 190, 10, 95, 2.0, 2, true, 6000),
+       (404, 401, 'completed', 'replay', 2, 1, 380, 20, 190, 2.5, 2, true, 12000),
+       (405, 402, 'completed', 'replay', 1, 1, 190, 10, 190, 1.0, 1, true, 12000),
+       (406, 402, 'completed', 'replay', 2, 1, 380, 20, 253.3, 1.5, 1.5, true, 16000);
+SELECT * FROM pgbenchx.compare(401, 402);
+SELECT sweep_id, clients, median_tps, median_qpm FROM pgbenchx.sweep_points WHERE sweep_id IN (101, 401) ORDER BY 1, 2;
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(101, 401)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(402, 201)');
 
 DELETE FROM pgbenchx.sweeps;
 DELETE FROM pgbenchx.runs;

@@ -60,7 +60,12 @@ INSERT INTO bad_docs (what, doc) VALUES
   ('status "won"',           jsonb_set(:'doc', '{runs,1,status}', '"won"')),
   ('sweep status 7',         jsonb_set(:'doc', '{sweeps,0,status}', '7')),
   ('protocol "telnet"',      jsonb_set(:'doc', '{runs,0,protocol}', '"telnet"')),
-  ('repeat 0',               jsonb_set(:'doc', '{runs,0,repeat}', '0'));
+  ('repeat 0',               jsonb_set(:'doc', '{runs,0,repeat}', '0')),
+  ('covered_s 0',            jsonb_set(:'doc', '{samples,9,covered_s}', '0')),
+  ('covered_s -0.5',         jsonb_set(:'doc', '{samples,9,covered_s}', '-0.5')),
+  ('covered_s 1e6',          jsonb_set(:'doc', '{samples,9,covered_s}', '1e6')),
+  ('covered_s null',         jsonb_set(:'doc', '{samples,9,covered_s}', 'null')),
+  ('covered_s "1"',          jsonb_set(:'doc', '{samples,9,covered_s}', '"1"'));
 SELECT n, what, pgbx_try(format('SELECT pgbenchx.import(%L)', doc)) FROM bad_docs ORDER BY n;
 SELECT (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps, (SELECT count(*) FROM pgbenchx.runs) AS runs,
        (SELECT count(*) FROM pgbenchx.samples) AS samples, (SELECT count(*) FROM pgbenchx.imports) AS imports;
@@ -68,6 +73,21 @@ SELECT (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps, (SELECT count(*) FROM p
 -- the good document loads
 SELECT cardinality(pgbenchx.import(:'doc')) AS imported_sweeps;
 SELECT count(*) AS runs FROM pgbenchx.runs;
+
+-- covered_s is exported with every sample; a partial second goes through,
+-- and a document from pgbenchx 0.2, without covered_s, reads as whole seconds
+SELECT count(*) FILTER (WHERE x ? 'covered_s') AS with_covered_s, count(*) AS samples
+FROM jsonb_array_elements((:'doc'::jsonb)->'samples') x;
+SELECT cardinality(pgbenchx.import(jsonb_set(jsonb_set(:'doc', '{provenance,system_identifier}', '"43"'),
+                                             '{samples,9,covered_s}', '0.25'))) AS partial_imported;
+SELECT cardinality(pgbenchx.import(jsonb_set(jsonb_set(:'doc', '{provenance,system_identifier}', '"44"'),
+                                             '{samples}', (SELECT jsonb_agg(x - 'covered_s') FROM jsonb_array_elements((:'doc'::jsonb)->'samples') x))))
+       AS from_0_2_imported;
+SELECT i.exported_from_system_identifier AS origin, count(*) AS samples, sum(s.transactions) AS transactions,
+       string_agg(s.covered_s::text, ',' ORDER BY s.second) AS covered_s
+FROM pgbenchx.samples s JOIN pgbenchx.imports i ON i.run_id = s.run_id
+WHERE i.exported_from_system_identifier IN (43, 44)
+GROUP BY 1 ORDER BY 1;
 
 -- 2000 generated runs (in 2000 sweeps, 3 samples each) import; the time is
 -- measured in the TAP report, not asserted here

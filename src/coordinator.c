@@ -337,6 +337,15 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
  * Read every second that all drivers have published, write its sample row
  * and add it to the run's totals.  final: the drivers are done, so the last
  * (possibly partial) second is complete too.
+ *
+ * A driver that is done (or failed) publishes nothing more: the seconds
+ * after its last are empty for it, so it no longer holds the others back.
+ * Once every driver has stopped, the last second is left to the final call,
+ * which knows when the measured interval ended: that second covered only
+ * the time from its start to bench_end_usec (less than a second for a run
+ * bounded by transactions or cancelled; about a second for a timed run,
+ * whose transactions in flight at the end count in it).  Its row stores
+ * that time as covered_s and its tps as a rate over it, not as a count.
  */
 static void
 coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
@@ -345,10 +354,29 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 {
 	RunShared  *run = step->run;
 	uint64		ready = PG_UINT64_MAX;
+	uint64		stopped_max = 0;
+	bool		any_live = false;
 	uint64		ring = (uint64) run->ring_len;
 
 	for (int i = 0; i < step->njobs; i++)
-		ready = Min(ready, pg_atomic_read_u64(&run->drivers[i].seconds_published));
+	{
+		uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
+		uint64		published;
+
+		/* a driver says done after its final publication (driver.c) */
+		pg_read_barrier();
+		published = pg_atomic_read_u64(&run->drivers[i].seconds_published);
+		if (final || st == DRIVER_DONE || st == DRIVER_FAILED)
+			stopped_max = Max(stopped_max, published);
+		else
+		{
+			ready = Min(ready, published);
+			any_live = true;
+		}
+	}
+	/* every driver stopped: the last second waits for the final call */
+	if (!any_live)
+		ready = final ? stopped_max : (stopped_max > 0 ? stopped_max - 1 : 0);
 	pg_read_barrier();
 
 	while (*next_sec < ready)
@@ -360,14 +388,17 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		/*
 		 * A copy of each driver's slot, valid only if no driver had started
 		 * to reuse it (seconds_published below sec + ring) after the copy
-		 * (run_shmem.h): otherwise the second is lost, not stored wrong.
+		 * (run_shmem.h): otherwise the second is lost, not stored wrong.  A
+		 * stopped driver that never reached this second adds nothing.
 		 */
 		stats_second_reset(scratch);
 		for (int i = 0; i < step->njobs && intact; i++)
 		{
-			if (pg_atomic_read_u64(&run->drivers[i].seconds_published) >= sec + ring)
+			uint64		published = pg_atomic_read_u64(&run->drivers[i].seconds_published);
+
+			if (published >= sec + ring)
 				intact = false;
-			else
+			else if (published > sec)
 				stats_second_merge(scratch, &run->drivers[i].ring[sec % ring]);
 		}
 		pg_read_barrier();
@@ -383,12 +414,11 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 			(*next_sec)++;
 			continue;
 		}
-		/* the last second of a run bounded by transactions may be partial */
-		if (final && sec + 1 == ready && run->duration == 0 && bench_end_usec > 0)
+		/* the last second covers up to the end of the measured interval */
+		if (final && sec + 1 == ready && bench_end_usec > 0)
 		{
 			span = (double) (bench_end_usec - (int64) sec * USECS_PER_SEC) / USECS_PER_SEC;
 			span = Max(span, 0.001);
-			span = Min(span, 1.0);
 		}
 		stats_run_add_second(total, scratch);
 		results_write_sample(step->run_id, (int) sec + 1, scratch, span);

@@ -323,6 +323,10 @@ results_bench_started(int64 run_id)
 	results_exec("UPDATE pgbenchx.runs SET started_at = pg_catalog.clock_timestamp() WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
+/*
+ * One second of a run.  span_s: the time it covered (samples.covered_s), 1
+ * but for the last second; its tps is a rate over that time.
+ */
 void
 results_write_sample(int64 run_id, int second, const stats_second *s, double span_s)
 {
@@ -336,8 +340,9 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_float8(&st, stats_mean(m) / 1000.0);
 	results_float8(&st, stats_hist_percentile(&s->latency, 99.0) / 1000.0);
 	results_int8(&st, (int64) s->failed);
+	results_float8(&st, span_s);
 	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-					 "latency_p99_ms, failed) VALUES ($1, $2, $3, $4, $5, $6, $7)", &st, true, NULL);
+					 "latency_p99_ms, failed, covered_s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", &st, true, NULL);
 }
 
 /*

@@ -196,15 +196,22 @@ COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every r
 CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
 COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 
--- One row per second of a run (second 1 is the first second).
+-- One row per second of a run (second 1 is the first second, from the
+-- start of the measured interval).  The last second of a run covers the
+-- time from its start to the end of the measured interval (covered_s: less
+-- than 1 for a run bounded by transactions or cancelled; about 1 for a
+-- timed run, whose transactions in flight at the end count in it); tps is
+-- always a rate, transactions / covered_s.  Rows from before 0.3 read
+-- covered_s = 1.
 CREATE TABLE pgbenchx.samples (
     run_id          bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
     second          int NOT NULL CHECK (second >= 1),
     transactions    bigint NOT NULL,
-    tps             float8,
+    tps             float8,   -- transactions / covered_s (a replay: statements that succeeded, per second)
     latency_avg_ms  float8,
     latency_p99_ms  float8,
     failed          bigint NOT NULL DEFAULT 0,
+    covered_s       float8 NOT NULL DEFAULT 1 CHECK (covered_s OPERATOR(pg_catalog.>) 0::pg_catalog.float8),  -- seconds of the measured interval this row covers
     PRIMARY KEY (run_id, second)
 );
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';

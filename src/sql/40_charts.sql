@@ -66,6 +66,8 @@ $$;
  * doubling: on a linear axis 1, 2, 4 and 8 clients would share the first
  * tenth of the width), with ticks at the powers of two and at the smallest
  * and largest counts; else it is linear with round integer ticks.
+ * Replays (runs.replay) are drawn in queries per minute (runs.qpm); a
+ * chart does not mix them with benchmark sweeps, whose rate is tps.
  * Returns the SVG document as text.  Caller: a role granted EXECUTE that
  * may read pgbenchx.sweeps and pgbenchx.runs.
  */
@@ -84,6 +86,10 @@ DECLARE
     ids bigint[];
     missing bigint;
     missing_kind text;
+    is_replay boolean;
+    mixed boolean;
+    unit text;
+    rate_name text;
     h float8;
     cmin int; cmax int;
     ymax float8; ystep float8; ytop float8;
@@ -142,16 +148,35 @@ BEGIN
                   HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
     END IF;
 
+    -- a replay's rate is queries per minute: one unit per chart
+    SELECT bool_or(r.replay), bool_or(NOT r.replay) AND bool_or(r.replay)
+    INTO is_replay, mixed
+    FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids);
+    IF mixed THEN
+        RAISE EXCEPTION 'cannot draw replays and benchmark sweeps in one chart'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = (SELECT format(CASE WHEN count(DISTINCT r.sweep_id) = 1 THEN 'Sweep %s is a replay'
+                                               ELSE 'Sweeps %s are replays' END
+                                          || ', measured in queries per minute; the others in transactions per second.',
+                                          string_agg(DISTINCT r.sweep_id::text, ', '))
+                            FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids) AND r.replay),
+                  HINT = 'Chart the replays and the benchmark sweeps separately.';
+    END IF;
+    is_replay := coalesce(is_replay, false);
+    unit := CASE WHEN is_replay THEN 'qpm' ELSE 'tps' END;
+    rate_name := CASE WHEN is_replay THEN 'queries per minute' ELSE 'transactions per second' END;
+
     -- the points: per sweep (ord) and client count, over completed runs
     SELECT coalesce(jsonb_agg(jsonb_build_object('ord', ord, 'clients', clients,
                'med', med, 'lo', lo, 'hi', hi, 'n', n)), '[]')
     INTO pts_all
     FROM (SELECT u.ord, r.clients,
-                 percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS med,
-                 min(r.tps) AS lo, max(r.tps) AS hi, count(*) AS n
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY v.rate) AS med,
+                 min(v.rate) AS lo, max(v.rate) AS hi, count(*) AS n
           FROM unnest(ids) WITH ORDINALITY u(id, ord)
           JOIN pgbenchx.runs r ON r.sweep_id = u.id
-          WHERE r.status = 'completed' AND r.tps IS NOT NULL
+          CROSS JOIN LATERAL (SELECT CASE WHEN is_replay THEN r.qpm ELSE r.tps END AS rate) v
+          WHERE r.status = 'completed' AND v.rate IS NOT NULL
           GROUP BY u.ord, r.clients) q;
 
     SELECT min(clients), max(clients), max(hi), bool_or(n > 1)
@@ -194,9 +219,10 @@ BEGIN
 
     svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
                   w, h, w, h)
-        || E'\n<title>transactions per second by number of clients</title>'
+        || format(E'\n<title>%s by number of clients</title>', rate_name)
         || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
-        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Transactions per second by number of clients</text>', w / 2)
+        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">%s by number of clients</text>',
+                  w / 2, upper(left(rate_name, 1)) || substr(rate_name, 2))
         || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>', w / 2, subtitle);
 
     -- horizontal grid and tps ticks
@@ -240,15 +266,15 @@ BEGIN
         || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">%s</text>',
                   (px0 + px1) / 2, py1 + 40,
                   CASE WHEN logx THEN 'clients (log2 scale)' ELSE 'clients' END)
-        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle">transactions per second</text>',
-                  24, (py0 + py1) / 2);
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle">%s</text>',
+                  24, (py0 + py1) / 2, rate_name);
 
     -- one line, its markers and whiskers, and a legend entry per sweep
     FOR s IN
         SELECT u.ord, sw.sweep_id, sw.label,
                (SELECT count(*) FROM pgbenchx.runs r
                 WHERE r.sweep_id = sw.sweep_id
-                  AND (r.status <> 'completed' OR r.tps IS NULL)) AS not_drawn
+                  AND (r.status <> 'completed' OR (CASE WHEN is_replay THEN r.qpm ELSE r.tps END) IS NULL)) AS not_drawn
         FROM unnest(ids) WITH ORDINALITY u(id, ord)
         JOIN pgbenchx.sweeps sw ON sw.sweep_id = u.id
         ORDER BY u.ord
@@ -280,11 +306,11 @@ BEGIN
                     round((xp - 4)::numeric, 1), round((py1 - p.hi / ytop * (py1 - py0))::numeric, 1),
                     round((xp + 4)::numeric, 1), color);
             END IF;
-            plot := plot || format(E'\n<circle class="point" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s %s, %s tps%s</title></circle>',
+            plot := plot || format(E'\n<circle class="point" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s %s, %s %s%s</title></circle>',
                 round(xp::numeric, 1), round(yp::numeric, 1), color,
                 pgbenchx.xml_escape(coalesce(s.label, 'sweep ' || s.sweep_id)), p.clients,
                 CASE WHEN p.clients = 1 THEN 'client' ELSE 'clients' END,
-                round(p.med::numeric, 1),
+                round(p.med::numeric, 1), unit,
                 CASE WHEN p.n > 1 THEN format(' (median of %s runs, %s to %s)', p.n,
                                               round(p.lo::numeric, 1), round(p.hi::numeric, 1))
                      ELSE '' END);
@@ -305,7 +331,8 @@ BEGIN
                       pgbenchx.xml_escape(left(coalesce(s.label, 'sweep ' || s.sweep_id), 100)),
                       s.sweep_id,
                       CASE WHEN npts = 0 THEN 'no completed runs'
-                           ELSE format('peak %s tps at %s clients', round(peak::numeric), peak_clients) END,
+                           ELSE format('peak %s %s at %s %s', round(peak::numeric), unit, peak_clients,
+                                       CASE WHEN peak_clients = 1 THEN 'client' ELSE 'clients' END) END,
                       CASE WHEN s.not_drawn > 0
                            THEN format('; %s %s not completed, not drawn', s.not_drawn,
                                        CASE WHEN s.not_drawn = 1 THEN 'run' ELSE 'runs' END)
@@ -319,9 +346,14 @@ END $$;
  * chart_run: an SVG of one run over time, as seed 001 draws it: tps in each
  * second (pgbenchx.samples, left axis) and the p99 latency of each second
  * in ms (right axis, dashed), with the run's overall tps as a dotted line.
- * Works on a run in progress too (the seconds so far).  Returns the SVG
- * document as text.  Caller: a role granted EXECUTE that may read
- * pgbenchx.runs and pgbenchx.samples.
+ * A sample is drawn at the end of the time it covered (second - 1 +
+ * covered_s: the last second of a run may be partial) with its rate over
+ * that time.  A replay is drawn in queries per minute, (transactions +
+ * failed) * 60 / covered_s, with the run's qpm as the dotted line.  Short
+ * series, and a series of one point (a line needs two), get a marker per
+ * point, for tps and p99 alike.  Works on a run in progress too (the
+ * seconds so far).  Returns the SVG document as text.  Caller: a role
+ * granted EXECUTE that may read pgbenchx.runs and pgbenchx.samples.
  */
 CREATE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
@@ -336,7 +368,11 @@ DECLARE
     py1 constant float8 := 410;
     h constant float8 := 520;
     r record;
-    smax int;
+    smax float8;
+    unit text;
+    rate_name text;
+    run_rate float8;
+    pts jsonb;
     ymax float8; ystep float8; ytop float8; intervals int;
     lmax float8; lstep float8; ltop float8;
     xstep float8;
@@ -367,9 +403,21 @@ BEGIN
                   HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
     END IF;
 
-    SELECT max(s.second), max(coalesce(s.tps, s.transactions)), max(s.latency_p99_ms)
-    INTO smax, ymax, lmax
+    -- the points: x at the end of the time each sample covered, its rate
+    -- over that time (a replay: queries per minute, failed ones included)
+    unit := CASE WHEN r.replay THEN 'qpm' ELSE 'tps' END;
+    rate_name := CASE WHEN r.replay THEN 'queries per minute' ELSE 'transactions per second' END;
+    run_rate := CASE WHEN r.replay THEN r.qpm ELSE r.tps END;
+    SELECT jsonb_agg(jsonb_build_object(
+               'second', s.second, 'x', s.second - 1 + s.covered_s, 'covered_s', s.covered_s,
+               'rate', CASE WHEN r.replay THEN (s.transactions + s.failed) * 60 / s.covered_s
+                            ELSE coalesce(s.tps, s.transactions / s.covered_s) END,
+               'p99', s.latency_p99_ms) ORDER BY s.second)
+    INTO pts
     FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+    SELECT max(p.x), max(p.rate), max(p.p99)
+    INTO smax, ymax, lmax
+    FROM jsonb_to_recordset(pts) AS p(x float8, rate float8, p99 float8);
     IF smax IS NULL THEN
         RAISE EXCEPTION 'run % has no per-second samples', chart_run.run_id
             USING ERRCODE = 'no_data_found',
@@ -380,7 +428,7 @@ BEGIN
 
     -- left: tps from 0 to a round top in about 5 intervals; right: p99 ms
     -- with the same number of intervals, so that both share the grid lines
-    ymax := greatest(coalesce(ymax, 0), r.tps, 1);
+    ymax := greatest(coalesce(ymax, 0), run_rate, 1);
     ystep := pgbenchx.chart_step(ymax, 5);
     intervals := greatest(ceil(ymax / ystep), 1)::int;
     ytop := ystep * intervals;
@@ -394,7 +442,7 @@ BEGIN
 
     svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
                   w, h, w, h)
-        || E'\n<title>transactions per second and p99 latency over the run</title>'
+        || format(E'\n<title>%s and p99 latency over the run</title>', rate_name)
         || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
         || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Run %s: %s</text>',
                   w / 2, r.run_id, pgbenchx.xml_escape(coalesce(r.label, r.script)))
@@ -432,27 +480,27 @@ BEGIN
                          px0, py0, py1, px1, py0)
         || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">time since all clients connected (s)</text>',
                   (px0 + px1) / 2, py1 + 40)
-        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle" fill="%s">transactions per second</text>',
-                  24, (py0 + py1) / 2, tps_color)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle" fill="%s">%s</text>',
+                  24, (py0 + py1) / 2, tps_color, rate_name)
         || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(90)" text-anchor="middle" fill="%s">p99 latency (ms)</text>',
                   w - 24, (py0 + py1) / 2, p99_color);
 
-    -- second s is drawn at x = s: the end of the second it counts
-    SELECT string_agg(round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1) || ','
-                      || round((py1 - coalesce(s.tps, s.transactions) / ytop * (py1 - py0))::numeric, 1),
-                      ' ' ORDER BY s.second),
+    -- a sample is drawn at x = the end of the time it covered
+    SELECT string_agg(round((px0 + p.x / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - p.rate / ytop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY p.second),
            count(*),
-           string_agg(round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1) || ','
-                      || round((py1 - s.latency_p99_ms / ltop * (py1 - py0))::numeric, 1),
-                      ' ' ORDER BY s.second) FILTER (WHERE s.latency_p99_ms IS NOT NULL),
-           count(s.latency_p99_ms)
+           string_agg(round((px0 + p.x / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - p.p99 / ltop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY p.second) FILTER (WHERE p.p99 IS NOT NULL),
+           count(p.p99)
     INTO tps_pts, n_tps, p99_pts, n_p99
-    FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+    FROM jsonb_to_recordset(pts) AS p(second int, x float8, rate float8, p99 float8);
 
-    IF r.tps IS NOT NULL THEN
+    IF run_rate IS NOT NULL THEN
         svg := svg || format(E'\n<line class="run-tps" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3" opacity="0.7"/>',
-                             px0, round((py1 - r.tps / ytop * (py1 - py0))::numeric, 1),
-                             px1, round((py1 - r.tps / ytop * (py1 - py0))::numeric, 1), tps_color);
+                             px0, round((py1 - run_rate / ytop * (py1 - py0))::numeric, 1),
+                             px1, round((py1 - run_rate / ytop * (py1 - py0))::numeric, 1), tps_color);
     END IF;
     svg := svg || format(E'\n<polyline class="tps" points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
                          tps_pts, tps_color);
@@ -460,28 +508,42 @@ BEGIN
         svg := svg || format(E'\n<polyline class="p99" points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3" stroke-linejoin="round"/>',
                              p99_pts, p99_color);
     END IF;
-    -- short runs: a marker per second, so that even 1 or 2 seconds show
+    -- short runs: a marker per second, so that even 1 or 2 seconds show (a
+    -- polyline of one point draws nothing); p99 markers are hollow
     IF n_tps <= 60 THEN
-        SELECT string_agg(format(E'\n<circle class="tps-point" cx="%s" cy="%s" r="3" fill="%s"><title>second %s: %s tps, p99 %s ms</title></circle>',
-                                 round((px0 + s.second::float8 / smax * (px1 - px0))::numeric, 1),
-                                 round((py1 - coalesce(s.tps, s.transactions) / ytop * (py1 - py0))::numeric, 1),
-                                 tps_color, s.second, round(coalesce(s.tps, s.transactions)::numeric, 1),
-                                 coalesce(round(s.latency_p99_ms::numeric, 3)::text, '-')),
-                          '' ORDER BY s.second)
+        SELECT string_agg(format(E'\n<circle class="tps-point" cx="%s" cy="%s" r="3" fill="%s"><title>second %s%s: %s %s, p99 %s ms</title></circle>',
+                                 round((px0 + p.x / smax * (px1 - px0))::numeric, 1),
+                                 round((py1 - p.rate / ytop * (py1 - py0))::numeric, 1),
+                                 tps_color, p.second,
+                                 CASE WHEN p.covered_s <> 1 THEN format(' (%s s)', round(p.covered_s::numeric, 3)) ELSE '' END,
+                                 round(p.rate::numeric, 1), unit,
+                                 coalesce(round(p.p99::numeric, 3)::text, '-')),
+                          '' ORDER BY p.second)
         INTO markers
-        FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+        FROM jsonb_to_recordset(pts) AS p(second int, x float8, covered_s float8, rate float8, p99 float8);
+        svg := svg || markers;
+    END IF;
+    IF n_p99 <= 60 AND n_p99 > 0 THEN
+        SELECT string_agg(format(E'\n<circle class="p99-point" cx="%s" cy="%s" r="3" fill="#ffffff" stroke="%s" stroke-width="1.5"><title>second %s: p99 %s ms</title></circle>',
+                                 round((px0 + p.x / smax * (px1 - px0))::numeric, 1),
+                                 round((py1 - p.p99 / ltop * (py1 - py0))::numeric, 1),
+                                 p99_color, p.second, round(p.p99::numeric, 3)),
+                          '' ORDER BY p.second)
+        INTO markers
+        FROM jsonb_to_recordset(pts) AS p(second int, x float8, p99 float8)
+        WHERE p.p99 IS NOT NULL;
         svg := svg || markers;
     END IF;
 
     -- legend
-    svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><text class="legend" x="%s" y="%s">transactions per second</text>',
-                         px0, h - 34, px0 + 28, h - 34, tps_color, px0 + 36, h - 30)
+    svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><text class="legend" x="%s" y="%s">%s</text>',
+                         px0, h - 34, px0 + 28, h - 34, tps_color, px0 + 36, h - 30, rate_name)
         || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3"/><text class="legend" x="%s" y="%s">p99 latency of each second (ms)</text>',
                   px0 + 230, h - 34, px0 + 258, h - 34, p99_color, px0 + 266, h - 30)
-        || CASE WHEN r.tps IS NOT NULL THEN
-               format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3"/><text class="legend" x="%s" y="%s">whole run: %s tps, p99 %s ms</text>',
+        || CASE WHEN run_rate IS NOT NULL THEN
+               format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3"/><text class="legend" x="%s" y="%s">whole run: %s %s, p99 %s ms</text>',
                       px0 + 480, h - 34, px0 + 508, h - 34, tps_color, px0 + 516, h - 30,
-                      round(r.tps::numeric, 1), coalesce(trim_scale(round(r.latency_p99_ms::numeric, 3))::text, '-'))
+                      round(run_rate::numeric, 1), unit, coalesce(trim_scale(round(r.latency_p99_ms::numeric, 3))::text, '-'))
            ELSE '' END;
 
     RETURN svg || E'\n</svg>\n';
@@ -493,11 +555,14 @@ END $$;
  * latency in ms (the median over repeats) and a bar of up to 40 characters
  * proportional to tps / the sweep's highest tps (block characters in a
  * UTF8 database, '#' otherwise).  A client count with no completed run has
- * NULL figures and its runs' statuses in place of the bar.  Caller: a role
- * granted EXECUTE that may read pgbenchx.sweeps and pgbenchx.runs.
+ * NULL figures and its runs' statuses in place of the bar.  A replay's
+ * rate is queries per minute: its tps is NULL and qpm (the median of
+ * runs.qpm) holds the rate, which the bar shows; qpm is NULL for a
+ * benchmark sweep.  Caller: a role granted EXECUTE that may read
+ * pgbenchx.sweeps and pgbenchx.runs.
  */
 CREATE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
-RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text)
+RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 #variable_conflict use_column
@@ -521,30 +586,37 @@ BEGIN
     END IF;
 
     RETURN QUERY
-    WITH per AS (
+    WITH kind AS (
+        SELECT coalesce(bool_or(r.replay), false) AS replay
+        FROM pgbenchx.runs r WHERE r.sweep_id = sweep_report.sweep_id),
+    per AS (
         SELECT r.clients,
-               count(*) FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL)::int AS n,
-               percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps)
-                   FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL) AS tps,
+               count(*) FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL)::int AS n,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY v.rate)
+                   FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS rate,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms)
-                   FILTER (WHERE r.status = 'completed' AND r.tps IS NOT NULL) AS p99,
+                   FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS p99,
                string_agg(DISTINCT r.status, ', ') AS statuses
-        FROM pgbenchx.runs r
+        FROM pgbenchx.runs r CROSS JOIN kind
+        CROSS JOIN LATERAL (SELECT CASE WHEN kind.replay THEN r.qpm ELSE r.tps END AS rate) v
         WHERE r.sweep_id = sweep_report.sweep_id
         GROUP BY r.clients),
-    top AS (SELECT max(per.tps) AS m FROM per)
-    SELECT per.clients, per.n, round(per.tps::numeric, 1), round(per.p99::numeric, 3),
+    top AS (SELECT max(per.rate) AS m FROM per)
+    SELECT per.clients, per.n,
+           CASE WHEN NOT kind.replay THEN round(per.rate::numeric, 1) END,
+           round(per.p99::numeric, 3),
            CASE
                WHEN per.n = 0 THEN '(' || per.statuses || ')'
                WHEN top.m <= 0 THEN ''
                WHEN utf8 THEN
-                   repeat(U&'\2588', floor(per.tps / top.m * width)::int)
+                   repeat(U&'\2588', floor(per.rate / top.m * width)::int)
                    || coalesce((ARRAY[U&'\258F', U&'\258E', U&'\258D', U&'\258C',
                                       U&'\258B', U&'\258A', U&'\2589'])
-                                   [floor((per.tps / top.m * width - floor(per.tps / top.m * width)) * 8)::int], '')
-               ELSE repeat('#', round(per.tps / top.m * width)::int)
-           END
-    FROM per, top
+                                   [floor((per.rate / top.m * width - floor(per.rate / top.m * width)) * 8)::int], '')
+               ELSE repeat('#', round(per.rate / top.m * width)::int)
+           END,
+           CASE WHEN kind.replay THEN round(per.rate::numeric, 1) END
+    FROM per, top, kind
     ORDER BY per.clients;
 END $$;
 

@@ -15,7 +15,8 @@
 -- latency, the checkpoints and autovacuum runs that fell inside its runs,
 -- and whether the point is unstable, with the reason: its spread exceeds
 -- pgbenchx.unstable_spread (default 0.10 = 10%), or a checkpoint happened
--- during one of its runs.  Readable by roles granted SELECT.
+-- during one of its runs; for a replay, the median of runs.qpm (queries
+-- per minute; NULL for a benchmark sweep).  Readable by roles granted SELECT.
 CREATE VIEW pgbenchx.sweep_points AS
 WITH pts AS (
     SELECT r.sweep_id, r.clients,
@@ -27,7 +28,8 @@ WITH pts AS (
            pg_catalog.sum(r.checkpoints)::int AS checkpoints,
            pg_catalog.sum(r.autovacuums)::int AS autovacuums,
            pg_catalog.array_agg(r.run_id ORDER BY r.run_id) AS run_ids,
-           pg_catalog.array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints OPERATOR(pg_catalog.>) 0) AS checkpoint_run_ids
+           pg_catalog.array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints OPERATOR(pg_catalog.>) 0) AS checkpoint_run_ids,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.qpm) FILTER (WHERE r.replay) AS median_qpm
     FROM pgbenchx.runs r
     WHERE r.status OPERATOR(pg_catalog.=) 'completed' AND r.sweep_id IS NOT NULL
     GROUP BY r.sweep_id, r.clients
@@ -51,7 +53,8 @@ SELECT f.sweep_id, f.clients, f.n, f.median_tps, f.min_tps, f.max_tps, f.spread,
                pg_catalog.format('checkpoint during run%s %s',
                       CASE WHEN pg_catalog.cardinality(f.checkpoint_run_ids) OPERATOR(pg_catalog.>) 1 THEN 's' ELSE '' END,
                       pg_catalog.array_to_string(f.checkpoint_run_ids, ', ')) END), ''::text) AS unstable_reason,
-       f.run_ids
+       f.run_ids,
+       f.median_qpm
 FROM flagged f;
 COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, min, max and spread of tps over repeats, and unstable points';
 
@@ -95,17 +98,22 @@ COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak 
 -- (2 decimals), and the median p99 latency of each (ms, 3 decimals); ratio
 -- and pct_diff are computed before rounding.  sweep_points has the
 -- unrounded medians.  A count measured in only one sweep has
--- NULLs for the other.  An unknown id is an ERROR.  Callers: roles granted
+-- NULLs for the other.  Two replays compare in queries per minute: tps_a
+-- and tps_b are NULL, qpm_a and qpm_b hold the median qpm (1 decimal) and
+-- ratio and pct_diff are over them; a replay is not compared with a
+-- benchmark sweep.  An unknown id is an ERROR.  Callers: roles granted
 -- EXECUTE and SELECT on the results.
 CREATE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
-               pct_diff float8, p99_a float8, p99_b float8)
+               pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
 DECLARE
     arg text;
     id bigint;
+    replay_a boolean;
+    replay_b boolean;
 BEGIN
     FOREACH arg IN ARRAY ARRAY['sweep_a', 'sweep_b'] LOOP
         id := CASE arg WHEN 'sweep_a' THEN compare.sweep_a ELSE compare.sweep_b END;
@@ -124,14 +132,31 @@ BEGIN
         END IF;
     END LOOP;
 
+    -- a replay's rate is queries per minute, a benchmark's tps: not comparable
+    SELECT coalesce(bool_or(r.replay), false) INTO replay_a FROM pgbenchx.runs r WHERE r.sweep_id = compare.sweep_a;
+    SELECT coalesce(bool_or(r.replay), false) INTO replay_b FROM pgbenchx.runs r WHERE r.sweep_id = compare.sweep_b;
+    IF replay_a <> replay_b THEN
+        RAISE EXCEPTION 'cannot compare a replay with a benchmark sweep'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Sweep %s is a replay, measured in queries per minute; sweep %s a benchmark, in transactions per second.',
+                                  CASE WHEN replay_a THEN compare.sweep_a ELSE compare.sweep_b END,
+                                  CASE WHEN replay_a THEN compare.sweep_b ELSE compare.sweep_a END),
+                  HINT = 'Compare two replays or two benchmark sweeps.';
+    END IF;
+
     RETURN QUERY
     SELECT coalesce(a.clients, b.clients),
-           round(a.median_tps::numeric, 1)::float8, round(b.median_tps::numeric, 1)::float8,
-           round((b.median_tps / nullif(a.median_tps, 0))::numeric, 4)::float8,
-           round((100 * (b.median_tps - a.median_tps) / nullif(a.median_tps, 0))::numeric, 2)::float8,
-           round(a.median_p99_ms::numeric, 3)::float8, round(b.median_p99_ms::numeric, 3)::float8
-    FROM (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
-    FULL JOIN (SELECT p.* FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
+           CASE WHEN NOT replay_a THEN round(a.median_tps::numeric, 1)::float8 END,
+           CASE WHEN NOT replay_a THEN round(b.median_tps::numeric, 1)::float8 END,
+           round((b.rate / nullif(a.rate, 0))::numeric, 4)::float8,
+           round((100 * (b.rate - a.rate) / nullif(a.rate, 0))::numeric, 2)::float8,
+           round(a.median_p99_ms::numeric, 3)::float8, round(b.median_p99_ms::numeric, 3)::float8,
+           CASE WHEN replay_a THEN round(a.median_qpm::numeric, 1)::float8 END,
+           CASE WHEN replay_a THEN round(b.median_qpm::numeric, 1)::float8 END
+    FROM (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
+          FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
+    FULL JOIN (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
+               FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
         ON a.clients = b.clients
     ORDER BY 1;
 END $$;

@@ -373,6 +373,27 @@ BEGIN
                   DETAIL = 'A sweep''s clients are a one-dimensional list of 1 to 256 client counts, each from 1 to 100000.',
                   HINT = hint_export;
     END IF;
+    -- a sample's covered_s: the seconds it covered, above 0; absent in a
+    -- document from pgbenchx 0.2, where every sample reads as a whole second
+    SELECT x.i, x.e->'covered_s' AS v INTO bad
+    FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY x(e, i)
+    WHERE x.e ? 'covered_s'
+      AND NOT (pg_catalog.jsonb_typeof(x.e->'covered_s') = 'number'
+               AND (x.e->>'covered_s')::numeric OPERATOR(pg_catalog.>) 0
+               AND (x.e->>'covered_s')::numeric OPERATOR(pg_catalog.<=) 86400)
+    ORDER BY x.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"covered_s" of element % of "samples" in the import document is %', bad.i,
+              CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN 'null'
+                   WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' THEN 'not a number: ' || pg_catalog.left(bad.v::text, 40)
+                   WHEN bad.v::text::numeric <= 0 THEN pg_catalog.format('%s, not above 0', bad.v)
+                   ELSE pg_catalog.format('%s, above 86400', bad.v) END
+            USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN '22004'
+                                 WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > 86400 THEN '22003'
+                                 ELSE '22023' END,
+                  DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
+                  HINT = hint_export;
+    END IF;
     -- statuses, protocols and tags as a run records them
     SELECT y.k, y.i, y.key, y.v INTO bad FROM (
         SELECT 'sweeps' AS k, x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
@@ -528,7 +549,7 @@ BEGIN
     INSERT INTO pgbenchx.samples
     SELECT r.* FROM jsonb_array_elements(doc->'samples') x,
          LATERAL jsonb_populate_record(NULL::pgbenchx.samples,
-             '{"failed": 0}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+             '{"failed": 0, "covered_s": 1}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
     WHERE run_map ? (x->>'run_id');
     INSERT INTO pgbenchx.statement_stats
     SELECT r.* FROM jsonb_array_elements(doc->'statement_stats') x,
