@@ -127,10 +127,11 @@ COMMENT ON COLUMN pgbenchx.statement_stats.retries IS 'retries after a failure a
 COMMENT ON COLUMN pgbenchx.samples.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.samples.second IS 'second of the measured interval, from 1';
 COMMENT ON COLUMN pgbenchx.samples.transactions IS 'transactions that ended in that second';
-COMMENT ON COLUMN pgbenchx.samples.tps IS 'transactions per second in that second';
+COMMENT ON COLUMN pgbenchx.samples.tps IS 'a rate: transactions / covered_s (a replay: statements that succeeded, per second)';
 COMMENT ON COLUMN pgbenchx.samples.latency_avg_ms IS 'latency average of that second, ms';
 COMMENT ON COLUMN pgbenchx.samples.latency_p99_ms IS '99th percentile latency of that second, ms';
 COMMENT ON COLUMN pgbenchx.samples.failed IS 'transactions that failed in that second';
+COMMENT ON COLUMN pgbenchx.samples.covered_s IS 'seconds of the measured interval this row covers: 1, but for a last second cut short (rows from before 0.3 read 1)';
 
 -- pgbenchx.custom_scripts
 COMMENT ON COLUMN pgbenchx.custom_scripts.name IS 'the name runs use (script => name)';
@@ -185,6 +186,7 @@ COMMENT ON COLUMN pgbenchx.sweep_points.autovacuums IS 'autovacuum and autoanaly
 COMMENT ON COLUMN pgbenchx.sweep_points.unstable IS 'spread above pgbenchx.unstable_spread (default 0.10), or a checkpoint during one of its runs';
 COMMENT ON COLUMN pgbenchx.sweep_points.unstable_reason IS 'why it is unstable; NULL when stable';
 COMMENT ON COLUMN pgbenchx.sweep_points.run_ids IS 'its completed runs';
+COMMENT ON COLUMN pgbenchx.sweep_points.median_qpm IS 'a replay: median of the runs'' queries per minute (runs.qpm); NULL for a benchmark sweep';
 
 -- pgbenchx.sweep_summary (view)
 COMMENT ON COLUMN pgbenchx.sweep_summary.sweep_id IS 'the sweep';
