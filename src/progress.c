@@ -14,9 +14,11 @@
  * coordinator is gone (a crash) is not shown.
  *
  * The expected end counts only what is known: the durations still to run,
- * and for the steps to come the time each finished step of this sweep
+ * and for the steps to come the time the last finished step of this sweep
  * spent outside its measured interval (maintenance, checkpoint, connecting,
- * storing).  A sweep bounded by transactions has an expected end only
+ * storing; the last rather than an average, since connecting grows with
+ * the clients of the ladder, and the first checkpoint after a load is the
+ * long one).  A sweep bounded by transactions has an expected end only
  * during the measured interval of its last step, from the share of the
  * transactions done; before that it is unknown (NULL).
  *
@@ -43,24 +45,6 @@ PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
 
 static RunProgress *progress_shared = NULL;
 
-/* the coordinator's own view of its run, for the expected end */
-typedef struct ProgressEstimate
-{
-	int			steps;
-	int			duration;		/* s; 0: bounded by transactions */
-	int			step;
-	RunPhase	phase;
-	TimestampTz step_start;
-	TimestampTz measure_start;
-	TimestampTz finish_start;
-	double		fraction;		/* by transactions: share done, 0 unknown */
-	int			ndone;			/* finished steps */
-	double		pre_sum_s;		/* their time before and after measuring */
-	double		post_sum_s;
-} ProgressEstimate;
-
-static ProgressEstimate progress_est;
-
 static RunProgress *
 progress_attach(void)
 {
@@ -79,53 +63,46 @@ progress_attach(void)
 	return progress_shared;
 }
 
+#define PROGRESS_USECS(s) ((int64) ((s) * USECS_PER_SEC))
+
 /* the expected end of the run or sweep, from what is known now; 0: unknown */
 static TimestampTz
-progress_eta(const ProgressEstimate *e, TimestampTz now)
+progress_eta(const RunProgress *e, TimestampTz now)
 {
-	double		pre = e->ndone > 0 ? e->pre_sum_s / e->ndone : 0;
-	double		post = e->ndone > 0 ? e->post_sum_s / e->ndone : 0;
+	double		pre = e->known ? e->pre_s : 0;
+	double		post = e->known ? e->post_s : 0;
 	TimestampTz end;
 	int			later = e->steps - e->step;
 
 	if (e->duration == 0)
 	{
-		/* by transactions: known only while the last step measures */
-		if (later > 0 || e->phase != RUN_PHASE_MEASURING || e->fraction <= 0)
-			return e->phase == RUN_PHASE_FINISHING && later == 0 ?
-				Max(now, e->finish_start + (int64) (post * USECS_PER_SEC)) : 0;
-		return now + (int64) (((double) (now - e->measure_start)) * (1 - e->fraction) / e->fraction) +
-			(int64) (post * USECS_PER_SEC);
+		/* by transactions: known only for the last step, once measuring */
+		if (later > 0)
+			return 0;
+		if (e->phase == RUN_PHASE_FINISHING)
+			return Max(now, e->finish_start + PROGRESS_USECS(post));
+		if (e->phase != RUN_PHASE_MEASURING || e->fraction <= 0 || e->fraction_at == 0)
+			return 0;
+		end = e->fraction_at +
+			PROGRESS_USECS((double) (e->fraction_at - e->measure_start) / USECS_PER_SEC *
+						   (1 - e->fraction) / e->fraction);
+		return Max(now, end) + PROGRESS_USECS(post);
 	}
 	switch (e->phase)
 	{
 		case RUN_PHASE_MEASURING:
 			end = Max(now, e->measure_start + (int64) e->duration * USECS_PER_SEC);
-			end += (int64) (post * USECS_PER_SEC);
+			end += PROGRESS_USECS(post);
 			break;
 		case RUN_PHASE_FINISHING:
-			end = Max(now, e->finish_start + (int64) (post * USECS_PER_SEC));
+			end = Max(now, e->finish_start + PROGRESS_USECS(post));
 			break;
 		default:
-			end = Max(now, e->step_start + (int64) (pre * USECS_PER_SEC));
-			end += (int64) ((e->duration + post) * USECS_PER_SEC);
+			end = Max(now, e->step_start + PROGRESS_USECS(pre));
+			end += PROGRESS_USECS(e->duration + post);
 			break;
 	}
-	return end + (int64) (later * (pre + e->duration + post) * USECS_PER_SEC);
-}
-
-/* publish the estimate's phase and expected end */
-static void
-progress_publish(void)
-{
-	RunProgress *p = progress_attach();
-	TimestampTz eta = progress_eta(&progress_est, GetCurrentTimestamp());
-
-	SpinLockAcquire(&p->mutex);
-	p->phase = progress_est.phase;
-	p->step = progress_est.step;
-	p->eta = eta;
-	SpinLockRelease(&p->mutex);
+	return end + PROGRESS_USECS(later * (pre + e->duration + post));
 }
 
 void
@@ -133,9 +110,6 @@ progress_start(const RunSpec *spec)
 {
 	RunProgress *p = progress_attach();
 
-	memset(&progress_est, 0, sizeof(progress_est));
-	progress_est.steps = spec->nsteps;
-	progress_est.duration = spec->duration;
 	SpinLockAcquire(&p->mutex);
 	p->coordinator_pid = MyProcPid;
 	p->sweep_id = spec->is_sweep ? spec->id : 0;
@@ -144,7 +118,11 @@ progress_start(const RunSpec *spec)
 	p->step = 0;
 	p->steps = spec->nsteps;
 	p->clients = 0;
-	p->eta = 0;
+	p->duration = spec->duration;
+	p->step_start = p->measure_start = p->finish_start = p->fraction_at = 0;
+	p->fraction = 0;
+	p->known = false;
+	p->pre_s = p->post_s = 0;
 	SpinLockRelease(&p->mutex);
 }
 
@@ -152,55 +130,74 @@ void
 progress_step(int64 run_id, int step, int clients)
 {
 	RunProgress *p = progress_attach();
+	TimestampTz now = GetCurrentTimestamp();
 
-	progress_est.step = step;
-	progress_est.phase = RUN_PHASE_MAINTENANCE;
-	progress_est.step_start = GetCurrentTimestamp();
-	progress_est.fraction = 0;
 	SpinLockAcquire(&p->mutex);
 	p->run_id = run_id;
+	p->step = step;
 	p->clients = clients;
+	p->phase = RUN_PHASE_MAINTENANCE;
+	p->step_start = now;
+	p->fraction = 0;
+	p->fraction_at = 0;
 	SpinLockRelease(&p->mutex);
-	progress_publish();
 }
 
 void
 progress_phase(RunPhase phase)
 {
-	if (progress_shared == NULL || progress_est.phase == phase)
+	RunProgress *p = progress_shared;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (p == NULL)
 		return;
-	progress_est.phase = phase;
-	if (phase == RUN_PHASE_MEASURING)
-		progress_est.measure_start = GetCurrentTimestamp();
-	else if (phase == RUN_PHASE_FINISHING)
-		progress_est.finish_start = GetCurrentTimestamp();
-	progress_publish();
+	SpinLockAcquire(&p->mutex);
+	if (p->phase != phase)
+	{
+		p->phase = phase;
+		if (phase == RUN_PHASE_MEASURING)
+			p->measure_start = now;
+		else if (phase == RUN_PHASE_FINISHING)
+			p->finish_start = now;
+	}
+	SpinLockRelease(&p->mutex);
 }
 
 /* a run bounded by transactions: the share done so far, while measuring */
 void
 progress_measured(double fraction)
 {
-	if (progress_shared == NULL || progress_est.duration != 0 ||
-		progress_est.phase != RUN_PHASE_MEASURING)
+	RunProgress *p = progress_shared;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (p == NULL)
 		return;
-	progress_est.fraction = Min(Max(fraction, 0), 1);
-	progress_publish();
+	SpinLockAcquire(&p->mutex);
+	if (p->phase == RUN_PHASE_MEASURING)
+	{
+		p->fraction = Min(Max(fraction, 0), 1);
+		p->fraction_at = now;
+	}
+	SpinLockRelease(&p->mutex);
 }
 
 /* a step ended: what it spent outside its measured interval */
 void
 progress_step_done(void)
 {
+	RunProgress *p = progress_shared;
 	TimestampTz now = GetCurrentTimestamp();
-	ProgressEstimate *e = &progress_est;
 
-	if (progress_shared == NULL || e->measure_start < e->step_start ||
-		e->finish_start < e->measure_start)
+	if (p == NULL)
 		return;
-	e->ndone++;
-	e->pre_sum_s += (double) (e->measure_start - e->step_start) / USECS_PER_SEC;
-	e->post_sum_s += (double) (now - e->finish_start) / USECS_PER_SEC;
+	SpinLockAcquire(&p->mutex);
+	if (p->measure_start >= p->step_start && p->finish_start >= p->measure_start)
+	{
+		p->known = true;
+		p->pre_s = (double) (p->measure_start - p->step_start) / USECS_PER_SEC;
+		p->post_s = (double) (now - p->finish_start) / USECS_PER_SEC;
+	}
+	SpinLockRelease(&p->mutex);
 }
 
 /* the run or sweep is over; no attach here (an exit callback may call it) */
@@ -217,7 +214,6 @@ progress_clear(void)
 		p->coordinator_pid = 0;
 		p->run_id = p->sweep_id = 0;
 		p->phase = RUN_PHASE_NONE;
-		p->eta = 0;
 	}
 	SpinLockRelease(&p->mutex);
 }
@@ -318,6 +314,7 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
 	Datum		values[6];
 	bool		nulls[6] = {0};
 	const char *phase;
+	TimestampTz eta;
 
 	InitMaterializedSRF(fcinfo, 0);
 	SpinLockAcquire(&p->mutex);
@@ -335,8 +332,9 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
 	nulls[2] = phase == NULL;
 	values[3] = Int32GetDatum(copy.step);
 	values[4] = Int32GetDatum(copy.steps);
-	values[5] = TimestampTzGetDatum(copy.eta);
-	nulls[5] = copy.eta == 0;
+	eta = progress_eta(&copy, GetCurrentTimestamp());
+	values[5] = TimestampTzGetDatum(eta);
+	nulls[5] = eta == 0;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }

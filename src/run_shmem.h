@@ -190,7 +190,9 @@ typedef enum RunPhase
  * The run in progress, in the main shared memory (one per cluster: one run
  * at a time), found by name with ShmemInitStruct (progress.c).  Written by
  * the coordinator only, read by any session, both under the spinlock.  Valid
- * while coordinator_pid is a live coordinator.
+ * while coordinator_pid is a live coordinator.  The expected end is computed
+ * by the reader from the times below, so that it stays true while a phase
+ * lasts longer than expected (a vacuum waiting on a lock).
  */
 typedef struct RunProgress
 {
@@ -202,7 +204,15 @@ typedef struct RunProgress
 	int			step;			/* 1-based; a lone run is step 1 of 1 */
 	int			steps;
 	int			clients;
-	TimestampTz eta;			/* expected end of the sweep or run; 0: unknown */
+	int			duration;		/* s; 0: bounded by transactions */
+	TimestampTz step_start;		/* the step's phases began */
+	TimestampTz measure_start;
+	TimestampTz finish_start;
+	double		fraction;		/* by transactions: the share done ... */
+	TimestampTz fraction_at;	/* ... at this time; 0 unknown */
+	bool		known;			/* a step has finished, and spent: */
+	double		pre_s;			/* this long before its measured interval */
+	double		post_s;			/* and this long after it */
 } RunProgress;
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

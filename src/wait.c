@@ -202,12 +202,12 @@ wait_plural(const char *n)
 static void
 wait_report_progress(int64 id)
 {
-	wait_query("SELECT run_id, sweep_id, clients, phase, step, steps, elapsed_s, duration, transactions, "
-			   "coalesce(pg_catalog.to_char(current_tps, 'FM9999999990.0'), '-'), seconds_sampled, "
-			   "pg_catalog.extract(epoch FROM eta OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp()), "
+	wait_query("SELECT p.run_id, p.sweep_id, p.clients, p.phase, p.step, p.steps, p.elapsed_s, p.duration, p.transactions, "
+			   "coalesce(pg_catalog.to_char(p.current_tps, 'FM9999999990.0'), '-'), p.seconds_sampled, "
+			   "pg_catalog.date_part('epoch', p.eta OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp()), "
 			   "CASE WHEN NOT r.replay THEN r.transactions_per_client END "
-			   "FROM pgbenchx.progress JOIN pgbenchx.runs r USING (run_id) "
-			   "WHERE run_id OPERATOR(pg_catalog.=) $1 OR progress.sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
+			   "FROM pgbenchx.progress p JOIN pgbenchx.runs r ON r.run_id OPERATOR(pg_catalog.=) p.run_id "
+			   "WHERE p.run_id OPERATOR(pg_catalog.=) $1 OR p.sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		StringInfoData buf;
