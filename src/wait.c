@@ -205,7 +205,8 @@ wait_report_progress(int64 id)
 	wait_query("SELECT p.run_id, p.sweep_id, p.clients, p.phase, p.step, p.steps, p.elapsed_s, p.duration, p.transactions, "
 			   "coalesce(pg_catalog.to_char(p.current_tps, 'FM9999999990.0'), '-'), p.seconds_sampled, "
 			   "pg_catalog.date_part('epoch', p.eta OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp()), "
-			   "CASE WHEN NOT r.replay THEN r.transactions_per_client END "
+			   "CASE WHEN NOT r.replay THEN r.transactions_per_client END, r.replay, "
+			   "coalesce(pg_catalog.to_char(p.current_tps OPERATOR(pg_catalog.*) 60, 'FM9999999990'), '-') "
 			   "FROM pgbenchx.progress p JOIN pgbenchx.runs r ON r.run_id OPERATOR(pg_catalog.=) p.run_id "
 			   "WHERE p.run_id OPERATOR(pg_catalog.=) $1 OR p.sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -224,13 +225,17 @@ wait_report_progress(int64 id)
 		char	   *sampled = wait_value(i, 11);
 		char	   *left = wait_value(i, 12);
 		char	   *per_client = wait_value(i, 13);
+		bool		replay = strcmp(wait_value(i, 14), "t") == 0;
+		char	   *qpm = wait_value(i, 15);
 
 		initStringInfo(&buf);
 		if (sweep_id && step && steps)
 			appendStringInfo(&buf, "sweep %s, run %s of %s (run %s): ", sweep_id, step, steps, run_id);
 		else
 			appendStringInfo(&buf, "run %s: ", run_id);
-		if (phase == NULL || strcmp(phase, "measuring") == 0)
+		if (phase == NULL)
+			appendStringInfo(&buf, "starting, %s client%s", clients, wait_plural(clients));
+		else if (strcmp(phase, "measuring") == 0)
 		{
 			appendStringInfo(&buf, "measuring, %s client%s", clients, wait_plural(clients));
 			if (duration && strcmp(duration, "0") != 0)
@@ -244,7 +249,11 @@ wait_report_progress(int64 id)
 				if (per_client && (duration == NULL || strcmp(duration, "0") == 0))
 					appendStringInfo(&buf, " of " INT64_FORMAT,
 									 pg_strtoint64(per_client) * pg_strtoint64(clients));
-				appendStringInfo(&buf, " transaction%s, %s tps", wait_plural(transactions), tps);
+				/* a replay's transactions are its statements, its rate in qpm */
+				if (replay)
+					appendStringInfo(&buf, " statement%s, %s qpm", wait_plural(transactions), qpm);
+				else
+					appendStringInfo(&buf, " transaction%s, %s tps", wait_plural(transactions), tps);
 			}
 		}
 		else if (strcmp(phase, "connecting") == 0)

@@ -183,6 +183,16 @@ sub wait_for
 	unlike($werr, qr/0\.0 s, 0 transactions/, 'no empty figures');
 }
 
+# --- a replay: its statements and its rate in queries per minute --------------------
+{
+	my ($id, $err) = launch("run_replay(repeat(E'SELECT pg_sleep(0.1);\n', 70), 1, 1, checkpoint => false)");
+	like($err, qr/NOTICE:  sweep $id: 1 run of 70 statements per client; follow it with CALL pgbenchx.wait\($id\)$/m,
+		'run_replay: the statements per client');
+	my $notices = wait_for($id);
+	like($notices, qr/NOTICE:  sweep $id, run 1 of 1 \(run \d+\): measuring, 1 client, [0-9.]+ s, \d+ statements, \d+ qpm; about \d+ s left$/m,
+		'wait: a replay in statements and qpm, with the time left');
+}
+
 ok(nothing_left($node), 'nothing left running');
 $node->stop;
 done_testing();
