@@ -45,6 +45,12 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
   AND pgbenchx.coordinator_alive(r.coordinator_pid);
 
+-- the progress view's columns from progress_state() (described where \d+ shows them)
+COMMENT ON COLUMN pgbenchx.progress.phase IS 'what the coordinator is doing: maintenance (vacuum, truncate, check_tpcb''s sums), checkpoint, connecting, measuring, finishing (the totals and rows stored)';
+COMMENT ON COLUMN pgbenchx.progress.step IS 'this run''s place in its sweep, from 1; 1 for a lone run';
+COMMENT ON COLUMN pgbenchx.progress.steps IS 'the runs of the sweep (client counts times repeats); 1 for a lone run';
+COMMENT ON COLUMN pgbenchx.progress.eta IS 'when the whole run or sweep is expected to end: the durations left, and for the steps to come what the last finished step spent beyond its duration; NULL while unknown (bounded by transactions, before the last step measures)';
+
 REVOKE ALL ON FUNCTION pgbenchx.progress_state() FROM PUBLIC;
 
 DO $$
