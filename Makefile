@@ -17,6 +17,7 @@ OBJS = \
 	src/environment.o \
 	src/loopback.o \
 	src/wait.o \
+	src/progress.o \
 	src/owner.o \
 	src/startup.o \
 	src/script_sql.o \

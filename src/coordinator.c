@@ -12,6 +12,8 @@
  * final pgbenchx.runs row.  A result is committed the moment it exists: a
  * sweep that dies at step 10 keeps steps 1 to 9.
  *
+ * Every phase of a step is published for pgbenchx.progress (progress.c).
+ *
  * SIGUSR2 (pgbenchx.cancel) stops the run or sweep and records it as
  * cancelled; SIGTERM (pg_terminate_backend, shutdown) stops it and records
  * it as aborted.  Either way the drivers are stopped.
@@ -46,6 +48,7 @@
 
 #include "coordinator.h"
 #include "loopback.h"
+#include "progress.h"
 #include "results.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -317,6 +320,7 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
 			char	   *error;
 
 			coordinator_check_cancel(run_id);
+			progress_phase(RUN_PHASE_CHECKPOINT);
 			pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": checkpoint", run_id));
 			error = loopback_exec(conn, "checkpoint", NULL, NULL);
 			if (error)
@@ -674,9 +678,28 @@ coordinator_go(CoordinatorStep *step)
 	run->bench_start = GetCurrentTimestamp();
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->go, 1);
+	progress_phase(RUN_PHASE_MEASURING);
 	for (int i = 0; i < step->njobs; i++)
 		SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
 	results_bench_started(step->run_id);
+}
+
+/*
+ * A run bounded by transactions: the share of them done, for the expected
+ * end (a replay's clients run each statement once, each counted).
+ */
+static void
+coordinator_measured(CoordinatorStep *step)
+{
+	RunShared  *run = step->run;
+	double		per_client = run->knobs.replay ? coordinator_spec->ncommands : (double) run->transactions;
+	uint64		done = 0;
+
+	if (run->duration > 0 || per_client <= 0)
+		return;
+	for (int i = 0; i < step->njobs; i++)
+		done += pg_atomic_read_u64(&run->drivers[i].transactions);
+	progress_measured((double) done / (per_client * run->nclients));
 }
 
 /*
@@ -699,6 +722,7 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 		char	   *failure = NULL;
 
 		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
+		coordinator_measured(step);
 
 		for (int i = 0; i < step->njobs; i++)
 		{
@@ -828,6 +852,8 @@ coordinator_prepare(const RunSpec *spec, int64 run_id, CoordinatorBefore *before
 {
 	memset(before, 0, sizeof(*before));
 	coordinator_maintenance(spec, run_id);
+	if (spec->check_tpcb)
+		progress_phase(RUN_PHASE_MAINTENANCE);
 	before->tpcb_ok = spec->check_tpcb && coordinator_tpcb_sums(spec, run_id, before->tpcb);
 	before->counters_ok = coordinator_counters(spec, &before->checkpoints, &before->autovacuums);
 }
@@ -929,6 +955,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
 									run_id, clients, step->njobs));
+	progress_phase(RUN_PHASE_CONNECTING);
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
@@ -939,6 +966,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
 	stats_run_reset(total);
 	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
+	progress_phase(RUN_PHASE_FINISHING);
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 
@@ -964,6 +992,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	result.total = drivers_total;
 	status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 	step->run_id = 0;
+	progress_step_done();
 
 	dsm_detach(step->seg);
 	step->seg = NULL;
@@ -991,6 +1020,7 @@ coordinator_abandon(const char *status, const char *message)
 	if (coordinator_finished)
 		return;
 	coordinator_finished = true;
+	progress_clear();
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
@@ -1197,6 +1227,7 @@ coordinator_main(Datum main_arg)
 		coordinator_hs = NULL;
 		dsm_detach(seg);
 
+		progress_start(spec);
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
 			int			clients = spec->clients[i];
@@ -1206,6 +1237,7 @@ coordinator_main(Datum main_arg)
 				run_id = results_create_run(spec, 0, clients, coordinator_jobs(spec, clients),
 											spec->step_repeat[i]);
 			coordinator_step.run_id = run_id;
+			progress_step(run_id, i + 1, clients);
 			if (strcmp(coordinator_run_step(spec, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;
 			CHECK_FOR_INTERRUPTS();
@@ -1214,6 +1246,7 @@ coordinator_main(Datum main_arg)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
 								 any_failed ? "one or more runs failed" : NULL);
+		progress_clear();
 		coordinator_finished = true;
 	}
 	PG_CATCH();

@@ -39,6 +39,7 @@
 #include "worker.h"
 #include "loopback.h"
 #include "owner.h"
+#include "progress.h"
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
@@ -995,5 +996,14 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	launch_pending.handle = NULL;
 
 	dsm_detach(seg);
+
+	/*
+	 * What was started, and how to follow it.  A NOTICE checks for
+	 * interrupts (errfinish): held, so that a cancel arriving now cannot
+	 * lose the id of a run that goes on.
+	 */
+	HOLD_INTERRUPTS();
+	ereport(NOTICE, (errmsg("%s", progress_launch_message(spec))));
+	RESUME_INTERRUPTS();
 	return spec->id;
 }

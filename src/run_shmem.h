@@ -31,12 +31,17 @@
  * then go = 1 (barrier in between) and setting every driver's latch; it
  * asks drivers to stop early with stop = 1.
  *
+ * Apart from the step segments, RunProgress (at the end) is the one struct
+ * the coordinator publishes for every session: the phase of its run, the
+ * step and the expected end, in the main shared memory (progress.c).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBENCHX_RUN_SHMEM_H
 #define PGBENCHX_RUN_SHMEM_H
 
 #include "port/atomics.h"
+#include "storage/spin.h"
 #include "storage/latch.h"
 #include "utils/timestamp.h"
 
@@ -189,5 +194,45 @@ typedef struct RunShared
 
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
+
+/* what the coordinator is doing, as pgbenchx.progress's phase */
+typedef enum RunPhase
+{
+	RUN_PHASE_NONE = 0,
+	RUN_PHASE_MAINTENANCE,		/* vacuum, truncate, check_tpcb's sums */
+	RUN_PHASE_CHECKPOINT,
+	RUN_PHASE_CONNECTING,		/* the drivers open their clients' connections */
+	RUN_PHASE_MEASURING,		/* the measured interval */
+	RUN_PHASE_FINISHING			/* the drivers' totals, the rows stored */
+} RunPhase;
+
+/*
+ * The run in progress, in the main shared memory (one per cluster: one run
+ * at a time), found by name with ShmemInitStruct (progress.c).  Written by
+ * the coordinator only, read by any session, both under the spinlock.  Valid
+ * while coordinator_pid is a live coordinator.  The expected end is computed
+ * by the reader from the times below, so that it stays true while a phase
+ * lasts longer than expected (a vacuum waiting on a lock).
+ */
+typedef struct RunProgress
+{
+	slock_t		mutex;
+	int			coordinator_pid;	/* 0: no run */
+	int64		sweep_id;		/* 0 for a lone run */
+	int64		run_id;			/* the step's run */
+	RunPhase	phase;
+	int			step;			/* 1-based; a lone run is step 1 of 1 */
+	int			steps;
+	int			clients;
+	int			duration;		/* s; 0: bounded by transactions */
+	TimestampTz step_start;		/* the step's phases began */
+	TimestampTz measure_start;
+	TimestampTz finish_start;
+	double		fraction;		/* by transactions: the share done ... */
+	TimestampTz fraction_at;	/* ... at this time; 0 unknown */
+	bool		known;			/* a step has finished, and spent: */
+	double		pre_s;			/* this long before its measured interval */
+	double		post_s;			/* and this long after it */
+} RunProgress;
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -11,7 +11,9 @@
  * latch between looks, so its backend_xmin is NULL while it sleeps (a
  * waiting session that held a snapshot for a 70-minute sweep would pin the
  * xmin horizon and falsify every tpcb number).  Cancelling it stops only
- * the wait.
+ * the wait.  Every few seconds it says where the run is: the step of a
+ * sweep, the phase, the figures once measuring, and the time left
+ * (pgbenchx.progress, fed by progress.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +38,7 @@
 #include "utils/wait_event.h"
 
 #include "owner.h"
+#include "progress.h"
 #include "results.h"
 #include "searchpath.h"
 #include "wait.h"
@@ -193,17 +196,89 @@ wait_report_end(const char *kind, int64 id, const char *status)
 					report ? "\n" : "", report ? report : "")));
 }
 
+/* "", or "s" for a count other than 1 (a count as text) */
+static const char *
+wait_plural(const char *n)
+{
+	return strcmp(n, "1") == 0 ? "" : "s";
+}
+
+/*
+ * The periodic notice: the step ("run 5 of 14"), the phase and, once the
+ * measured interval has started, its figures so far; then the time left to
+ * the expected end of the run or sweep (pgbenchx.progress's eta), when
+ * known.  Before the first sample no figure is printed: there is none.
+ */
 static void
 wait_report_progress(int64 id)
 {
-	wait_query("SELECT run_id, clients, elapsed_s, transactions, "
-			   "coalesce(pg_catalog.to_char(current_tps, 'FM9999999990.0'), '-') "
-			   "FROM pgbenchx.progress WHERE run_id OPERATOR(pg_catalog.=) $1 OR sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
+	wait_query("SELECT p.run_id, p.sweep_id, p.clients, p.phase, p.step, p.steps, p.elapsed_s, p.duration, p.transactions, "
+			   "coalesce(pg_catalog.to_char(p.current_tps, 'FM9999999990.0'), '-'), p.seconds_sampled, "
+			   "pg_catalog.date_part('epoch', p.eta OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp()), "
+			   "CASE WHEN NOT r.replay THEN r.transactions_per_client END, r.replay, "
+			   "coalesce(pg_catalog.to_char(p.current_tps OPERATOR(pg_catalog.*) 60, 'FM9999999990'), '-') "
+			   "FROM pgbenchx.progress p JOIN pgbenchx.runs r ON r.run_id OPERATOR(pg_catalog.=) p.run_id "
+			   "WHERE p.run_id OPERATOR(pg_catalog.=) $1 OR p.sweep_id OPERATOR(pg_catalog.=) $1", id, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
-		ereport(NOTICE,
-				(errmsg("run %s in progress: %s clients, %s s, %s transactions, %s tps",
-						wait_value(i, 1), wait_value(i, 2), wait_value(i, 3),
-						wait_value(i, 4), wait_value(i, 5))));
+	{
+		StringInfoData buf;
+		char	   *run_id = wait_value(i, 1);
+		char	   *sweep_id = wait_value(i, 2);
+		char	   *clients = wait_value(i, 3);
+		char	   *phase = wait_value(i, 4);
+		char	   *step = wait_value(i, 5);
+		char	   *steps = wait_value(i, 6);
+		char	   *elapsed = wait_value(i, 7);
+		char	   *duration = wait_value(i, 8);
+		char	   *transactions = wait_value(i, 9);
+		char	   *tps = wait_value(i, 10);
+		char	   *sampled = wait_value(i, 11);
+		char	   *left = wait_value(i, 12);
+		char	   *per_client = wait_value(i, 13);
+		bool		replay = strcmp(wait_value(i, 14), "t") == 0;
+		char	   *qpm = wait_value(i, 15);
+
+		initStringInfo(&buf);
+		if (sweep_id && step && steps)
+			appendStringInfo(&buf, "sweep %s, run %s of %s (run %s): ", sweep_id, step, steps, run_id);
+		else
+			appendStringInfo(&buf, "run %s: ", run_id);
+		if (phase == NULL)
+			appendStringInfo(&buf, "starting, %s client%s", clients, wait_plural(clients));
+		else if (strcmp(phase, "measuring") == 0)
+		{
+			appendStringInfo(&buf, "measuring, %s client%s", clients, wait_plural(clients));
+			if (duration && strcmp(duration, "0") != 0)
+				appendStringInfo(&buf, ", %s of %s s", elapsed, duration);
+			else
+				appendStringInfo(&buf, ", %s s", elapsed);
+			/* the figures once a second has been measured */
+			if (sampled)
+			{
+				appendStringInfo(&buf, ", %s", transactions);
+				if (per_client && (duration == NULL || strcmp(duration, "0") == 0))
+					appendStringInfo(&buf, " of " INT64_FORMAT,
+									 pg_strtoint64(per_client) * pg_strtoint64(clients));
+				/* a replay's transactions are its statements, its rate in qpm */
+				if (replay)
+					appendStringInfo(&buf, " statement%s, %s qpm", wait_plural(transactions), qpm);
+				else
+					appendStringInfo(&buf, " transaction%s, %s tps", wait_plural(transactions), tps);
+			}
+		}
+		else if (strcmp(phase, "connecting") == 0)
+			appendStringInfo(&buf, "connecting %s client%s", clients, wait_plural(clients));
+		else if (strcmp(phase, "finishing") == 0)
+			appendStringInfoString(&buf, "finishing (storing the results)");
+		else
+			appendStringInfoString(&buf, phase);
+		if (left)
+			appendStringInfo(&buf, "; about %s left", progress_duration(Max(strtod(left, NULL), 0)));
+		else if (phase)
+			appendStringInfoString(&buf, "; time left unknown");
+		ereport(NOTICE, (errmsg("%s", buf.data)));
+		pfree(buf.data);
+	}
 }
 
 Datum

@@ -2,7 +2,7 @@
  * src/sql/10_entry_points.sql: the calls that start, watch and stop work:
  * pgbench_init, run_bench, both run_sweep, run_replay (in the extension's
  * schema), and pgbenchx.sweep_ladder, wait, cancel, coordinator_alive,
- * check_tpcb and the progress view.
+ * check_tpcb, progress_state and the progress view.
  */
 
 /*
@@ -311,14 +311,29 @@ CREATE FUNCTION pgbenchx.coordinator_alive(pid int) RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgbenchx_coordinator_alive'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 
--- The live state of the run in progress, from any session.
+-- The run in progress as its coordinator publishes it in shared memory:
+-- its phase (maintenance, checkpoint, connecting, measuring, finishing),
+-- its step (a lone run is step 1 of 1) and the expected end of the whole
+-- run or sweep (NULL while unknown).  One row, or none.  Internal to the
+-- progress view; the same for every role.
+CREATE FUNCTION pgbenchx.progress_state(
+    OUT run_id bigint, OUT sweep_id bigint, OUT phase text,
+    OUT step int, OUT steps int, OUT eta timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbenchx_progress_state'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1;
+
+-- The live state of the run in progress, from any session: phase, step
+-- and steps, and eta (the expected end of the run or of the whole sweep,
+-- counting only what is known; NULL while unknown) from pgbenchx.progress_state().
 CREATE VIEW pgbenchx.progress AS
 SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
        pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) r.started_at)::numeric, 1) AS elapsed_s,
        coalesce(s.transactions, 0) AS transactions,
        s.tps AS current_tps,
        s.latency_p99_ms AS current_p99_ms,
-       s.seconds AS seconds_sampled
+       s.seconds AS seconds_sampled,
+       p.phase, p.step, p.steps, p.eta
 FROM pgbenchx.runs r
 LEFT JOIN LATERAL (
     SELECT pg_catalog.sum(x.transactions)::bigint AS transactions,
@@ -326,10 +341,13 @@ LEFT JOIN LATERAL (
            (pg_catalog.array_agg(x.latency_p99_ms ORDER BY x.second DESC))[1] AS latency_p99_ms,
            pg_catalog.max(x.second) AS seconds
     FROM pgbenchx.samples x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id) s ON true
+LEFT JOIN pgbenchx.progress_state() p ON p.run_id OPERATOR(pg_catalog.=) r.run_id
 WHERE r.status OPERATOR(pg_catalog.=) 'running'
   -- a run whose coordinator is gone (immediate shutdown, crash) is not in
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
   AND pgbenchx.coordinator_alive(r.coordinator_pid);
+
+-- the progress view's columns from progress_state() (described where \d+ shows them)
 
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
@@ -343,3 +361,4 @@ REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.coordinator_alive(int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.progress_state() FROM PUBLIC;

@@ -477,6 +477,7 @@ my %covers = (
 	'script_text(text)' => 'scripts',
 	'view scripts' => 'scripts',
 	'view progress' => 'cancel',
+	'progress_state()' => 'cancel',
 	'capture_environment()' => 'environment',
 	'environment_of(bigint)' => 'environment',
 	'env_diff(bigint, bigint)' => 'environment',

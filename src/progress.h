@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * progress.h
+ *	  The phase, step and expected end of the run in progress, published
+ *	  by its coordinator in the main shared memory for every session
+ *	  (pgbenchx.progress_state, the pgbenchx.progress view), and the words
+ *	  run_sweep and pgbenchx.wait use for them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHX_PROGRESS_H
+#define PGBENCHX_PROGRESS_H
+
+#include "fmgr.h"
+
+#include "run_shmem.h"
+#include "run_spec.h"
+
+/* the coordinator: its run or sweep, each step, each phase, the end */
+extern void progress_start(const RunSpec *spec);
+extern void progress_step(int64 run_id, int step, int clients);
+extern void progress_phase(RunPhase phase);
+extern void progress_measured(double fraction);
+extern void progress_step_done(void);
+extern void progress_clear(void);
+
+/* the phase as pgbenchx.progress names it; NULL for none */
+extern const char *progress_phase_name(RunPhase phase);
+/* a duration as a person reads it: "45 s", "70 min", "2.5 h" */
+extern char *progress_duration(double seconds);
+/* what a launch started, one line: "sweep 7: 14 runs of 300 s, about 70 min ..." */
+extern char *progress_launch_message(const RunSpec *spec);
+
+extern Datum pgbenchx_progress_state(PG_FUNCTION_ARGS);
+
+#endif							/* PGBENCHX_PROGRESS_H */
