@@ -347,7 +347,7 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
   -- progress; pgbenchx.wait, pgbenchx.cancel or the next run mark it aborted
   AND pgbenchx.coordinator_alive(r.coordinator_pid);
 
--- the progress view's columns from progress_state() (described where \d+ shows them)
+-- the progress view's columns are described in 80_comments.sql
 
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
