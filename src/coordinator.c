@@ -883,8 +883,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 
 	coordinator_prepare(spec, run_id, &before);
 	pgstat_report_activity(STATE_RUNNING,
-						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
-									run_id, clients, step->njobs));
+						   psprintf("pgbenchx run " INT64_FORMAT ": %d %s, %d %s",
+									run_id, clients, clients == 1 ? "client" : "clients",
+									step->njobs, step->njobs == 1 ? "job" : "jobs"));
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
@@ -914,7 +915,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 		(int64) (drivers_total->transactions - total->transactions) : 0;
 	if (lost > 0)
 		ereport(WARNING,
-				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
+				(errmsg_plural("pgbenchx run " INT64_FORMAT ": the sample of %d second was lost",
+							   "pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost",
+							   lost, run_id, lost),
 				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
 						   step->run->ring_len)));
 	result.total = drivers_total;

@@ -256,6 +256,14 @@ script_sql_check(const char *name, const char *body)
 		script_free(script);
 		return;
 	}
+	/* \shell and \setshell parse under pgbench: say why they are refused here */
+	if (strcmp(err.command, "shell") == 0 || strcmp(err.command, "setshell") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("script \"%s\" has an error: %s", name, err.message),
+				 errdetail("%s", script_sql_error_text(&err)),
+				 errhint("pgbenchx runs scripts inside the server, which runs no shell commands: remove \\%s, or run this script with stock pgbench.",
+						 err.command)));
 	ereport(ERROR,
 			(errcode(ERRCODE_SYNTAX_ERROR),
 			 errmsg("script \"%s\" has an error: %s", name, err.message),
