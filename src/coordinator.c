@@ -827,14 +827,29 @@ coordinator_record(const RunSpec *spec, CoordinatorStep *step, const Coordinator
 	 * transactions may still be ending.
 	 */
 	result->tpcb_consistent = -1;
+	result->tpcb_consistent_before = -1;
+	if (before->tpcb_ok)
+		result->tpcb_consistent_before =
+			before->tpcb[0] == before->tpcb[1] && before->tpcb[1] == before->tpcb[2] ? 1 : 0;
 	if (before->tpcb_ok && !terminated && coordinator_tpcb_sums(spec, run_id, tpcb_after))
 	{
-		bool		ok = before->tpcb[0] == before->tpcb[1] && before->tpcb[1] == before->tpcb[2] &&
-			tpcb_after[0] == tpcb_after[1] && tpcb_after[1] == tpcb_after[2] &&
+		/* what the run itself changed agrees with what it logged */
+		bool		own_ok = tpcb_after[0] - before->tpcb[0] == tpcb_after[1] - before->tpcb[1] &&
+			tpcb_after[1] - before->tpcb[1] == tpcb_after[2] - before->tpcb[2] &&
 			tpcb_after[0] - before->tpcb[0] == tpcb_after[3] - before->tpcb[3];
+		bool		ok = result->tpcb_consistent_before == 1 && own_ok;
 
 		result->tpcb_consistent = ok ? 1 : 0;
-		if (!ok)
+		if (result->tpcb_consistent_before == 0)
+			ereport(WARNING,
+					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant did not hold before the run", run_id),
+					 errdetail("Sums of accounts, branches, tellers before the run: "
+							   INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT
+							   "; the run's own changes %s. runs.tpcb_consistent is false and runs.tpcb_consistent_before says why.",
+							   before->tpcb[0], before->tpcb[1], before->tpcb[2],
+							   own_ok ? "agreed with its history" : "did not agree either"),
+					 errhint("An earlier run of a script that writes some of the tables and not the others (simple-update, or a custom script) broke it; SELECT pgbench_init(...) fills consistent tables again.")));
+		else if (!ok)
 			ereport(WARNING,
 					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant does not hold", run_id),
 					 errdetail("Sums of accounts, branches, tellers, history before the run: "

@@ -459,7 +459,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 /*
  * The pipeline mistakes a parsed script shows before it runs, each of which
  * pgbench meets only at run time, where it aborts the client: \startpipeline
- * under the simple protocol (wherever it is), and, in a script without \if
+ * under the simple protocol outside any \if, and, in a script without \if
  * (every transaction goes through every command), a pipeline entered twice,
  * left or synced outside one, \gset or \aset inside one, or still open at
  * the end.  Refused in pgbench's words, before any maintenance starts.
@@ -476,17 +476,26 @@ launch_check_pipelines(const RunSpec *spec, Script *const *scripts, const char *
 		const char *problem = NULL;
 		int			at = -1;
 
+		int			depth = 0;
+
 		for (int k = 0; k < n; k++)
 		{
 			ScriptCommandKind kind = script_command_kind(s, k);
 
 			if (kind == SCRIPT_CMD_IF)
+			{
 				linear = false;
-			if (kind == SCRIPT_CMD_STARTPIPELINE && spec->protocol == RUN_PROTOCOL_SIMPLE)
+				depth++;
+			}
+			else if (kind == SCRIPT_CMD_ENDIF)
+				depth--;
+			/* outside any \if: every transaction reaches it */
+			if (kind == SCRIPT_CMD_STARTPIPELINE && depth == 0 &&
+				spec->protocol == RUN_PROTOCOL_SIMPLE)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("cannot use pipeline mode with the simple query protocol"),
-						 errdetail("Script \"%s\" enters pipeline mode at line %d (\\startpipeline); pgbench would abort every client that reaches it.",
+						 errdetail("Script \"%s\" enters pipeline mode at line %d, outside any \\if: every client would reach it and abort, as pgbench's do.",
 								   names[i], script_command_lineno(s, k)),
 						 errhint("Pass protocol => 'extended' or protocol => 'prepared'.")));
 		}
@@ -529,7 +538,7 @@ launch_check_pipelines(const RunSpec *spec, Script *const *scripts, const char *
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("script \"%s\" cannot run: %s", names[i], problem),
 					 at >= 0 ?
-					 errdetail("Line %d; the script has no \\if, so every client would abort there in its first transaction.",
+					 errdetail("At line %d: the script has no \\if, so every client would reach it and abort in its first transaction.",
 							   script_command_lineno(s, at)) :
 					 errdetail("No \\endpipeline follows the last \\startpipeline; the script has no \\if, so every client would abort in its first transaction."),
 					 errhint("Pair each \\startpipeline with an \\endpipeline, and read results with \\gset or \\aset outside the pipeline.")));

@@ -549,7 +549,7 @@ pgbx_convert(const PgbxOption *opt, JsonbValue *jv, PgbxValue *out)
 					if (elem.type == jbvNull)
 						ereport(ERROR,
 								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-								 errmsg("%s must not contain NULL", opt->name),
+								 errmsg("argument \"%s\" must not contain NULL", opt->name),
 								 errhint("Pass an array of client counts such as '{1,2,4}'.")));
 					if (elem.type != jbvNumeric)
 						pgbx_wrong_type(opt);

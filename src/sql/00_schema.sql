@@ -176,7 +176,8 @@ CREATE TABLE pgbenchx.runs (
     notices            bigint,   -- notices and warnings the server sent the clients (never logged)
     notice_samples     text[],   -- the first few of them, each cut to 200 bytes
     samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
-    samples_lost_transactions bigint  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
+    samples_lost_transactions bigint,  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
+    tpcb_consistent_before boolean  -- check_tpcb => true: the balances of accounts, branches and tellers agreed before the run; NULL if not read
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
