@@ -4,7 +4,7 @@
 # for BEGIN;SELECT 1; with -t 10), with -t and with a duration; and
 # check_tpcb records whether the invariant already did not hold before a
 # run (after a simple-update run), which export carries and a document
-# without it still imports.
+# without it still imports; and counts of one read in the singular.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -124,4 +124,18 @@ is( q1("SELECT tpcb_consistent || ' ' || tpcb_consistent_before FROM pgbenchx.ru
 	'true true', 'after pgbench_init: holds again');
 
 $node->stop;
+
+# --- singulars: one job, one client, one connection, one free slot
+my $small = pgbenchx_node('singulars',
+	conf => "max_worker_processes = 2\nmax_connections = 3\nsuperuser_reserved_connections = 2\n");
+my ($rc, $out, $err) = $small->psql('postgres', 'SELECT run_bench(1, 1, jobs => 1)');
+like($err, qr/1 job needs 2 background worker slots, but only [01] (?:is|are) free/,
+	"one job in the singular ($err)");
+unlike($err, qr/1 jobs|1 slots|1 are free/, 'no plural for one');
+$small->append_conf('postgresql.conf', "max_worker_processes = 8\n");
+$small->restart;
+($rc, $out, $err) = $small->psql('postgres', 'SELECT run_bench(1, 1)');
+like($err, qr/1 client needs 1 connection, but only 0 are free/, "one client, one connection ($err)");
+like($err, qr/and 1 connection is in use/, 'one connection in use in the detail');
+$small->stop;
 done_testing();
