@@ -213,7 +213,21 @@ SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(NULL)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(899999)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.sweep_report(900401)');
 
+-- counts of one in the singular: a lone run of 1 client in 1 job, a sweep
+-- that peaks at 1 client
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label)
+VALUES (900008, 'completed', 'select-only', '{1,2}', 2, 'one');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms)
+VALUES (900801, 900008, 'completed', 'select-only', 1, 1, 2, 9000, 0.2),
+       (900802, 900008, 'completed', 'select-only', 2, 1, 2, 5000, 0.4),
+       (900803, NULL, 'completed', 'select-only', 1, 1, 2, 9000, 0.2);
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms)
+VALUES (900803, 1, 9000, 9000, 0.1, 0.2), (900803, 2, 9000, 9000, 0.1, 0.2);
+SELECT pgbx_svg_xpath(pgbenchx.chart_sweeps(ARRAY[900008]), '//s:text[@class="legend"]') AS legend_one_client,
+       pgbx_svg_xpath(pgbenchx.chart_run(900803), '//s:text[@class="subtitle"]/text()') AS subtitle_one_client;
+DELETE FROM pgbenchx.runs WHERE run_id = 900803;
+
 DROP FUNCTION pgbx_svg_xpath(text, text);
 DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900402, 900403, 900504);
-DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900007;
+DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900008;
 RESET extra_float_digits;

@@ -54,6 +54,8 @@ SELECT pgbx_try($$SELECT run_sweep('{1,2}'::int[], 1, repeats => 0, check_tpcb =
 SELECT pgbx_try($$SELECT run_bench(1, 1, tags => '[1]', check_tpcb => true)$$);
 SELECT pgbx_try($$SELECT run_sweep('{1,2}'::int[], 1, tags => '[1]', check_tpcb => true)$$);
 
--- the column that records it
+-- the columns that record it, and the state before the run
 SELECT column_name, data_type FROM information_schema.columns
-WHERE table_schema = 'pgbenchx' AND table_name = 'runs' AND column_name = 'tpcb_consistent';
+WHERE table_schema = 'pgbenchx' AND table_name = 'runs'
+  AND column_name IN ('tpcb_consistent', 'tpcb_consistent_before')
+ORDER BY column_name;

@@ -897,14 +897,29 @@ coordinator_record(const RunSpec *spec, CoordinatorStep *step, const Coordinator
 	 * transactions may still be ending.
 	 */
 	result->tpcb_consistent = -1;
+	result->tpcb_consistent_before = -1;
+	if (before->tpcb_ok)
+		result->tpcb_consistent_before =
+			before->tpcb[0] == before->tpcb[1] && before->tpcb[1] == before->tpcb[2] ? 1 : 0;
 	if (before->tpcb_ok && !terminated && coordinator_tpcb_sums(spec, run_id, tpcb_after))
 	{
-		bool		ok = before->tpcb[0] == before->tpcb[1] && before->tpcb[1] == before->tpcb[2] &&
-			tpcb_after[0] == tpcb_after[1] && tpcb_after[1] == tpcb_after[2] &&
+		/* what the run itself changed agrees with what it logged */
+		bool		own_ok = tpcb_after[0] - before->tpcb[0] == tpcb_after[1] - before->tpcb[1] &&
+			tpcb_after[1] - before->tpcb[1] == tpcb_after[2] - before->tpcb[2] &&
 			tpcb_after[0] - before->tpcb[0] == tpcb_after[3] - before->tpcb[3];
+		bool		ok = result->tpcb_consistent_before == 1 && own_ok;
 
 		result->tpcb_consistent = ok ? 1 : 0;
-		if (!ok)
+		if (result->tpcb_consistent_before == 0)
+			ereport(WARNING,
+					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant did not hold before the run", run_id),
+					 errdetail("Sums of accounts, branches, tellers before the run: "
+							   INT64_FORMAT ", " INT64_FORMAT ", " INT64_FORMAT
+							   "; the run's own changes %s. runs.tpcb_consistent is false and runs.tpcb_consistent_before says why.",
+							   before->tpcb[0], before->tpcb[1], before->tpcb[2],
+							   own_ok ? "agreed with its history" : "did not agree either"),
+					 errhint("An earlier run of a script that writes some of the tables and not the others (simple-update, or a custom script) broke it; SELECT pgbench_init(...) fills consistent tables again.")));
+		else if (!ok)
 			ereport(WARNING,
 					(errmsg("pgbenchx run " INT64_FORMAT ": the TPC-B invariant does not hold", run_id),
 					 errdetail("Sums of accounts, branches, tellers, history before the run: "
@@ -953,8 +968,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 
 	coordinator_prepare(spec, run_id, &before);
 	pgstat_report_activity(STATE_RUNNING,
-						   psprintf("pgbenchx run " INT64_FORMAT ": %d clients, %d jobs",
-									run_id, clients, step->njobs));
+						   psprintf("pgbenchx run " INT64_FORMAT ": %d %s, %d %s",
+									run_id, clients, clients == 1 ? "client" : "clients",
+									step->njobs, step->njobs == 1 ? "job" : "jobs"));
 	progress_phase(RUN_PHASE_CONNECTING);
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
@@ -986,7 +1002,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 		(int64) (drivers_total->transactions - total->transactions) : 0;
 	if (lost > 0)
 		ereport(WARNING,
-				(errmsg("pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost", run_id, lost),
+				(errmsg_plural("pgbenchx run " INT64_FORMAT ": the sample of %d second was lost",
+							   "pgbenchx run " INT64_FORMAT ": the samples of %d seconds were lost",
+							   lost, run_id, lost),
 				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
 						   step->run->ring_len)));
 	result.total = drivers_total;

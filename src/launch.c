@@ -8,7 +8,9 @@
  * Refusals happen here, in the caller's session, with the numbers involved
  * and a hint naming the setting: bad arguments, a transaction block, a run
  * already in progress, too few worker slots or connections, missing pgbench
- * tables, a loopback login that fails.  This file must not run benchmarks.
+ * tables, a loopback login that fails, and what the parsed scripts show
+ * every client would fail on (pipeline misuse, check_tpcb with a script
+ * that does not keep the invariant).  This file must not run benchmarks.
  *
  *-------------------------------------------------------------------------
  */
@@ -81,6 +83,13 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
  * hard limit is too low for a step's largest share, instead of failing the
  * run with "Too many open files" once it has started.
  */
+/* "1 client", "2 clients": a count with its noun, singular for one */
+static const char *
+launch_count(int64 n, const char *one, const char *many)
+{
+	return psprintf(INT64_FORMAT " %s", n, n == 1 ? one : many);
+}
+
 static void
 launch_check_nofile(const LaunchOptions *opts, int ncpus)
 {
@@ -102,8 +111,9 @@ launch_check_nofile(const LaunchOptions *opts, int ncpus)
 
 			ereport(ERROR,
 					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-					 errmsg("%d clients in %d jobs need %ld open files per driver, but the server's limit is %ld",
-							c, jobs, need, (long) rl.rlim_max),
+					 errmsg("%s in %s %s %ld open files per driver, but the server's limit is %ld",
+							launch_count(c, "client", "clients"), launch_count(jobs, "job", "jobs"),
+							c == 1 ? "needs" : "need", need, (long) rl.rlim_max),
 					 errdetail("Each driver worker holds one connection per client of its share, and the server's processes may open at most %ld files (RLIMIT_NOFILE, hard limit).",
 							   (long) rl.rlim_max),
 					 per_job > 0 ?
@@ -180,8 +190,9 @@ launch_check_arguments(const LaunchOptions *opts, const char *what)
 	if ((int64) opts->nsteps * opts->repeats > LAUNCH_MAX_STEPS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a sweep has at most %d runs, not %d client counts times %d repeats",
-						LAUNCH_MAX_STEPS, opts->nsteps, opts->repeats),
+				 errmsg("a sweep has at most %d runs, not %s times %s",
+						LAUNCH_MAX_STEPS, launch_count(opts->nsteps, "client count", "client counts"),
+						launch_count(opts->repeats, "repeat", "repeats")),
 				 errhint("Split the sweep in several, or repeat it less.")));
 	for (int i = 0; i < opts->nsteps; i++)
 	{
@@ -362,10 +373,13 @@ launch_check_connections(int clients)
 	if (clients > free_conns)
 		ereport(ERROR,
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-				 errmsg("%d clients need %d connections, but only %d are free",
-						clients, clients, Max(free_conns, 0)),
-				 errdetail("max_connections is %d, superuser_reserved_connections is %d, and %d connections are in use.",
-						   MaxConnections, reserved, in_use),
+				 errmsg("%s %s %s, but only %d %s free",
+						launch_count(clients, "client", "clients"), clients == 1 ? "needs" : "need",
+						launch_count(clients, "connection", "connections"),
+						Max(free_conns, 0), free_conns == 1 ? "is" : "are"),
+				 errdetail("max_connections is %d, superuser_reserved_connections is %d, and %s %s in use.",
+						   MaxConnections, reserved, launch_count(in_use, "connection", "connections"),
+						   in_use == 1 ? "is" : "are"),
 				 errhint("Raise max_connections (this needs a restart) or run fewer clients.")));
 }
 
@@ -446,6 +460,95 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 }
 
 /*
+ * The pipeline mistakes a parsed script shows before it runs, each of which
+ * pgbench meets only at run time, where it aborts the client: \startpipeline
+ * under the simple protocol outside any \if, and, in a script without \if
+ * (every transaction goes through every command), a pipeline entered twice,
+ * left or synced outside one, \gset or \aset inside one, or still open at
+ * the end.  Refused in pgbench's words, before any maintenance starts.
+ */
+static void
+launch_check_pipelines(const RunSpec *spec, Script *const *scripts, const char *const *names, int nscripts)
+{
+	for (int i = 0; i < nscripts; i++)
+	{
+		const Script *s = scripts[i];
+		int			n = script_command_count(s);
+		bool		linear = true;
+		bool		in_pipeline = false;
+		const char *problem = NULL;
+		int			at = -1;
+
+		int			depth = 0;
+
+		for (int k = 0; k < n; k++)
+		{
+			ScriptCommandKind kind = script_command_kind(s, k);
+
+			if (kind == SCRIPT_CMD_IF)
+			{
+				linear = false;
+				depth++;
+			}
+			else if (kind == SCRIPT_CMD_ENDIF)
+				depth--;
+			/* outside any \if: every transaction reaches it */
+			if (kind == SCRIPT_CMD_STARTPIPELINE && depth == 0 &&
+				spec->protocol == RUN_PROTOCOL_SIMPLE)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("cannot use pipeline mode with the simple query protocol"),
+						 errdetail("Script \"%s\" enters pipeline mode at line %d, outside any \\if: every client would reach it and abort, as pgbench's do.",
+								   names[i], script_command_lineno(s, k)),
+						 errhint("Pass protocol => 'extended' or protocol => 'prepared'.")));
+		}
+		if (!linear)
+			continue;
+		for (int k = 0; k < n && problem == NULL; k++)
+		{
+			ScriptCommandKind kind = script_command_kind(s, k);
+			const char *prefix;
+
+			if (kind == SCRIPT_CMD_STARTPIPELINE)
+			{
+				if (in_pipeline)
+					problem = "already in pipeline mode";
+				in_pipeline = true;
+			}
+			else if (kind == SCRIPT_CMD_SYNCPIPELINE || kind == SCRIPT_CMD_ENDPIPELINE)
+			{
+				if (!in_pipeline)
+					problem = "not in pipeline mode";
+				if (kind == SCRIPT_CMD_ENDPIPELINE)
+					in_pipeline = false;
+			}
+			else if (kind == SCRIPT_CMD_SQL && in_pipeline)
+			{
+				ScriptResultStore store = script_sql_store(s, k, &prefix);
+
+				if (store == SCRIPT_STORE_GSET)
+					problem = "\\gset is not allowed in pipeline mode";
+				else if (store == SCRIPT_STORE_ASET)
+					problem = "\\aset is not allowed in pipeline mode";
+			}
+			if (problem)
+				at = k;
+		}
+		if (problem == NULL && in_pipeline)
+			problem = "end of script reached with pipeline open";
+		if (problem)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("script \"%s\" cannot run: %s", names[i], problem),
+					 at >= 0 ?
+					 errdetail("At line %d: the script has no \\if, so every client would reach it and abort in its first transaction.",
+							   script_command_lineno(s, at)) :
+					 errdetail("No \\endpipeline follows the last \\startpipeline; the script has no \\if, so every client would abort in its first transaction."),
+					 errhint("Pair each \\startpipeline with an \\endpipeline, and read results with \\gset or \\aset outside the pipeline.")));
+	}
+}
+
+/*
  * Every script parses, and a client can be made of the mix with these
  * variables in this protocol (variable names, at most 255 parameters per
  * statement), and check_tpcb has the scripts it needs, so that no driver
@@ -483,6 +586,7 @@ launch_check_scripts(RunSpec *spec, StringInfo payload)
 					 errdetail("%s", msg)));
 		}
 	}
+	launch_check_pipelines(spec, scripts, mix.names, mix.nscripts);
 	memset(&copts, 0, sizeof(copts));
 	copts.query_mode = (ScriptQueryMode) spec->protocol;
 	copts.scale = 1;
@@ -839,8 +943,9 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	if (max_jobs + 1 > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("%d jobs need %d background worker slots, but only %d are free",
-						max_jobs, max_jobs + 1, Max(free_slots, 0)),
+				 errmsg("%s %s %d background worker slots, but only %d %s free",
+						launch_count(max_jobs, "job", "jobs"), max_jobs == 1 ? "needs" : "need",
+						max_jobs + 1, Max(free_slots, 0), free_slots == 1 ? "is" : "are"),
 				 errdetail("A run takes one coordinator and one worker per job; max_worker_processes is %d.",
 						   max_worker_processes),
 				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));

@@ -549,7 +549,7 @@ pgbx_convert(const PgbxOption *opt, JsonbValue *jv, PgbxValue *out)
 					if (elem.type == jbvNull)
 						ereport(ERROR,
 								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-								 errmsg("%s must not contain NULL", opt->name),
+								 errmsg("argument \"%s\" must not contain NULL", opt->name),
 								 errhint("Pass an array of client counts such as '{1,2,4}'.")));
 					if (elem.type != jbvNumeric)
 						pgbx_wrong_type(opt);
@@ -787,6 +787,28 @@ pgbenchx_launch_bench(PG_FUNCTION_ARGS)
 }
 
 /*
+ * A client range (run_sweep, run_replay, sweep_ladder): the same words for
+ * the same mistake wherever a range is taken.
+ */
+static void
+pgbx_check_client_range(int min_clients, int max_clients)
+{
+	if (min_clients < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_clients must be at least 1, not %d", min_clients),
+				 errdetail("A client range goes from min_clients up to max_clients, both numbers of clients."),
+				 errhint("Pass min_clients => 1 or more.")));
+	if (min_clients > max_clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_clients (%d) is greater than max_clients (%d)",
+						min_clients, max_clients),
+				 errdetail("A client range goes from min_clients up to max_clients."),
+				 errhint("Pass min_clients <= max_clients.")));
+}
+
+/*
  * pgbenchx.launch_sweep(options jsonb): both run_sweep's seam, the ladder
  * from min_clients to max_clients or the list of clients
  */
@@ -807,17 +829,7 @@ pgbenchx_launch_sweep(PG_FUNCTION_ARGS)
 		PG_RETURN_INT64(launch_start(&c.o, true));
 	}
 	pgbx_read_options(fcinfo, PGBX_SWEEP, &c);
-	if (c.min_clients < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_clients must be at least 1, not %d", c.min_clients),
-				 errhint("Pass 1 or more clients.")));
-	if (c.min_clients > c.max_clients)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_clients (%d) is greater than max_clients (%d)",
-						c.min_clients, c.max_clients),
-				 errhint("Pass min_clients <= max_clients.")));
+	pgbx_check_client_range(c.min_clients, c.max_clients);
 	c.o.nsteps = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
 	c.o.clients = ladder;
 	PG_RETURN_INT64(launch_start(&c.o, true));
@@ -877,11 +889,7 @@ pgbenchx_sweep_ladder(PG_FUNCTION_ARGS)
 	Datum		elems[LAUNCH_MAX_STEPS];
 	int			n;
 
-	if (min_clients < 1 || min_clients > max_clients)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid client range %d..%d", min_clients, max_clients),
-				 errhint("Pass 1 <= min_clients <= max_clients.")));
+	pgbx_check_client_range(min_clients, max_clients);
 	n = launch_ladder(min_clients, max_clients, ladder, LAUNCH_MAX_STEPS);
 	for (int i = 0; i < n; i++)
 		elems[i] = Int32GetDatum(ladder[i]);
@@ -952,11 +960,7 @@ pgbenchx_launch_replay(PG_FUNCTION_ARGS)
 	const char *queries;
 
 	pgbx_read_options(fcinfo, PGBX_REPLAY, &c);
-	if (c.min_clients < 1 || c.min_clients > c.max_clients)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid client range %d..%d", c.min_clients, c.max_clients),
-				 errhint("Pass 1 <= min_clients <= max_clients.")));
+	pgbx_check_client_range(c.min_clients, c.max_clients);
 	queries = c.from_file ? pgbenchx_read_queries_file(c.queries) : c.queries;
 	if (strlen(queries) > PGBENCHX_MAX_REPLAY_BYTES)
 		ereport(ERROR,

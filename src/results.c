@@ -455,6 +455,10 @@ results_finish_run(int64 run_id, const RunResult *r)
 	results_int4(&st, r->samples_lost);
 	results_int8(&st, r->samples_lost_transactions);
 	results_text(&st, results_script_stats(r));
+	if (r->tpcb_consistent_before >= 0)
+		results_arg(&st, BOOLOID, BoolGetDatum(r->tpcb_consistent_before == 1), false);
+	else
+		results_arg(&st, BOOLOID, (Datum) 0, true);
 	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -464,7 +468,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
-				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, "
+				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, tpcb_consistent_before = $33, "
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "

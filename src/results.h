@@ -26,6 +26,7 @@ typedef struct RunResult
 	int			checkpoints;	/* during the run; -1 if unknown */
 	int			autovacuums;	/* during the run; -1 if unknown */
 	int			tpcb_consistent;	/* check_tpcb: 1 held, 0 broken, -1 not checked */
+	int			tpcb_consistent_before; /* check_tpcb: the balances agreed before the run: 1, 0, -1 not read */
 	DriverCounts counts;		/* summed over the drivers */
 	stats_run  *total;			/* the drivers' own totals */
 	/* the first notices the clients received (counts.notices counts all) */

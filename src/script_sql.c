@@ -256,6 +256,14 @@ script_sql_check(const char *name, const char *body)
 		script_free(script);
 		return;
 	}
+	/* \shell and \setshell parse under pgbench: say why they are refused here */
+	if (strcmp(err.command, "shell") == 0 || strcmp(err.command, "setshell") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("script \"%s\" has an error: %s", name, err.message),
+				 errdetail("%s", script_sql_error_text(&err)),
+				 errhint("pgbenchx runs scripts inside the server, which runs no shell commands: remove \\%s, or run this script with stock pgbench.",
+						 err.command)));
 	ereport(ERROR,
 			(errcode(ERRCODE_SYNTAX_ERROR),
 			 errmsg("script \"%s\" has an error: %s", name, err.message),
@@ -407,11 +415,16 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	Oid			caller;
 	OwnerSwitch sw;
 
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("name, body and replace must not be null"),
-				 errhint("Pass a name and the script's text.")));
+	for (int i = 0; i < 3; i++)
+		if (PG_ARGISNULL(i))
+		{
+			static const char *const argnames[] = {"name", "body", "replace"};
+
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("argument \"%s\" must not be null", argnames[i]),
+					 errhint("Pass a name and the script's text, and replace => true or false.")));
+		}
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	body = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	replace = PG_GETARG_BOOL(2);

@@ -159,8 +159,9 @@ startup_reap_database(Oid dboid)
 	marked = results_mark_orphans_aborted();
 	if (marked > 0)
 		ereport(LOG,
-				(errmsg("pgbenchx marked " UINT64_FORMAT " runs and sweeps aborted in database \"%s\": their coordinator did not survive the restart",
-						marked, dbname)));
+				(errmsg_plural("pgbenchx marked " UINT64_FORMAT " run or sweep aborted in database \"%s\": its coordinator did not survive the restart",
+							   "pgbenchx marked " UINT64_FORMAT " runs and sweeps aborted in database \"%s\": their coordinator did not survive the restart",
+							   (unsigned long) marked, marked, dbname)));
 }
 
 void

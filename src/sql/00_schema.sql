@@ -177,7 +177,8 @@ CREATE TABLE pgbenchx.runs (
     notice_samples     text[],   -- the first few of them, each cut to 200 bytes
     samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
     samples_lost_transactions bigint,  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
-    script_stats       jsonb     -- per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench's "SQL script N" blocks)
+    script_stats       jsonb,    -- per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench's "SQL script N" blocks)
+    tpcb_consistent_before boolean  -- check_tpcb => true: the balances of accounts, branches and tellers agreed before the run; NULL if not read
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.

@@ -31,13 +31,14 @@ DECLARE
     running bigint;
 BEGIN
     IF sweep_ids IS NULL OR cardinality(sweep_ids) = 0 THEN
-        RAISE EXCEPTION 'no sweep to export'
+        RAISE EXCEPTION '%', CASE WHEN sweep_ids IS NULL THEN 'argument "sweep_ids" must not be null'
+                                  ELSE 'argument "sweep_ids" must not be empty' END
             USING ERRCODE = CASE WHEN sweep_ids IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
                   DETAIL = 'sweep_ids must name at least one sweep.',
                   HINT = 'Pass ARRAY[sweep_id, ...]; SELECT sweep_id, label FROM pgbenchx.sweep_summary lists them.';
     END IF;
     IF array_position(sweep_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'sweep_ids must not contain NULL'
+        RAISE EXCEPTION 'argument "sweep_ids" must not contain NULL'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass only the sweep_id of existing sweeps.';
     END IF;

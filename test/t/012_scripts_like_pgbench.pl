@@ -100,8 +100,14 @@ foreach my $mode ('extended', 'prepared')
 		"identical values through a pipeline ($mode)");
 }
 
-# a script that ends with its pipeline open aborts its client
-$node->safe_psql('postgres', "SELECT pgbenchx.add_script('open-pipe', \$s\$\\startpipeline\nSELECT 1;\n\$s\$)");
+# a script that ends with its pipeline open: refused at the call when every
+# transaction would (no \if), else its client is aborted, as pgbench does
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('open-pipe-always', \$s\$\\startpipeline\nSELECT 1;\n\$s\$)");
+my ($orc, $oout, $oerr) = $node->psql('postgres',
+	"SELECT run_bench(1, 1, 'open-pipe-always', protocol => 'extended', vacuum => false, checkpoint => false)");
+like($oerr, qr/script "open-pipe-always" cannot run: end of script reached with pipeline open/,
+	'a script that always ends with its pipeline open is refused at the call');
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('open-pipe', \$s\$\\if 1\n\\startpipeline\n\\endif\nSELECT 1;\n\$s\$)");
 my $oid = $node->safe_psql('postgres',
 	"SELECT run_bench(1, 1, 'open-pipe', protocol => 'extended', vacuum => false, checkpoint => false)");
 $node->safe_psql('postgres', "CALL pgbenchx.wait($oid)");
@@ -117,6 +123,8 @@ $node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
 is($node->safe_psql('postgres', "SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $id"),
 	'failed: client 0 aborted: end of script reached without completing the last transaction',
 	'a script ending in an open transaction aborts the client');
+is($node->safe_psql('postgres', "SELECT transactions || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"),
+	'1 1', 'after counting its transaction, as pgbench does (processed: 1)');
 
 # in a mix, the abort names the script that failed (its index in the mix),
 # in stock pgbench's words: an SQL error and a meta-command error

@@ -136,13 +136,14 @@ DECLARE
     ly float8;
 BEGIN
     IF sweep_ids IS NULL OR array_position(sweep_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'sweep_ids must not be null or contain nulls'
+        RAISE EXCEPTION '%', CASE WHEN sweep_ids IS NULL THEN 'argument "sweep_ids" must not be null'
+                                  ELSE 'argument "sweep_ids" must not contain NULL' END
             USING ERRCODE = 'null_value_not_allowed',
                   DETAIL = 'chart_sweeps draws one line per sweep id given.',
                   HINT = 'Pass the ids of sweeps, for example ARRAY[1, 17]; SELECT sweep_id, label FROM pgbenchx.sweeps lists them.';
     END IF;
     IF cardinality(sweep_ids) = 0 THEN
-        RAISE EXCEPTION 'sweep_ids must not be empty'
+        RAISE EXCEPTION 'argument "sweep_ids" must not be empty'
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'chart_sweeps draws one line per sweep id given, and none was given.',
                   HINT = 'Pass the ids of sweeps, for example ARRAY[1, 17]; SELECT sweep_id, label FROM pgbenchx.sweeps lists them.';
@@ -405,7 +406,7 @@ DECLARE
     svg text;
 BEGIN
     IF chart_run.run_id IS NULL THEN
-        RAISE EXCEPTION 'run_id must not be null'
+        RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   DETAIL = 'chart_run draws the per-second samples of one run.',
                   HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
@@ -466,7 +467,8 @@ BEGIN
                   w / 2, r.run_id, pgbenchx.xml_escape(coalesce(r.label, r.script)))
         || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>',
                   w / 2, pgbenchx.xml_escape(
-                      concat_ws(', ', 'script ' || r.script, r.clients || ' clients',
+                      concat_ws(', ', 'script ' || r.script,
+                                r.clients || CASE WHEN r.clients = 1 THEN ' client' ELSE ' clients' END,
                                 r.jobs || CASE WHEN r.jobs = 1 THEN ' job' ELSE ' jobs' END,
                                 r.protocol || ' protocol',
                                 CASE WHEN r.sweep_id IS NOT NULL THEN 'sweep ' || r.sweep_id END,
@@ -1060,7 +1062,7 @@ DECLARE
     width constant int := 40;
 BEGIN
     IF sweep_report.sweep_id IS NULL THEN
-        RAISE EXCEPTION 'sweep_id must not be null'
+        RAISE EXCEPTION 'argument "sweep_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   DETAIL = 'sweep_report shows one sweep.',
                   HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
