@@ -6,7 +6,10 @@ ALTER TABLE pgbenchx.runs ADD COLUMN tpcb_consistent_before boolean;
 
 -- The same words for the same mistake: a NULL, NULL-holding or empty
 -- argument reads 'argument "x" must not be null' (contain NULL, be empty)
--- everywhere; singular counts in the charts' texts.
+-- everywhere; singular counts in the charts' texts.  CREATE OR REPLACE
+-- keeps each routine's privileges, PUBLIC's already revoked: no REVOKE
+-- here, which would record a runner's grants as the extension's initial
+-- privileges (pg_init_privs).
 
 CREATE OR REPLACE FUNCTION pgbenchx.chart_sweeps(sweep_ids bigint[]) RETURNS text
 SET search_path = pg_catalog, pg_temp
@@ -280,7 +283,6 @@ BEGIN
     RETURN svg || legend || E'\n</svg>\n';
 END $$;
 
-REVOKE ALL ON FUNCTION pgbenchx.chart_sweeps(bigint[]) FROM PUBLIC;
 
 CREATE OR REPLACE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
@@ -477,7 +479,6 @@ BEGIN
     RETURN svg || E'\n</svg>\n';
 END $$;
 
-REVOKE ALL ON FUNCTION pgbenchx.chart_run(bigint) FROM PUBLIC;
 
 CREATE OR REPLACE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
 RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric)
@@ -538,7 +539,6 @@ BEGIN
     ORDER BY per.clients;
 END $$;
 
-REVOKE ALL ON FUNCTION pgbenchx.sweep_report(bigint) FROM PUBLIC;
 
 CREATE OR REPLACE FUNCTION pgbenchx.export(sweep_ids bigint[])
 RETURNS jsonb
@@ -624,4 +624,3 @@ BEGIN
                OR i.run_id IN (SELECT r.run_id FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids))), '[]'));
 END $$;
 
-REVOKE ALL ON FUNCTION pgbenchx.export(bigint[]) FROM PUBLIC;

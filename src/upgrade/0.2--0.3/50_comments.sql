@@ -112,6 +112,7 @@ COMMENT ON COLUMN pgbenchx.runs.notice_samples IS 'the first three of those noti
 COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost (the coordinator could not write in time): not stored';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
 COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
+COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: whether the balances of accounts, branches and tellers agreed before the run (false after a simple-update run, say); NULL if not checked';
 
 -- pgbenchx.statement_stats
 COMMENT ON COLUMN pgbenchx.statement_stats.run_id IS 'the run';
