@@ -843,6 +843,7 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 	spec->vacuum = opts->vacuum;
 	spec->checkpoint = opts->checkpoint;
 	spec->check_tpcb = opts->check_tpcb;
+	spec->record_system = opts->record_system;
 	spec->random_seed_given = opts->random_seed_given;
 	spec->random_seed = opts->random_seed_given ? (uint64) opts->random_seed :
 		(uint64) GetCurrentTimestamp();

@@ -51,6 +51,7 @@ typedef struct LaunchOptions
 	bool		replay;
 	bool		shuffle;
 	bool		check_tpcb;		/* check the TPC-B invariant over each run */
+	bool		record_system;	/* record system_samples and wait_samples */
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

@@ -420,6 +420,7 @@ static const PgbxOption pgbenchx_options[] = {
 	{"tags", PGBX_JSONB, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.tags), PGBX_NO_FLAG, NULL},
 	{"repeats", PGBX_INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, PGBX_AT(o.repeats), PGBX_NO_FLAG, pgbx_check_repeats},
 	{"check_tpcb", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.check_tpcb), PGBX_NO_FLAG, NULL},
+	{"record_system", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.record_system), PGBX_NO_FLAG, NULL},
 };
 
 static const char *

@@ -304,12 +304,13 @@ results_create_run(const RunSpec *spec, int64 run_id, int clients, int jobs, int
 	results_arg(&st, BOOLOID, BoolGetDatum(spec->knobs.replay), false);
 	results_environment(&st);
 	results_text(&st, spec->owner);
+	results_arg(&st, BOOLOID, BoolGetDatum(spec->record_system), false);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction, tags, repeat, replay, environment_id, owner) "
+						"connect_per_transaction, tags, repeat, replay, environment_id, owner, record_system) "
 						"VALUES (coalesce($1, pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass)), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23) "
 						"RETURNING run_id", &st);
 }
 

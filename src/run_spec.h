@@ -56,6 +56,7 @@ typedef struct RunSpec
 	bool		vacuum;
 	bool		checkpoint;
 	bool		check_tpcb;		/* record runs.tpcb_consistent */
+	bool		record_system;	/* record what the machine and the server did (system_samples, wait_samples) */
 	bool		random_seed_given;
 	uint64		random_seed;
 	int			ncpus;

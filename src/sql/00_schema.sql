@@ -178,7 +178,19 @@ CREATE TABLE pgbenchx.runs (
     samples_lost       int,      -- seconds whose samples were lost (the coordinator could not write for longer than the ring): not stored
     samples_lost_transactions bigint,  -- transactions in no stored sample: sum(samples.transactions) + this = transactions
     script_stats       jsonb,    -- per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench's "SQL script N" blocks)
-    tpcb_consistent_before boolean  -- check_tpcb => true: the balances of accounts, branches and tellers agreed before the run; NULL if not read
+    tpcb_consistent_before boolean, -- check_tpcb => true: the balances of accounts, branches and tellers agreed before the run; NULL if not read
+    -- why the numbers are what they are (issue 13), from system_samples and wait_samples
+    record_system      boolean,  -- record_system => true: what the machine and the server did was recorded
+    system_notes       text[],   -- why a figure of system_samples is NULL: one line per cause, once per run
+    wait_sample_hz     float8,   -- wait-event samples per second actually taken
+    wal_bytes_per_tx   float8,
+    blocks_read_per_tx float8,   -- shared blocks read (not found in shared_buffers)
+    blocks_written_per_tx float8, -- buffers written by the checkpointer, the bgwriter and the backends
+    server_cpu_ms_per_tx float8, -- CPU of the client backends
+    driver_cpu_ms_per_tx float8, -- CPU of the driver workers
+    iowait_avg         float8,   -- average share of machine CPU time in iowait
+    top_waits          jsonb,    -- the top wait events as shares of the client backends' sampled time
+    verdict            text      -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -224,6 +236,71 @@ SELECT pg_catalog.pg_extension_config_dump('pgbenchx.id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.runs', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.samples', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.statement_stats', '');
+
+/*
+ * Why the numbers are what they are (issue 13): what the machine and the
+ * server did in each second of a run, beside its samples, and the wait
+ * events of its client backends.  Recorded unless a run is started with
+ * record_system => false.  A figure the system cannot give is NULL, never
+ * zero, and runs.system_notes says why, once per run.
+ */
+CREATE TABLE pgbenchx.system_samples (
+    run_id              bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    second              int NOT NULL CHECK (second OPERATOR(pg_catalog.>=) 1),
+    covered_s           float8,   -- the time these counters cover (1 but for a partial last second)
+    cpu_user            float8,   -- machine CPU over all cores, fractions of the interval (user + nice)
+    cpu_system          float8,   -- system + irq + softirq
+    cpu_iowait          float8,
+    cpu_steal           float8,
+    cpu_idle            float8,
+    driver_cpu_s        float8,   -- CPU seconds of the driver workers in this second
+    backend_cpu_s       float8,   -- CPU seconds of the run's client backends together
+    data_reads          bigint,   -- the device holding data_directory: read operations completed
+    data_read_bytes     bigint,
+    data_writes         bigint,
+    data_write_bytes    bigint,
+    data_await_ms       float8,   -- average time per operation (read and write)
+    data_queue          float8,   -- average queue depth
+    wal_reads           bigint,   -- the device holding pg_wal, the same figures
+    wal_read_bytes      bigint,
+    wal_writes          bigint,
+    wal_write_bytes     bigint,
+    wal_await_ms        float8,
+    wal_queue           float8,
+    wal_records         bigint,   -- pg_stat_wal, delta in this second
+    wal_fpi             bigint,
+    wal_bytes           numeric,
+    wal_write           bigint,
+    wal_sync            bigint,
+    blks_hit            bigint,   -- pg_stat_database of the run's database
+    blks_read           bigint,
+    temp_bytes          bigint,
+    deadlocks           bigint,
+    buffers_checkpoint  bigint,   -- pg_stat_bgwriter
+    buffers_clean       bigint,
+    buffers_backend     bigint,
+    checkpoints_begun   int,
+    checkpoints_done    int,
+    PRIMARY KEY (run_id, second)
+);
+COMMENT ON TABLE pgbenchx.system_samples IS 'what the machine and the server did in each second of a run';
+
+-- The wait events of the run's client backends, sampled many times a
+-- second (runs.wait_sample_hz) from the server's process state: per second,
+-- how many samples found a backend in each (wait_event_type, wait_event);
+-- an active backend waiting on nothing counts as ('CPU', 'on CPU').
+CREATE TABLE pgbenchx.wait_samples (
+    run_id          bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    second          int NOT NULL CHECK (second OPERATOR(pg_catalog.>=) 1),
+    wait_event_type text NOT NULL,
+    wait_event      text NOT NULL,
+    samples         int NOT NULL,
+    PRIMARY KEY (run_id, second, wait_event_type, wait_event)
+);
+COMMENT ON TABLE pgbenchx.wait_samples IS 'wait events of the client backends, sampled many times a second';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.system_samples', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.wait_samples', '');
 
 /*
  * Scripts.  The built-ins are pgbench's own, in C; scripts registered with

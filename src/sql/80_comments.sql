@@ -115,6 +115,17 @@ COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost
 COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
 COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: whether the balances of accounts, branches and tellers agreed before the run (false after a simple-update run, say); NULL if not checked';
+COMMENT ON COLUMN pgbenchx.runs.record_system IS 'record_system => true (the default): system_samples and wait_samples were recorded for this run; NULL for runs recorded before 0.3';
+COMMENT ON COLUMN pgbenchx.runs.system_notes IS 'why a figure of system_samples is NULL (cannot be read on this system, no block device ...): one line per cause, once per run';
+COMMENT ON COLUMN pgbenchx.runs.wait_sample_hz IS 'wait-event samples per second actually taken over the measured interval';
+COMMENT ON COLUMN pgbenchx.runs.wal_bytes_per_tx IS 'WAL bytes per transaction (pg_stat_wal over the run)';
+COMMENT ON COLUMN pgbenchx.runs.blocks_read_per_tx IS 'shared blocks read (not found in shared_buffers) per transaction, in the run''s database';
+COMMENT ON COLUMN pgbenchx.runs.blocks_written_per_tx IS 'buffers written by the checkpointer, the bgwriter and the backends per transaction';
+COMMENT ON COLUMN pgbenchx.runs.server_cpu_ms_per_tx IS 'CPU of the client backends per transaction, ms';
+COMMENT ON COLUMN pgbenchx.runs.driver_cpu_ms_per_tx IS 'CPU of the driver workers per transaction, ms';
+COMMENT ON COLUMN pgbenchx.runs.iowait_avg IS 'average share of the machine''s CPU time in iowait over the run';
+COMMENT ON COLUMN pgbenchx.runs.top_waits IS 'the top wait events of the client backends as shares of their sampled time: [{"wait_event_type", "wait_event", "share"}], largest first';
+COMMENT ON COLUMN pgbenchx.runs.verdict IS 'the limit when one is evident: load generator, CPU, I/O, locks or LWLocks, with the figure that shows it; NULL when none is';
 
 -- pgbenchx.statement_stats
 COMMENT ON COLUMN pgbenchx.statement_stats.run_id IS 'the run';
@@ -135,6 +146,50 @@ COMMENT ON COLUMN pgbenchx.samples.latency_avg_ms IS 'latency average of that se
 COMMENT ON COLUMN pgbenchx.samples.latency_p99_ms IS '99th percentile latency of that second, ms';
 COMMENT ON COLUMN pgbenchx.samples.failed IS 'transactions that failed in that second';
 COMMENT ON COLUMN pgbenchx.samples.covered_s IS 'seconds of the measured interval this row covers: 1, but for a last second cut short (rows from before 0.3 read 1)';
+
+-- pgbenchx.system_samples
+COMMENT ON COLUMN pgbenchx.system_samples.run_id IS 'the run';
+COMMENT ON COLUMN pgbenchx.system_samples.second IS 'the second of the measured interval, from 1, as in samples';
+COMMENT ON COLUMN pgbenchx.system_samples.covered_s IS 'seconds these counters cover: 1, but for a last second cut short';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_user IS 'the machine''s CPU time in user mode (user + nice), a fraction of all cores'' time';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_system IS 'in the kernel (system + irq + softirq), a fraction';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_iowait IS 'idle waiting for I/O, a fraction';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_steal IS 'taken by the hypervisor, a fraction';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_idle IS 'idle, a fraction';
+COMMENT ON COLUMN pgbenchx.system_samples.driver_cpu_s IS 'CPU seconds of the driver workers in this second';
+COMMENT ON COLUMN pgbenchx.system_samples.backend_cpu_s IS 'CPU seconds of the run''s client backends together in this second';
+COMMENT ON COLUMN pgbenchx.system_samples.data_reads IS 'read operations completed by the device that holds the data directory';
+COMMENT ON COLUMN pgbenchx.system_samples.data_read_bytes IS 'bytes read from it';
+COMMENT ON COLUMN pgbenchx.system_samples.data_writes IS 'write operations completed by it';
+COMMENT ON COLUMN pgbenchx.system_samples.data_write_bytes IS 'bytes written to it';
+COMMENT ON COLUMN pgbenchx.system_samples.data_await_ms IS 'its average time per operation, reads and writes, ms';
+COMMENT ON COLUMN pgbenchx.system_samples.data_queue IS 'its average queue depth';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_reads IS 'read operations completed by the device that holds pg_wal';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_read_bytes IS 'bytes read from it';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_writes IS 'write operations completed by it';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_write_bytes IS 'bytes written to it';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_await_ms IS 'its average time per operation, ms';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_queue IS 'its average queue depth';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_records IS 'WAL records generated (pg_stat_wal, this second)';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_fpi IS 'WAL full page images';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_bytes IS 'WAL bytes';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_write IS 'WAL buffers written out (pg_stat_wal.wal_write)';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_sync IS 'WAL files synced (pg_stat_wal.wal_sync)';
+COMMENT ON COLUMN pgbenchx.system_samples.blks_hit IS 'shared buffer hits in the run''s database (pg_stat_database)';
+COMMENT ON COLUMN pgbenchx.system_samples.blks_read IS 'blocks read in the run''s database';
+COMMENT ON COLUMN pgbenchx.system_samples.temp_bytes IS 'bytes written to temporary files in the run''s database';
+COMMENT ON COLUMN pgbenchx.system_samples.deadlocks IS 'deadlocks detected in the run''s database';
+COMMENT ON COLUMN pgbenchx.system_samples.buffers_checkpoint IS 'buffers written by the checkpointer (pg_stat_bgwriter)';
+COMMENT ON COLUMN pgbenchx.system_samples.buffers_clean IS 'buffers written by the background writer';
+COMMENT ON COLUMN pgbenchx.system_samples.buffers_backend IS 'buffers written by backends themselves';
+COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_begun IS 'checkpoints that began in this second';
+COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_done IS 'checkpoints that ended in this second';
+-- pgbenchx.wait_samples
+COMMENT ON COLUMN pgbenchx.wait_samples.run_id IS 'the run';
+COMMENT ON COLUMN pgbenchx.wait_samples.second IS 'the second of the measured interval, from 1, as in samples';
+COMMENT ON COLUMN pgbenchx.wait_samples.wait_event_type IS 'as pg_stat_activity.wait_event_type; CPU for an active backend waiting on nothing';
+COMMENT ON COLUMN pgbenchx.wait_samples.wait_event IS 'as pg_stat_activity.wait_event; on CPU for an active backend waiting on nothing';
+COMMENT ON COLUMN pgbenchx.wait_samples.samples IS 'how many of this second''s samples found a client backend in this wait (a backend counts once per sample)';
 
 -- pgbenchx.custom_scripts
 COMMENT ON COLUMN pgbenchx.custom_scripts.name IS 'the name runs use (script => name)';

@@ -153,17 +153,20 @@ my $tables_sql = q{
 	  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgbenchx')
 	ORDER BY 1};
 # the columns each table had under the old version: the hashes are over
-# these, so that columns an upgrade adds leave them comparable
+# these, so that columns an upgrade adds leave them comparable (a table the
+# upgrade adds holds no old results and is left out)
 my %old_columns;
 sub table_state
 {
 	my @out;
+	my $first = !%old_columns;
 	foreach my $t (split /\n/, sq($tables_sql))
 	{
 		my ($table, $pk) = split /\|/, $t;
 		die "table $table has no primary key" unless $pk;
-		$old_columns{$table} //= sq(qq{SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
-			WHERE attrelid = '$table'::regclass AND attnum > 0 AND NOT attisdropped});
+		$old_columns{$table} = sq(qq{SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+			WHERE attrelid = '$table'::regclass AND attnum > 0 AND NOT attisdropped}) if $first;
+		next unless $old_columns{$table};
 		push @out, "$table: " . sq("SELECT count(*) || ' ' || coalesce(md5(string_agg(ROW($old_columns{$table})::text, E'\\n' ORDER BY $pk)), '-') FROM $table x");
 	}
 	push @out, 'id_seq ' . sq('SELECT last_value FROM pgbenchx.id_seq');
