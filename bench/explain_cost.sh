@@ -1,0 +1,114 @@
+#!/bin/bash
+# bench/explain_cost.sh: what recording "why" costs (issue 13): pgbench's
+# select-only at 4 and 32 clients, run by pgbenchx with record_system on and
+# off, in alternating pairs, with stock pgbench beside them on the same
+# throwaway cluster.
+#
+# For every client count, PAIRS times (the order of on and off alternates
+# from pair to pair, so that neither always runs first):
+#   CHECKPOINT; pgbench -n -S -c C -j J -T D
+#   CHECKPOINT; launch_bench(select-only, C clients, J jobs, D s, record_system on)
+#   CHECKPOINT; launch_bench(the same, record_system off)
+# None does pre-run maintenance.  It prints each triple, then per client
+# count the median tps of each, the median of the per-pair ratios on/off
+# (the cost: 1 - ratio) and pgbenchx-on/pgbench, the wait-event sampling
+# rate reached and the system_samples rows written.
+#
+#   bench/explain_cost.sh                          # the defaults, about 8 min
+#   DURATION=3 PAIRS=1 bench/explain_cost.sh       # a smoke run
+#
+# Settings (environment): SCALE=20, DURATION=10, PAIRS=5, JOBS=1,
+# CLIENTS="4 32", PGX_DESTDIR (as in engine_bench.sh), PGX_WORKDIR, PGX_PORT.
+# Run as root on Debian 12 (the cluster runs as postgres).
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+
+SCALE=${SCALE:-20}
+DURATION=${DURATION:-10}
+PAIRS=${PAIRS:-5}
+JOBS=${JOBS:-1}
+CLIENTS=${CLIENTS-"4 32"}
+for v in SCALE DURATION PAIRS JOBS; do
+	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -ge 1 ] || pgx_die "$v must be a whole number of at least 1, not '${!v}'"
+done
+
+cluster_settings=(
+	"max_connections = 200"
+	"max_worker_processes = 16"
+	"shared_buffers = 1GB"
+	"max_wal_size = 8GB"
+	"checkpoint_timeout = 30min"
+)
+pgx_ensure_packages
+pgx_bench_install
+if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
+dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
+port=${PGX_PORT:-$(pgx_free_port)}
+trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
+pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+q -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
+pgx_log "pgbench_init($SCALE)"
+q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null || pgx_die "pgbench_init failed"
+
+echo "machine: $(nproc) cores, kernel $(uname -r), cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+echo "server: $(q -c 'SELECT version()')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "plan: select-only, SCALE=$SCALE, DURATION=$DURATION s, PAIRS=$PAIRS, JOBS=$JOBS, clients [$CLIENTS]"
+echo
+
+pgbench_tps() {
+	local out=$dir/pgbench.out
+	pgbench -n -S -c "$1" -j "$2" -T "$DURATION" >"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench failed"; }
+	sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out"
+}
+# pgbenchx_run C J on|off: prints "tps wait_sample_hz system_rows"
+pgbenchx_run() {
+	local rec=true id row
+	[ "$3" = off ] && rec=false
+	id=$(q -c "SELECT pgbenchx.launch_bench('{\"clients\": $1, \"jobs\": $2, \"duration\": $DURATION, \"script\": \"select-only\", \"vacuum\": false, \"checkpoint\": false, \"record_system\": $rec}')") ||
+		pgx_die "launch_bench failed"
+	q -c "SET client_min_messages = warning" -c "CALL pgbenchx.wait($id)" >/dev/null || pgx_die "wait($id) failed"
+	row=$(q -F ' ' -c "SELECT status, tps, coalesce(wait_sample_hz::numeric(10,1)::text, '-'),
+	                   (SELECT count(*) FROM pgbenchx.system_samples s WHERE s.run_id = r.run_id)
+	                   FROM pgbenchx.runs r WHERE run_id = $id")
+	set -- $row
+	[ "$1" = completed ] || pgx_die "run $id ended $row"
+	echo "$2 $3 $4"
+}
+
+summary=()
+for c in $CLIENTS; do
+	j=$((JOBS < c ? JOBS : c))
+	echo "== select-only, $c clients, $j jobs, $DURATION s"
+	printf '%5s %12s %12s %12s %8s %8s %8s %6s\n' pair pgbench on off on/off on/pgb hz rows
+	ratios=() vs=() s_t=() on_t=() off_t=() hzs=()
+	for pair in $(seq 1 "$PAIRS"); do
+		q -c CHECKPOINT
+		st=$(pgbench_tps "$c" "$j")
+		if [ $((pair % 2)) -eq 1 ]; then
+			q -c CHECKPOINT; read -r on hz rows <<<"$(pgbenchx_run "$c" "$j" on)"
+			q -c CHECKPOINT; read -r off _ _ <<<"$(pgbenchx_run "$c" "$j" off)"
+		else
+			q -c CHECKPOINT; read -r off _ _ <<<"$(pgbenchx_run "$c" "$j" off)"
+			q -c CHECKPOINT; read -r on hz rows <<<"$(pgbenchx_run "$c" "$j" on)"
+		fi
+		r=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.4f", a / b }')
+		v=$(awk -v a="$on" -v b="$st" 'BEGIN { printf "%.4f", a / b }')
+		ratios+=("$r") vs+=("$v") s_t+=("$st") on_t+=("$on") off_t+=("$off") hzs+=("$hz")
+		printf '%5s %12.0f %12.0f %12.0f %8s %8s %8s %6s\n' "$pair" "$st" "$on" "$off" "$r" "$v" "$hz" "$rows"
+	done
+	m_r=$(printf '%s\n' "${ratios[@]}" | median)
+	m_v=$(printf '%s\n' "${vs[@]}" | median)
+	printf '%5s %12.0f %12.0f %12.0f %8.4f %8.4f %8s\n\n' median "$(printf '%s\n' "${s_t[@]}" | median)" \
+		"$(printf '%s\n' "${on_t[@]}" | median)" "$(printf '%s\n' "${off_t[@]}" | median)" "$m_r" "$m_v" \
+		"$(printf '%s\n' "${hzs[@]}" | grep -v '^-$' | median)"
+	summary+=("$(printf '%7s %10.4f %9.2f%% %12.4f' "$c" "$m_r" "$(awk -v r="$m_r" 'BEGIN { print (1 - r) * 100 }')" "$m_v")")
+done
+echo "== summary: medians over $PAIRS pairs; cost = 1 - on/off"
+printf '%7s %10s %10s %12s\n' clients on/off cost on/pgbench
+printf '%s\n' "${summary[@]}"
