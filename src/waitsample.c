@@ -269,6 +269,12 @@ waitsample_write_second(WaitSampler *ws, uint64 sec, double span_s)
 	int			counts[WAITSAMPLE_MAX_EVENTS + 1];
 	int			n = 0;
 
+	/*
+	 * The drivers may publish a second between a tick that still fell in it
+	 * and this write: its CPU reading is then taken now.
+	 */
+	if (ws->cpu_second == (int64) sec)
+		waitsample_read_cpu(ws, (int64) sec + 1);
 	if (slot->second != (int64) sec)
 		return;					/* no tick in it, or its slot was reused */
 	for (int k = 0; k < slot->nevents; k++)
