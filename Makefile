@@ -29,7 +29,8 @@ OBJS = \
 	src/searchpath.o \
 	src/run_spec.o \
 	src/worker.o \
-	src/sysstat.o
+	src/sysstat.o \
+	src/waitsample.o
 
 # The SQL surface: 0.1 (the first release, kept as it was), the upgrade
 # script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:

@@ -13,6 +13,9 @@
  * sweep that dies at step 10 keeps steps 1 to 9.
  *
  * Every phase of a step is published for pgbenchx.progress (progress.c).
+ * With record_system, the measure loop wakes every 10 ms for the wait
+ * sampler (waitsample.c), which writes each second's wait events and
+ * backend CPU when that second's samples row is written.
  *
  * SIGUSR2 (pgbenchx.cancel) stops the run or sweep and records it as
  * cancelled; SIGTERM (pg_terminate_backend, shutdown) stops it and records
@@ -54,6 +57,7 @@
 #include "run_spec.h"
 #include "searchpath.h"
 #include "stats.h"
+#include "waitsample.h"
 #include "worker.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -80,6 +84,8 @@ typedef struct CoordinatorStep
 	BackgroundWorkerHandle **handles;
 	int			njobs;
 	int64		run_id;
+	pg_atomic_uint32 *client_pids;	/* nclients, in seg (run_spec.h) */
+	WaitSampler *sampler;		/* record_system, while measuring */
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
@@ -426,6 +432,8 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		}
 		stats_run_add_second(total, scratch);
 		results_write_sample(step->run_id, (int) sec + 1, scratch, span);
+		if (step->sampler)
+			waitsample_write_second(step->sampler, sec, span);
 		(*next_sec)++;
 	}
 }
@@ -551,6 +559,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	shm_toc_estimate_chunk(&e, cmdstats_size);
 	shm_toc_estimate_keys(&e, 2);
 	run_spec_estimate(&e, spec);
+	run_spec_estimate_client_pids(&e, clients);
 	size = shm_toc_estimate(&e);
 
 	step->seg = dsm_create(size, 0);
@@ -559,6 +568,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	step->cmdstats = shm_toc_allocate(toc, cmdstats_size);
 	memset(step->cmdstats, 0, cmdstats_size);
 	shm_toc_insert(toc, RUN_SPEC_KEY_CMDSTATS, step->cmdstats);
+	step->client_pids = run_spec_store_client_pids(toc, clients);
 
 	run = step->run = shm_toc_allocate(toc, shared_size);
 	memset(run, 0, shared_size);
@@ -721,6 +731,8 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 		int			done = 0;
 		char	   *failure = NULL;
 
+		if (step->sampler)
+			waitsample_tick(step->sampler);
 		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
 		coordinator_measured(step);
 
@@ -778,8 +790,11 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 			if (!any_alive)
 				break;
 		}
-		coordinator_wait_latch(100);
+		/* record_system: wake every 10 ms for the wait sampler's tick */
+		coordinator_wait_latch(step->sampler ? waitsample_timeout_ms(step->sampler) : 100);
 	}
+	if (step->sampler)
+		waitsample_end(step->sampler);
 	return terminated;
 }
 
@@ -977,6 +992,10 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
 	coordinator_go(step);
 	result.conn_time_ms = (double) (step->run->bench_start - connect_start) / 1000.0;
+	if (spec->record_system)
+		step->sampler = waitsample_start(run_id, step->client_pids, clients,
+										 step->run->bench_start, step->run->ring_len,
+										 spec->knobs.connect_per_transaction);
 
 	total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
 	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
@@ -985,6 +1004,11 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	progress_phase(RUN_PHASE_FINISHING);
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
+	if (step->sampler)
+	{
+		waitsample_finish(step->sampler, result.bench_end_usec);
+		step->sampler = NULL;
+	}
 
 	/*
 	 * The totals are the drivers' own, not the sum of the samples: a second

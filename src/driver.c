@@ -15,7 +15,9 @@
  * pg_stat_activity as a "pgbenchx driver").
  *
  * This file must not know the SQL of the results: it only publishes into
- * the DSM layout of run_shmem.h.
+ * the DSM layout of run_shmem.h, and each client's backend pid (after each
+ * connect, 0 after each disconnect) into the step's array of them
+ * (run_spec.h) for the coordinator's wait sampler.
  *
  *-------------------------------------------------------------------------
  */
@@ -154,6 +156,7 @@ typedef struct DriverRun
 	char	  **client_conninfo;	/* per client, for -C reconnects */
 	CommandStats *cmdstats;		/* ours, in the DSM segment */
 	DriverCounts *counts;		/* ours, in the DSM segment */
+	pg_atomic_uint32 *client_pids;	/* every client's backend pid, by id */
 	/* -R: pgbench's per-thread schedule */
 	prng_state	throttle_rs;
 	double		throttle_delay_usec;
@@ -292,6 +295,20 @@ driver_command_timed(DriverRun *dr, DriverClient *c, TimestampTz now)
  * --------------------------------------------------------------------- */
 
 /* Close a client's connection and take its socket out of the wait set. */
+/*
+ * Publish a client's backend pid (0: none) for the coordinator's wait
+ * sampler (run_spec.h), after each connect and at each disconnect.
+ */
+static void
+driver_publish_pid(DriverRun *dr, DriverClient *c)
+{
+	if (dr->client_pids == NULL)
+		return;
+	pg_write_barrier();
+	pg_atomic_write_u32(&dr->client_pids[c->id],
+						c->conn ? (uint32) PQbackendPID(c->conn) : 0);
+}
+
 static void
 driver_client_disconnect(DriverRun *dr, DriverClient *c)
 {
@@ -307,6 +324,7 @@ driver_client_disconnect(DriverRun *dr, DriverClient *c)
 	if (c->conn)
 		PQfinish(c->conn);
 	c->conn = NULL;
+	driver_publish_pid(dr, c);
 	c->want_write = false;
 	if (dr->run->knobs.connect_per_transaction)
 		dr->wes_dirty = true;
@@ -457,6 +475,7 @@ driver_close_all(DriverRun *dr)
 		driver_cancel_query(c->conn);
 		PQfinish(c->conn);
 		c->conn = NULL;
+		driver_publish_pid(dr, c);
 	}
 	for (; driver_fds_reserved > 0; driver_fds_reserved--)
 		ReleaseExternalFD();
@@ -712,6 +731,7 @@ driver_client_connected(DriverRun *dr, DriverClient *c, TimestampTz now)
 	}
 	dr->counts->reconnects++;
 	dr->counts->reconnect_usec += now - c->conn_start;
+	driver_publish_pid(dr, c);
 	if (PQsetnonblocking(c->conn, 1) != 0)
 	{
 		driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
@@ -1406,6 +1426,7 @@ driver_connect_all(DriverRun *dr)
 							 errmsg("client %d: could not set non-blocking mode: %s",
 									c->id, PQerrorMessage(c->conn))));
 				c->phase = CLIENT_CHOOSE_SCRIPT;
+				driver_publish_pid(dr, c);
 				connecting--;
 			}
 		}
@@ -1453,6 +1474,7 @@ driver_connect_all(DriverRun *dr)
 		{
 			PQfinish(dr->clients[i].conn);
 			dr->clients[i].conn = NULL;
+			driver_publish_pid(dr, &dr->clients[i]);
 		}
 }
 
@@ -1750,6 +1772,7 @@ driver_attach(DriverRun *dr, dsm_segment *seg)
 	dr->counts = &dr->me->counts;
 	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
 		dr->index * dr->spec->ncommands;
+	dr->client_pids = run_spec_find_client_pids(toc);
 	run_spec_mix(dr->spec, payload, &dr->payload);
 }
 

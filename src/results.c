@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * results.c
- *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs and
- *	  pgbenchx.samples, and the environment (environment.c) captured at the
+ *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs,
+ *	  pgbenchx.samples (and the wait sampler's to pgbenchx.wait_samples and
+ *	  system_samples.backend_cpu_s), and the environment (environment.c) captured at the
  *	  start of a sweep and of each run.  Each write is its own short
  *	  transaction, so a result is committed the moment it exists and no
  *	  snapshot is held between writes.  Values are always passed as
@@ -344,6 +345,89 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_float8(&st, span_s);
 	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
 					 "latency_p99_ms, failed, covered_s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", &st, true, NULL);
+}
+
+/*
+ * The wait sampler's second (waitsample.c): its n events in one INSERT into
+ * pgbenchx.wait_samples.  The arrays are built in a context of their own,
+ * freed at once: this runs every second.
+ */
+void
+results_write_waits(int64 run_id, int second, int n, const char *const *types,
+					const char *const *events, const int *counts)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchx wait samples",
+											  ALLOCSET_SMALL_SIZES);
+	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+	ResultsStmt st = {0};
+	Datum	   *d_types = palloc(sizeof(Datum) * n);
+	Datum	   *d_events = palloc(sizeof(Datum) * n);
+	Datum	   *d_counts = palloc(sizeof(Datum) * n);
+
+	for (int i = 0; i < n; i++)
+	{
+		d_types[i] = CStringGetTextDatum(types[i]);
+		d_events[i] = CStringGetTextDatum(events[i]);
+		d_counts[i] = Int32GetDatum(counts[i]);
+	}
+	results_int8(&st, run_id);
+	results_int4(&st, second);
+	results_arg(&st, TEXTARRAYOID,
+				PointerGetDatum(construct_array(d_types, n, TEXTOID, -1, false, TYPALIGN_INT)), false);
+	results_arg(&st, TEXTARRAYOID,
+				PointerGetDatum(construct_array(d_events, n, TEXTOID, -1, false, TYPALIGN_INT)), false);
+	results_arg(&st, INT4ARRAYOID,
+				PointerGetDatum(construct_array(d_counts, n, INT4OID, 4, true, TYPALIGN_INT)), false);
+	MemoryContextSwitchTo(oldcxt);
+	results_exec_ext("INSERT INTO pgbenchx.wait_samples (run_id, second, wait_event_type, wait_event, samples) "
+					 "SELECT $1, $2, u.t, u.e, u.n "
+					 "FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) "
+					 "AS u(t, e, n)", &st, true, NULL);
+	MemoryContextDelete(cxt);
+}
+
+/*
+ * The client backends' CPU in a second (NaN: NULL), into its
+ * pgbenchx.system_samples row: only this column is updated when the row is
+ * there already (the collector writes the others the same way).
+ */
+void
+results_write_backend_cpu(int64 run_id, int second, double covered_s, double cpu_s)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, run_id);
+	results_int4(&st, second);
+	results_float8(&st, covered_s);
+	results_float8(&st, cpu_s);
+	results_exec_ext("INSERT INTO pgbenchx.system_samples (run_id, second, covered_s, backend_cpu_s) "
+					 "VALUES ($1, $2, $3, $4) ON CONFLICT (run_id, second) "
+					 "DO UPDATE SET backend_cpu_s = EXCLUDED.backend_cpu_s", &st, true, NULL);
+}
+
+/* the wait sampler's achieved rate: runs.wait_sample_hz */
+void
+results_wait_sample_hz(int64 run_id, double hz)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, run_id);
+	results_float8(&st, hz);
+	results_exec("UPDATE pgbenchx.runs SET wait_sample_hz = $2 WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
+}
+
+/* one line of runs.system_notes, once per run */
+void
+results_system_note(int64 run_id, const char *note)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, run_id);
+	results_text(&st, note);
+	results_exec("UPDATE pgbenchx.runs SET system_notes = "
+				 "pg_catalog.array_append(system_notes, $2) "
+				 "WHERE run_id OPERATOR(pg_catalog.=) $1 "
+				 "AND ($2 OPERATOR(pg_catalog.=) ANY (system_notes)) IS NOT TRUE", &st);
 }
 
 /*

@@ -81,5 +81,11 @@ extern void results_write_statements(int64 run_id, int n, const char *const *scr
 									 const int *commands, const char *const *texts,
 									 const CommandStats *stats);
 extern void results_abandon_run(int64 run_id, const char *status, const char *error);
+/* the wait sampler's rows (waitsample.c) */
+extern void results_write_waits(int64 run_id, int second, int n, const char *const *types,
+								const char *const *events, const int *counts);
+extern void results_write_backend_cpu(int64 run_id, int second, double covered_s, double cpu_s);
+extern void results_wait_sample_hz(int64 run_id, double hz);
+extern void results_system_note(int64 run_id, const char *note);
 
 #endif							/* PGBENCHX_RESULTS_H */

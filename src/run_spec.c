@@ -4,7 +4,8 @@
  *	  A run's specification (run_spec.h) in a shm_toc segment: stored with
  *	  its payload by the launcher and by the coordinator for each step,
  *	  found again by the coordinator and the drivers, and its script mix
- *	  read back (once by the coordinator, once by each driver).
+ *	  read back (once by the coordinator, once by each driver); the step
+ *	  segment's array of client backend pids.
  *
  *-------------------------------------------------------------------------
  */
@@ -78,4 +79,34 @@ run_spec_find(shm_toc *toc, const char **payload)
 {
 	*payload = shm_toc_lookup(toc, RUN_SPEC_KEY_PAYLOAD, false);
 	return shm_toc_lookup(toc, RUN_SPEC_KEY_SPEC, false);
+}
+
+/*
+ * The clients' backend pids: one slot per client of the step, 0 until its
+ * driver connects it (and again once it is disconnected).  The driver
+ * writes a slot after a write barrier; the coordinator's wait sampler
+ * (waitsample.c) reads them while the run measures.
+ */
+void
+run_spec_estimate_client_pids(shm_toc_estimator *e, int nclients)
+{
+	shm_toc_estimate_chunk(e, sizeof(pg_atomic_uint32) * Max(1, nclients));
+	shm_toc_estimate_keys(e, 1);
+}
+
+pg_atomic_uint32 *
+run_spec_store_client_pids(shm_toc *toc, int nclients)
+{
+	pg_atomic_uint32 *pids = shm_toc_allocate(toc, sizeof(pg_atomic_uint32) * Max(1, nclients));
+
+	for (int i = 0; i < nclients; i++)
+		pg_atomic_init_u32(&pids[i], 0);
+	shm_toc_insert(toc, RUN_SPEC_KEY_CLIENT_PIDS, pids);
+	return pids;
+}
+
+pg_atomic_uint32 *
+run_spec_find_client_pids(shm_toc *toc)
+{
+	return shm_toc_lookup(toc, RUN_SPEC_KEY_CLIENT_PIDS, false);
 }

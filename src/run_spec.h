@@ -34,6 +34,9 @@
 #define RUN_SPEC_KEY_HANDSHAKE	3	/* launch segment: LaunchHandshake */
 #define RUN_SPEC_KEY_SHARED		4	/* step segment: RunShared + drivers */
 #define RUN_SPEC_KEY_CMDSTATS	5	/* step segment: njobs x ncommands CommandStats */
+#define RUN_SPEC_KEY_CLIENT_PIDS 6	/* step segment: nclients pg_atomic_uint32, each
+									 * client's backend pid (0: not connected),
+									 * written by its driver after each connect */
 
 /* What a run or a sweep is: the same for each of its steps. */
 typedef struct RunSpec
@@ -98,6 +101,11 @@ extern void run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out);
 extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);
 extern void run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload);
 extern const RunSpec *run_spec_find(shm_toc *toc, const char **payload);
+
+/* the step segment's client backend pids (RUN_SPEC_KEY_CLIENT_PIDS) */
+extern void run_spec_estimate_client_pids(shm_toc_estimator *e, int nclients);
+extern pg_atomic_uint32 *run_spec_store_client_pids(shm_toc *toc, int nclients);
+extern pg_atomic_uint32 *run_spec_find_client_pids(shm_toc *toc);
 
 /*
  * The handshake between the caller and its coordinator, in the launch
