@@ -227,7 +227,178 @@ SELECT pgbx_svg_xpath(pgbenchx.chart_sweeps(ARRAY[900008]), '//s:text[@class="le
        pgbx_svg_xpath(pgbenchx.chart_run(900803), '//s:text[@class="subtitle"]/text()') AS subtitle_one_client;
 DELETE FROM pgbenchx.runs WHERE run_id = 900803;
 
+-- chart_run's panels (issue 13) on fixed rows: a run of 5 seconds, the
+-- last one of 0.5 s, with system_samples and wait_samples
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms,
+                           bench_duration_s, record_system, label)
+VALUES (900901, NULL, 'completed', 'tpcb-like', 4, 1, 5, 1000, 9.5, 4.5, true, 'panels'),
+       (900902, NULL, 'completed', 'tpcb-like', 4, 1, 3, 1000, 9.5, 3, false, 'not recorded'),
+       (900904, NULL, 'completed', 'tpcb-like', 4, 1, 2, 1000, 9.5, 2, true, 'tmpfs');
+UPDATE pgbenchx.runs SET system_notes = ARRAY['no block device holds <pg_wal> & data (tmpfs)']
+WHERE run_id = 900904;
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms, covered_s)
+VALUES (900901, 1, 1000, 1000, 4, 9, 1), (900901, 2, 1100, 1100, 4, 9, 1), (900901, 3, 900, 900, 4, 10, 1),
+       (900901, 4, 1000, 1000, 4, 9, 1), (900901, 5, 500, 1000, 4, 9, 0.5),
+       (900902, 1, 1000, 1000, 4, 9, 1), (900902, 2, 1000, 1000, 4, 9, 1), (900902, 3, 1000, 1000, 4, 9, 1),
+       (900904, 1, 1000, 1000, 4, 9, 1), (900904, 2, 1000, 1000, 4, 9, 1);
+INSERT INTO pgbenchx.system_samples (run_id, second, covered_s, cpu_user, cpu_system, cpu_iowait, cpu_steal, cpu_idle,
+                                     data_read_bytes, data_write_bytes, wal_read_bytes, wal_write_bytes, wal_bytes)
+VALUES (900901, 1, 1,   0.40, 0.20, 0.10, 0.00, 0.30, 0,       8000000,  0, 4000000, 2000000),
+       (900901, 2, 1,   0.45, 0.25, 0.05, 0.05, 0.20, 1000000, 16000000, 0, 6000000, 3000000),
+       (900901, 3, 1,   0.50, 0.30, 0.00, 0.00, 0.20, 0,       4000000,  0, 5000000, 2500000),
+       (900901, 4, 1,   0.60, 0.30, 0.10, 0.00, 0.00, 2000000, 10000000, 0, 8000000, 4000000),
+       (900901, 5, 0.5, 0.55, 0.35, 0.15, 0.00, 0.00, 0,       2000000,  0, 2000000, 1000000),
+       (900904, 1, 1,   0.30, 0.20, NULL, NULL, 0.50, NULL, NULL, NULL, NULL, NULL),
+       (900904, 2, 1,   0.35, 0.20, NULL, NULL, 0.45, NULL, NULL, NULL, NULL, NULL);
+INSERT INTO pgbenchx.wait_samples (run_id, second, wait_event_type, wait_event, samples)
+SELECT 900901, s, t, e, n
+FROM (VALUES (1, 'CPU', 'on CPU', 60), (1, 'LWLock', 'WALWrite', 20), (1, 'Lock', 'transactionid', 10), (1, 'IO', 'WALSync', 10),
+             (2, 'CPU', 'on CPU', 50), (2, 'LWLock', 'WALWrite', 25), (2, 'LWLock', 'WALInsert', 5), (2, 'Lock', 'transactionid', 20),
+             (3, 'CPU', 'on CPU', 70), (3, 'IO', 'WALSync', 30),
+             (4, 'CPU', 'on CPU', 100), (4, 'Odd<&>', 'x', 0),
+             (5, 'CPU', 'on CPU', 25), (5, 'Odd<&>', '"y"', 25)) v(s, t, e, n);
+
+-- the XML nodes of an XPath as xml values
+CREATE FUNCTION pgbx_svg_nodes(svg text, path text) RETURNS SETOF xml
+LANGUAGE sql AS $$
+SELECT unnest(xpath(path, xmlparse(document svg), ARRAY[ARRAY['s', 'http://www.w3.org/2000/svg']]))
+$$;
+-- the x of each point of a polyline's points
+CREATE FUNCTION pgbx_points_x(points text) RETURNS numeric[]
+LANGUAGE sql AS $$
+SELECT array_agg(split_part(p, ',', 1)::numeric ORDER BY o)
+FROM unnest(string_to_array(points, ' ')) WITH ORDINALITY u(p, o)
+$$;
+-- the stacked bars of a panel: per second, its x range and heights
+CREATE FUNCTION pgbx_stack(svg text, panel text)
+RETURNS TABLE (second int, x0 numeric, x1 numeric, total numeric, parts text)
+LANGUAGE sql AS $$
+SELECT (xpath('/*/@data-second', r))[1]::text::int,
+       min((xpath('/*/@x', r))[1]::text::numeric),
+       max((xpath('/*/@x', r))[1]::text::numeric + (xpath('/*/@width', r))[1]::text::numeric),
+       sum((xpath('/*/@height', r))[1]::text::numeric),
+       string_agg((xpath('/*/@data-key', r))[1]::text || '=' || (xpath('/*/@height', r))[1]::text, ' '
+                  ORDER BY (xpath('/*/@y', r))[1]::text::numeric DESC)
+FROM pgbx_svg_nodes(svg, format('//s:g[@data-panel="%s"]/s:rect[@class="stack"]', panel)) r
+GROUP BY 1 ORDER BY 1
+$$;
+
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900901) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, '/s:svg/@height') AS height,
+       pgbx_svg_xpath(svg, '//s:g[@class="panel"]/@data-panel') AS panels,
+       pgbx_svg_xpath(svg, '//s:text[@class="panel-title"]/text()') AS titles,
+       pgbx_svg_xpath(svg, 'count(//s:text[@class="panel-note"])') AS notes
+FROM chart;
+-- the panels lie under the tps chart and one under the other
+SELECT pgbx_svg_xpath(svg, '//s:g[@class="panel"]/@data-y0') AS tops,
+       pgbx_svg_xpath(svg, '//s:g[@class="panel"]/@data-y1') AS bottoms
+FROM chart;
+-- the tps line's x: the end of the time each second covered (4.5 s at the right)
+SELECT pgbx_points_x(pgbx_svg_xpath(svg, '//s:polyline[@class="tps"]/@points')) AS tps_x FROM chart;
+-- every line of the panels has its points at the tps line's x
+SELECT (xpath('/*/@data-key', l))[1]::text AS series,
+       pgbx_points_x((xpath('/*/@points', l))[1]::text)
+         = pgbx_points_x(pgbx_svg_xpath(svg, '//s:polyline[@class="tps"]/@points')) AS aligned_with_tps
+FROM chart, pgbx_svg_nodes(svg, '//s:g[@class="panel"]/s:polyline[@class="series"]') l;
+-- the stacked bars: each second's bar ends at the tps point's x, starts at
+-- the previous one's, and its parts add up to the panel's height (100)
+SELECT p.panel, count(*) AS seconds,
+       array_agg(b.x1 ORDER BY b.second)
+         = pgbx_points_x(pgbx_svg_xpath(c.svg, '//s:polyline[@class="tps"]/@points')) AS ends_aligned,
+       bool_and(b.x0 = coalesce(lag_x1, 90)) AS starts_at_previous_end,
+       array_agg(b.total ORDER BY b.second) AS totals
+FROM chart c, unnest(ARRAY['cpu', 'waits']) p(panel),
+     LATERAL (SELECT q.*, lag(q.x1) OVER (ORDER BY q.second) AS lag_x1 FROM pgbx_stack(c.svg, p.panel) q) b
+GROUP BY p.panel, c.svg ORDER BY p.panel;
+-- the parts, bottom up: CPU by kind (steal only in second 2; second 5's
+-- 1.05 scaled to 1, no idle), wait types with CPU first
+SELECT 'cpu' AS panel, second, parts FROM chart, pgbx_stack(svg, 'cpu')
+UNION ALL
+SELECT 'waits', second, parts FROM chart, pgbx_stack(svg, 'waits')
+ORDER BY 1, 2;
+SELECT pgbx_svg_xpath(svg, '//s:g[@data-panel="waits"]/s:rect[@data-second="5"]/s:title/text()') AS tooltips,
+       pgbx_svg_xpath(svg, '//s:g[@data-panel="waits"]//s:text[@class="panel-legend"]/text()') AS legend,
+       position('Odd&lt;&amp;&gt;' IN svg) > 0 AND position('Odd<' IN svg) = 0 AS type_escaped
+FROM chart;
+-- the lines: bytes per second over the time covered (second 5: 0.5 s)
+SELECT pgbx_svg_xpath(svg, '//s:g[@data-panel="disk"]//s:text[@class="panel-legend"]/text()') AS disk_legend,
+       pgbx_svg_xpath(svg, '//s:g[@data-panel="disk"]/s:text[@class="panel-tick-y"]/text()') AS disk_ticks,
+       pgbx_svg_xpath(svg, '//s:g[@data-panel="wal"]/s:circle/s:title/text()') AS wal_tooltips
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:g[@data-panel="cpu"]/s:text[@class="panel-tick-y"]/text()') AS cpu_ticks,
+       pgbx_svg_xpath(svg, '//s:g[@data-panel="cpu"]/s:text[@class="panel-tick-x"]/text()') AS cpu_seconds,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS tps_seconds
+FROM chart;
+DROP TABLE chart;
+
+-- no panels: not recorded, recorded before 0.3 (as before, with a note)
+SELECT run_id, pgbx_svg_xpath(svg, '/s:svg/@height') AS height,
+       pgbx_svg_xpath(svg, 'count(//s:g[@class="panel"])') AS panels,
+       pgbx_svg_xpath(svg, '//s:text[@class="panel-note"]/text()') AS note
+FROM (SELECT r, pgbenchx.chart_run(r) AS svg FROM unnest(ARRAY[900902, 900401]) r) c(run_id, svg);
+-- some panels: the CPU only, its steal and iowait NULL; the run's notes say why
+CREATE TABLE chart AS SELECT pgbenchx.chart_run(900904) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       pgbx_svg_xpath(svg, '/s:svg/@height') AS height,
+       pgbx_svg_xpath(svg, '//s:g[@class="panel"]/@data-panel') AS panels,
+       pgbx_svg_xpath(svg, '//s:g[@data-panel="cpu"]//s:text[@class="panel-legend"]/text()') AS cpu_legend,
+       position('&lt;pg_wal&gt; &amp; data' IN svg) > 0 AS note_escaped
+FROM chart;
+SELECT pgbx_svg_xpath(svg, '//s:text[@class="panel-note"]') AS notes FROM chart;
+SELECT second, parts FROM chart, pgbx_stack(svg, 'cpu');
+DROP TABLE chart;
+
+-- chart_waits: a sweep of 1, 4, 16 and 32 clients; 4 twice (repeats
+-- together), a failed run at 16 (not drawn), no run at 32
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label)
+VALUES (900009, 'completed', 'tpcb-like', '{1,4,16,32}', 3, 'waits <sweep> & co');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms, repeat)
+VALUES (900911, 900009, 'completed', 'tpcb-like', 1, 1, 3, 500, 3, 1),
+       (900912, 900009, 'completed', 'tpcb-like', 4, 1, 3, 1500, 4, 1),
+       (900914, 900009, 'completed', 'tpcb-like', 4, 1, 3, 1400, 4, 2),
+       (900913, 900009, 'completed', 'tpcb-like', 16, 1, 3, 1200, 30, 1),
+       (900915, 900009, 'failed', 'tpcb-like', 16, 1, 3, NULL, NULL, 2);
+INSERT INTO pgbenchx.wait_samples (run_id, second, wait_event_type, wait_event, samples)
+VALUES (900911, 1, 'CPU', 'on CPU', 95), (900911, 1, 'Client', 'ClientRead', 5),
+       (900912, 1, 'CPU', 'on CPU', 60), (900912, 1, 'LWLock', 'WALWrite', 30), (900912, 2, 'IO', 'WALSync', 10),
+       (900914, 1, 'CPU', 'on CPU', 40), (900914, 1, 'LWLock', 'WALWrite', 50), (900914, 1, 'IO', 'WALSync', 10),
+       (900913, 1, 'CPU', 'on CPU', 30), (900913, 1, 'Lock', 'transactionid', 50), (900913, 3, 'LWLock', 'WALWrite', 20),
+       (900915, 1, 'Lock', 'transactionid', 1000);
+CREATE TABLE chart AS SELECT pgbenchx.chart_waits(900009) AS svg;
+SELECT xmlparse(document svg) IS NOT NULL AS well_formed,
+       svg NOT LIKE '%<script%' AND svg NOT LIKE '%href%' AS self_contained,
+       pgbx_svg_xpath(svg, '//s:text[@class="title"]/text()') AS title,
+       pgbx_svg_xpath(svg, '//s:text[@class="subtitle"]/text()') AS subtitle,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-x"]/text()') AS clients_ticks,
+       pgbx_svg_xpath(svg, '//s:text[@class="tick-y"]/text()') AS share_ticks
+FROM chart;
+-- a bar per client count with samples, its parts bottom up adding up to
+-- the plot's height (300); 32 clients: no samples
+SELECT (xpath('/*/@data-clients', b))[1]::text::int AS clients,
+       string_agg((xpath('/*/@data-key', b))[1]::text || '=' || (xpath('/*/@height', b))[1]::text, ' '
+                  ORDER BY (xpath('/*/@y', b))[1]::text::numeric DESC) AS parts,
+       sum((xpath('/*/@height', b))[1]::text::numeric) AS total
+FROM chart, pgbx_svg_nodes(svg, '//s:rect[@class="bar"]') b
+GROUP BY 1 ORDER BY 1;
+SELECT pgbx_svg_xpath(svg, '//s:rect[@data-clients="4"]/s:title/text()') AS tooltips_4,
+       pgbx_svg_xpath(svg, '//s:text[@class="no-data"]/text()') AS no_data,
+       pgbx_svg_xpath(svg, '//s:text[@class="legend"]/text()') AS legend,
+       pgbx_svg_xpath(svg, '//s:text[@class="axis-title"]/text()') AS axis_titles
+FROM chart;
+DROP TABLE chart;
+-- a sweep without any wait samples: every count says so
+SELECT pgbx_svg_xpath(pgbenchx.chart_waits(900004), '//s:text[@class="no-data"]/text()') AS no_data,
+       pgbx_svg_xpath(pgbenchx.chart_waits(900004), 'count(//s:rect[@class="bar"])') AS bars;
+SELECT pgbx_try('SELECT pgbenchx.chart_waits(NULL)');
+SELECT pgbx_try('SELECT pgbenchx.chart_waits(899999)');
+SELECT pgbx_try('SELECT pgbenchx.chart_waits(900901)');
+DROP FUNCTION pgbx_stack(text, text);
+DROP FUNCTION pgbx_points_x(text);
+DROP FUNCTION pgbx_svg_nodes(text, text);
+DELETE FROM pgbenchx.runs WHERE run_id IN (900901, 900902, 900904);
+
 DROP FUNCTION pgbx_svg_xpath(text, text);
 DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900402, 900403, 900504);
-DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900008;
+DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900009;
 RESET extra_float_digits;

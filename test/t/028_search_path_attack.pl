@@ -486,6 +486,8 @@ my %covers = (
 	'chart_number(double precision, double precision)' => 'charts',
 	'chart_sweeps(bigint[])' => 'charts',
 	'chart_run(bigint)' => 'charts',
+	'chart_waits(bigint)' => 'charts',
+	'chart_wait_color(text, integer)' => 'charts',
 	'sweep_report(bigint)' => 'charts',
 	'report(bigint)' => 'charts',
 	'compare(bigint, bigint)' => 'compare',
@@ -559,6 +561,7 @@ sub exercise
 	$sql->('environment', "SELECT * FROM pgbenchx.env_diff($run, $sweep)");
 	$sql->('charts', "SELECT pgbenchx.chart_sweeps('{$sweep,$list}'::bigint[])");
 	$sql->('charts', "SELECT pgbenchx.chart_run($run)");
+	$sql->('charts', "SELECT pgbenchx.chart_waits($sweep), pgbenchx.chart_wait_color('Lock', 1)");
 	$sql->('charts', "SELECT * FROM pgbenchx.sweep_report($list)");
 	$sql->('charts', "SELECT pgbenchx.report($run), pgbenchx.report($list), pgbenchx.report($replay)");
 	$sql->('charts', "SELECT pgbenchx.xml_escape(E'<a & \"b\">\\x01')");

@@ -1,0 +1,626 @@
+
+/*
+ * 64_charts (issue 13): chart_run gains panels under the tps line (CPU by
+ * kind, disk throughput, WAL bytes, wait events by type) from
+ * system_samples and wait_samples; chart_waits draws a sweep's wait events
+ * by client count; chart_wait_color gives both the same colours.  The
+ * bodies are copies of src/sql/40_charts.sql (scripts/upgrade_sync.py).
+ */
+CREATE FUNCTION pgbenchx.chart_wait_color(wait_event_type text, ord int) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+SELECT CASE wait_event_type
+           WHEN 'CPU' THEN '#59a14f' WHEN 'Lock' THEN '#e15759' WHEN 'LWLock' THEN '#b07aa1'
+           WHEN 'IO' THEN '#f28e2b' WHEN 'IPC' THEN '#76b7b2' WHEN 'Client' THEN '#bab0ac'
+           WHEN 'Activity' THEN '#9c755f' WHEN 'BufferPin' THEN '#ff9da7' WHEN 'Extension' THEN '#edc948'
+           WHEN 'Timeout' THEN '#4e79a7'
+           ELSE (ARRAY['#1f77b4', '#d62728', '#8c564b', '#17becf', '#7f7f7f', '#bcbd22'])
+                    [1 OPERATOR(pg_catalog.+) (coalesce(ord, 1) OPERATOR(pg_catalog.+) 5) OPERATOR(pg_catalog.%) 6] END
+$$;
+
+CREATE OR REPLACE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+DECLARE
+    tps_color constant text := '#1f77b4';
+    p99_color constant text := '#d62728';
+    w constant float8 := 900;
+    px0 constant float8 := 90;
+    px1 constant float8 := 810;
+    py0 constant float8 := 70;
+    py1 constant float8 := 410;
+    base_h constant float8 := 520;     -- the tps chart and its legend
+    ph constant float8 := 100;         -- a panel's plot height
+    panel_h constant float8 := 176;    -- a panel: title, plot, ticks, legend
+    h float8;
+    r record;
+    smax float8;
+    sys_rows jsonb;                       -- system_samples, one object per second
+    panels jsonb := '[]';              -- the panels drawn, in order
+    notes jsonb := '[]';               -- the panels left out: {panels, why}
+    no_system text;                    -- why a run has no system figures
+    pj jsonb;
+    pn record;
+    sr record;
+    pt float8; pb float8;              -- a panel's plot: top and bottom
+    pmax float8; pstep float8; pdiv float8; punit text;
+    lx float8;
+    unit text;
+    rate_name text;
+    run_rate float8;
+    pts jsonb;
+    ymax float8; ystep float8; ytop float8; intervals int;
+    lmax float8; lstep float8; ltop float8;
+    xstep float8;
+    tick float8;
+    xp float8;
+    i int;
+    tps_pts text;
+    p99_pts text;
+    n_tps int;
+    n_p99 int;
+    markers text := '';
+    svg text;
+BEGIN
+    IF chart_run.run_id IS NULL THEN
+        RAISE EXCEPTION 'argument "run_id" must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'chart_run draws the per-second samples of one run.',
+                  HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
+    END IF;
+    SELECT * INTO r FROM pgbenchx.runs rr WHERE rr.run_id = chart_run.run_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no run has id %', chart_run.run_id
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.sweeps s WHERE s.sweep_id = chart_run.run_id)
+                                THEN format('Id %s is a sweep, not a run: pgbenchx.chart_sweeps(ARRAY[%s]) draws it.',
+                                            chart_run.run_id, chart_run.run_id)
+                                ELSE format('pgbenchx.runs has no row with run_id %s.', chart_run.run_id) END,
+                  HINT = 'SELECT run_id, sweep_id, clients, status FROM pgbenchx.runs lists the runs.';
+    END IF;
+
+    -- the points: x at the end of the time each sample covered, its rate
+    -- over that time (a replay: queries per minute, failed ones included)
+    unit := CASE WHEN r.replay THEN 'qpm' ELSE 'tps' END;
+    rate_name := CASE WHEN r.replay THEN 'queries per minute' ELSE 'transactions per second' END;
+    run_rate := CASE WHEN r.replay THEN r.qpm ELSE r.tps END;
+    SELECT jsonb_agg(jsonb_build_object(
+               'second', s.second, 'x', s.second - 1 + s.covered_s, 'covered_s', s.covered_s,
+               'rate', CASE WHEN r.replay THEN (s.transactions + s.failed) * 60 / s.covered_s
+                            ELSE coalesce(s.tps, s.transactions / s.covered_s) END,
+               'p99', s.latency_p99_ms) ORDER BY s.second)
+    INTO pts
+    FROM pgbenchx.samples s WHERE s.run_id = chart_run.run_id;
+    SELECT max(p.x), max(p.rate), max(p.p99)
+    INTO smax, ymax, lmax
+    FROM jsonb_to_recordset(pts) AS p(x float8, rate float8, p99 float8);
+    IF smax IS NULL THEN
+        RAISE EXCEPTION 'run % has no per-second samples', chart_run.run_id
+            USING ERRCODE = 'no_data_found',
+                  DETAIL = format('Its status is %s%s; samples are written from its first measured second on.',
+                                  r.status, coalesce(': ' || r.error, '')),
+                  HINT = 'Chart a run once it has run for a second; SELECT run_id, second FROM pgbenchx.samples shows which runs have samples.';
+    END IF;
+
+    -- left: tps from 0 to a round top in about 5 intervals; right: p99 ms
+    -- with the same number of intervals, so that both share the grid lines
+    ymax := greatest(coalesce(ymax, 0), run_rate, 1);
+    ystep := pgbenchx.chart_step(ymax, 5);
+    intervals := greatest(ceil(ymax / ystep), 1)::int;
+    ytop := ystep * intervals;
+    lmax := greatest(coalesce(lmax, 0), 0.001);
+    lstep := pgbenchx.chart_step(lmax, intervals);
+    WHILE lstep * intervals < lmax LOOP
+        lstep := pgbenchx.chart_step(lstep * 1.01, 1);
+    END LOOP;
+    ltop := lstep * intervals;
+    xstep := greatest(pgbenchx.chart_step(smax, 10), 1);
+
+    -- the panels: per second of system_samples within the tps line's time
+    -- (x0 = second - 1, x1 = the end of the time it covered, as samples say)
+    SELECT jsonb_agg(jsonb_build_object(
+               'second', ss.second, 'x0', ss.second - 1,
+               'x1', least(ss.second - 1 + coalesce(sm.covered_s, ss.covered_s, 1), smax),
+               'cov', coalesce(ss.covered_s, sm.covered_s, 1),
+               'usr', ss.cpu_user, 'sys', ss.cpu_system, 'iowait', ss.cpu_iowait, 'steal', ss.cpu_steal,
+               'dr', ss.data_read_bytes, 'dw', ss.data_write_bytes,
+               'wr', ss.wal_read_bytes, 'ww', ss.wal_write_bytes, 'wal', ss.wal_bytes) ORDER BY ss.second)
+    INTO sys_rows
+    FROM pgbenchx.system_samples ss
+    LEFT JOIN pgbenchx.samples sm ON sm.run_id = ss.run_id AND sm.second = ss.second
+    WHERE ss.run_id = chart_run.run_id AND ss.second - 1 < smax;
+    no_system := CASE WHEN r.record_system IS NULL THEN 'recorded before pgbenchx 0.3 (or imported from it)'
+                      WHEN NOT r.record_system THEN 'not recorded (record_system => false)'
+                      WHEN r.system_notes IS NOT NULL AND cardinality(r.system_notes) > 0
+                          THEN array_to_string(r.system_notes, '; ')
+                      ELSE 'no figures recorded for this run' END;
+
+    -- CPU by kind, shares of the machine: idle is the rest
+    SELECT jsonb_build_object('id', 'cpu', 'kind', 'stack',
+               'title', 'CPU of the machine by kind (share of all cores)',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', v.k, 'label', v.l, 'color', v.c) ORDER BY v.o)
+                          FROM (VALUES (1, 'usr', 'user', '#4e79a7'), (2, 'sys', 'system', '#e15759'),
+                                       (3, 'iowait', 'iowait', '#f28e2b'), (4, 'steal', 'steal', '#b07aa1'),
+                                       (5, 'idle', 'idle', '#dddddd')) v(o, k, l, c)
+                          WHERE v.k = 'idle'
+                             OR EXISTS (SELECT 1 FROM jsonb_array_elements(sys_rows) e WHERE e.value ->> v.k IS NOT NULL)),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x0', p.x0, 'x1', p.x1,
+                                                    'ord', k.ord, 'key', k.key, 'share', k.v / greatest(t.busy, 1))
+                                 ORDER BY p.second, k.ord))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x0 float8, x1 float8, usr float8, sys float8, iowait float8, steal float8)
+    CROSS JOIN LATERAL (SELECT coalesce(p.usr, 0) + coalesce(p.sys, 0) + coalesce(p.iowait, 0) + coalesce(p.steal, 0) AS busy) t
+    CROSS JOIN LATERAL (VALUES (1, 'usr', p.usr), (2, 'sys', p.sys), (3, 'iowait', p.iowait), (4, 'steal', p.steal),
+                               (5, 'idle', greatest(1 - t.busy, 0))) k(ord, key, v)
+    WHERE p.usr IS NOT NULL AND k.v IS NOT NULL AND p.x1 > p.x0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'CPU', 'why', no_system));
+    END IF;
+
+    -- disk throughput of the data and WAL devices, bytes/s
+    SELECT jsonb_build_object('id', 'disk', 'kind', 'lines', 'title', 'Disk throughput of the data and WAL devices',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', v.k, 'label', v.l, 'color', v.c, 'dash', v.d) ORDER BY v.o)
+                          FROM (VALUES (1, 'dr', 'data read', '#4e79a7', ''), (2, 'dw', 'data write', '#e15759', ''),
+                                       (3, 'wr', 'WAL read', '#59a14f', '5 3'), (4, 'ww', 'WAL write', '#f28e2b', '5 3')) v(o, k, l, c, d)
+                          WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(sys_rows) e WHERE e.value ->> v.k IS NOT NULL)),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x1', p.x1, 'key', k.key, 'v', k.v / p.cov)
+                                 ORDER BY p.second, k.key))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x1 float8, cov float8, dr float8, dw float8, wr float8, ww float8)
+    CROSS JOIN LATERAL (VALUES ('dr', p.dr), ('dw', p.dw), ('wr', p.wr), ('ww', p.ww)) k(key, v)
+    WHERE k.v IS NOT NULL AND p.cov > 0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'disk throughput', 'why', no_system));
+    END IF;
+
+    -- WAL bytes per second (pg_stat_wal)
+    SELECT jsonb_build_object('id', 'wal', 'kind', 'lines', 'title', 'WAL generated (pg_stat_wal)',
+               'series', jsonb_build_array(jsonb_build_object('key', 'wal', 'label', 'WAL bytes', 'color', '#76b7b2', 'dash', '')),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x1', p.x1, 'key', 'wal', 'v', p.wal / p.cov)
+                                 ORDER BY p.second))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x1 float8, cov float8, wal float8)
+    WHERE p.wal IS NOT NULL AND p.cov > 0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'WAL', 'why', no_system));
+    END IF;
+
+    -- wait events of the client backends by type, shares of the sampled
+    -- time in each second, CPU first and then the most sampled
+    WITH ws AS (
+        SELECT x.second, x.wait_event_type AS key, sum(x.samples)::float8 AS n
+        FROM pgbenchx.wait_samples x
+        WHERE x.run_id = chart_run.run_id AND x.second - 1 < smax AND x.samples > 0
+        GROUP BY x.second, x.wait_event_type),
+    tot AS (SELECT ws.second, sum(ws.n) AS t FROM ws GROUP BY ws.second),
+    ord AS (SELECT ws.key, row_number() OVER (ORDER BY ws.key <> 'CPU', sum(ws.n) DESC, ws.key) AS o
+            FROM ws GROUP BY ws.key)
+    SELECT jsonb_build_object('id', 'waits', 'kind', 'stack',
+               'title', 'Wait events of the client backends by type (share of sampled time)',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', ord.key, 'label', ord.key,
+                                                              'color', pgbenchx.chart_wait_color(ord.key, ord.o::int))
+                                           ORDER BY ord.o) FROM ord),
+               'rows', jsonb_agg(jsonb_build_object('second', ws.second, 'x0', ws.second - 1,
+                                                    'x1', least(ws.second - 1 + coalesce(sm.covered_s, ss.covered_s, 1), smax),
+                                                    'ord', ord.o, 'key', ws.key, 'share', ws.n / tot.t)
+                                 ORDER BY ws.second, ord.o))
+    INTO pj
+    FROM ws JOIN tot ON tot.second = ws.second JOIN ord ON ord.key = ws.key
+    LEFT JOIN pgbenchx.samples sm ON sm.run_id = chart_run.run_id AND sm.second = ws.second
+    LEFT JOIN pgbenchx.system_samples ss ON ss.run_id = chart_run.run_id AND ss.second = ws.second;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'wait events',
+            'why', CASE WHEN r.record_system IS NOT TRUE THEN no_system
+                        ELSE 'no client backend was sampled' END));
+    END IF;
+
+    -- one note per reason, naming the panels it leaves out
+    SELECT coalesce(jsonb_agg(q.line ORDER BY q.first), '[]') INTO notes
+    FROM (SELECT min(n.ord) AS first,
+                 'Panels left out (' || string_agg(n.e ->> 'panel', ', ' ORDER BY n.ord) || '): ' || (n.e ->> 'why') AS line
+          FROM jsonb_array_elements(notes) WITH ORDINALITY n(e, ord)
+          GROUP BY n.e ->> 'why') q;
+    h := base_h + CASE WHEN jsonb_array_length(notes) > 0 THEN 8 + 18 * jsonb_array_length(notes) ELSE 0 END
+         + panel_h * jsonb_array_length(panels);
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format(E'\n<title>%s and p99 latency over the run</title>', rate_name)
+        || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
+        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Run %s: %s</text>',
+                  w / 2, r.run_id, pgbenchx.xml_escape(coalesce(r.label, r.script)))
+        || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>',
+                  w / 2, pgbenchx.xml_escape(
+                      concat_ws(', ', 'script ' || r.script,
+                                r.clients || CASE WHEN r.clients = 1 THEN ' client' ELSE ' clients' END,
+                                r.jobs || CASE WHEN r.jobs = 1 THEN ' job' ELSE ' jobs' END,
+                                r.protocol || ' protocol',
+                                CASE WHEN r.sweep_id IS NOT NULL THEN 'sweep ' || r.sweep_id END,
+                                r.status)));
+
+    -- grid: tps ticks on the left, p99 ticks on the right
+    FOR i IN 0 .. intervals LOOP
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-y" x="%s" y="%s" text-anchor="end" fill="%s">%s</text>'
+                             '<text class="tick-y2" x="%s" y="%s" text-anchor="start" fill="%s">%s</text>',
+                   px0, round((py1 - i * (py1 - py0) / intervals)::numeric, 1),
+                   px1, round((py1 - i * (py1 - py0) / intervals)::numeric, 1),
+                   px0 - 6, round((py1 - i * (py1 - py0) / intervals + 4)::numeric, 1),
+                   tps_color, pgbenchx.chart_number(i * ystep, ytop),
+                   px1 + 6, round((py1 - i * (py1 - py0) / intervals + 4)::numeric, 1),
+                   p99_color, pgbenchx.chart_number(i * lstep, ltop));
+    END LOOP;
+    tick := 0;
+    WHILE tick <= smax LOOP
+        xp := px0 + tick / smax * (px1 - px0);
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                   round(xp::numeric, 1), py0, round(xp::numeric, 1), py1,
+                   round(xp::numeric, 1), py1 + 18, pgbenchx.chart_number(tick, 0));
+        tick := tick + xstep;
+    END LOOP;
+
+    svg := svg || format(E'\n<path class="axis" d="M%s %sV%sH%sV%s" fill="none" stroke="#333333"/>',
+                         px0, py0, py1, px1, py0)
+        || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">time since all clients connected (s)</text>',
+                  (px0 + px1) / 2, py1 + 40)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle" fill="%s">%s</text>',
+                  24, (py0 + py1) / 2, tps_color, rate_name)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(90)" text-anchor="middle" fill="%s">p99 latency (ms)</text>',
+                  w - 24, (py0 + py1) / 2, p99_color);
+
+    -- a sample is drawn at x = the end of the time it covered
+    SELECT string_agg(round((px0 + p.x / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - p.rate / ytop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY p.second),
+           count(*),
+           string_agg(round((px0 + p.x / smax * (px1 - px0))::numeric, 1) || ','
+                      || round((py1 - p.p99 / ltop * (py1 - py0))::numeric, 1),
+                      ' ' ORDER BY p.second) FILTER (WHERE p.p99 IS NOT NULL),
+           count(p.p99)
+    INTO tps_pts, n_tps, p99_pts, n_p99
+    FROM jsonb_to_recordset(pts) AS p(second int, x float8, rate float8, p99 float8);
+
+    IF run_rate IS NOT NULL THEN
+        svg := svg || format(E'\n<line class="run-tps" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3" opacity="0.7"/>',
+                             px0, round((py1 - run_rate / ytop * (py1 - py0))::numeric, 1),
+                             px1, round((py1 - run_rate / ytop * (py1 - py0))::numeric, 1), tps_color);
+    END IF;
+    svg := svg || format(E'\n<polyline class="tps" points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
+                         tps_pts, tps_color);
+    IF n_p99 > 0 THEN
+        svg := svg || format(E'\n<polyline class="p99" points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3" stroke-linejoin="round"/>',
+                             p99_pts, p99_color);
+    END IF;
+    -- short runs: a marker per second, so that even 1 or 2 seconds show (a
+    -- polyline of one point draws nothing); p99 markers are hollow
+    IF n_tps <= 60 THEN
+        SELECT string_agg(format(E'\n<circle class="tps-point" cx="%s" cy="%s" r="3" fill="%s"><title>second %s%s: %s %s, p99 %s ms</title></circle>',
+                                 round((px0 + p.x / smax * (px1 - px0))::numeric, 1),
+                                 round((py1 - p.rate / ytop * (py1 - py0))::numeric, 1),
+                                 tps_color, p.second,
+                                 CASE WHEN p.covered_s <> 1 THEN format(' (%s s)', round(p.covered_s::numeric, 3)) ELSE '' END,
+                                 round(p.rate::numeric, 1), unit,
+                                 coalesce(round(p.p99::numeric, 3)::text, '-')),
+                          '' ORDER BY p.second)
+        INTO markers
+        FROM jsonb_to_recordset(pts) AS p(second int, x float8, covered_s float8, rate float8, p99 float8);
+        svg := svg || markers;
+    END IF;
+    IF n_p99 <= 60 AND n_p99 > 0 THEN
+        SELECT string_agg(format(E'\n<circle class="p99-point" cx="%s" cy="%s" r="3" fill="#ffffff" stroke="%s" stroke-width="1.5"><title>second %s: p99 %s ms</title></circle>',
+                                 round((px0 + p.x / smax * (px1 - px0))::numeric, 1),
+                                 round((py1 - p.p99 / ltop * (py1 - py0))::numeric, 1),
+                                 p99_color, p.second, round(p.p99::numeric, 3)),
+                          '' ORDER BY p.second)
+        INTO markers
+        FROM jsonb_to_recordset(pts) AS p(second int, x float8, p99 float8)
+        WHERE p.p99 IS NOT NULL;
+        svg := svg || markers;
+    END IF;
+
+    -- legend
+    svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><text class="legend" x="%s" y="%s">%s</text>',
+                         px0, base_h - 34, px0 + 28, base_h - 34, tps_color, px0 + 36, base_h - 30, rate_name)
+        || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3"/><text class="legend" x="%s" y="%s">p99 latency of each second (ms)</text>',
+                  px0 + 230, base_h - 34, px0 + 258, base_h - 34, p99_color, px0 + 266, base_h - 30)
+        || CASE WHEN run_rate IS NOT NULL THEN
+               format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3"/><text class="legend" x="%s" y="%s">whole run: %s %s, p99 %s ms</text>',
+                      px0 + 480, base_h - 34, px0 + 508, base_h - 34, tps_color, px0 + 516, base_h - 30,
+                      round(run_rate::numeric, 1), unit, coalesce(trim_scale(round(r.latency_p99_ms::numeric, 3))::text, '-'))
+           ELSE '' END;
+
+    -- the notes: why a panel is left out, one line per reason
+    FOR i IN 0 .. jsonb_array_length(notes) - 1 LOOP
+        svg := svg || format(E'\n<text class="panel-note" x="%s" y="%s" fill="#555555">%s</text>',
+                             px0, base_h + 2 + 18 * i, pgbenchx.xml_escape(notes ->> i));
+    END LOOP;
+
+    -- the panels, on the tps line's x scale
+    FOR pn IN
+        SELECT e.ord - 1 AS k, e.p ->> 'id' AS id, e.p ->> 'kind' AS kind, e.p ->> 'title' AS title,
+               e.p -> 'series' AS series, e.p -> 'rows' AS rows
+        FROM jsonb_array_elements(panels) WITH ORDINALITY e(p, ord)
+        ORDER BY e.ord
+    LOOP
+        pt := base_h + CASE WHEN jsonb_array_length(notes) > 0 THEN 8 + 18 * jsonb_array_length(notes) ELSE 0 END
+              + panel_h * pn.k + 30;
+        pb := pt + ph;
+        IF pn.kind = 'stack' THEN
+            pdiv := 1; punit := '%'; pmax := 1; pstep := 0.5;
+        ELSE
+            SELECT max(q.v) INTO pmax FROM jsonb_to_recordset(pn.rows) AS q(v float8);
+            pmax := greatest(coalesce(pmax, 0), 1);
+            pdiv := CASE WHEN pmax >= 1e9 THEN 1e9 WHEN pmax >= 1e6 THEN 1e6 WHEN pmax >= 1e3 THEN 1e3 ELSE 1 END;
+            punit := CASE pdiv WHEN 1e9 THEN 'GB/s' WHEN 1e6 THEN 'MB/s' WHEN 1e3 THEN 'kB/s' ELSE 'B/s' END;
+            pstep := pgbenchx.chart_step(pmax / pdiv, 2);
+            pmax := pstep * greatest(ceil(pmax / pdiv / pstep), 1);
+        END IF;
+        svg := svg || format(E'\n<g class="panel" data-panel="%s" data-y0="%s" data-y1="%s">', pn.id, pt, pb)
+            || format(E'\n<text class="panel-title" x="%s" y="%s" font-weight="bold">%s%s</text>',
+                      px0, pt - 10, pn.title, CASE WHEN pn.kind = 'lines' THEN ', ' || punit ELSE '' END);
+        -- grid: the tps chart's time ticks, and the panel's own y ticks
+        tick := 0;
+        WHILE tick <= smax LOOP
+            xp := px0 + tick / smax * (px1 - px0);
+            svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                                 '<text class="panel-tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                       round(xp::numeric, 1), pt, round(xp::numeric, 1), pb,
+                       round(xp::numeric, 1), pb + 16, pgbenchx.chart_number(tick, 0));
+            tick := tick + xstep;
+        END LOOP;
+        tick := 0;
+        WHILE tick <= pmax * (1 + 1e-9) LOOP
+            svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                                 '<text class="panel-tick-y" x="%s" y="%s" text-anchor="end" fill="#333333">%s</text>',
+                       px0, round((pb - tick / pmax * ph)::numeric, 1), px1, round((pb - tick / pmax * ph)::numeric, 1),
+                       px0 - 6, round((pb - tick / pmax * ph + 4)::numeric, 1),
+                       CASE WHEN pn.kind = 'stack' THEN round(100 * tick) || '%' ELSE pgbenchx.chart_number(tick, pmax) END);
+            tick := tick + pstep;
+        END LOOP;
+
+        IF pn.kind = 'stack' THEN
+            -- a bar per second from the start to the end of the time it
+            -- covered; each kind from the running total of the shares below
+            -- it, so the bars of a second add up to the panel's height
+            SELECT string_agg(format(E'\n<rect class="stack" data-second="%s" data-key="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>second %s: %s %s%%</title></rect>',
+                                     b.second, pgbenchx.xml_escape(b.key), b.xl, b.yhi, b.xr - b.xl, b.ylo - b.yhi, b.color,
+                                     b.second, pgbenchx.xml_escape(b.label), round((100 * b.share)::numeric, 1)),
+                              '' ORDER BY b.second, b.ord)
+            INTO markers
+            FROM (SELECT q.second, q.ord, q.key, q.share, se.label, se.color,
+                         round((px0 + q.x0 / smax * (px1 - px0))::numeric, 1) AS xl,
+                         round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1) AS xr,
+                         round((pb - (sum(q.share) OVER w - q.share) * ph)::numeric, 1) AS ylo,
+                         round((pb - sum(q.share) OVER w * ph)::numeric, 1) AS yhi
+                  FROM jsonb_to_recordset(pn.rows) AS q(second int, x0 float8, x1 float8, ord int, key text, share float8)
+                  JOIN jsonb_to_recordset(pn.series) AS se(key text, label text, color text) ON se.key = q.key
+                  WINDOW w AS (PARTITION BY q.second ORDER BY q.ord ROWS UNBOUNDED PRECEDING)) b
+            WHERE b.ylo > b.yhi AND b.xr > b.xl;
+            svg := svg || coalesce(markers, '');
+        ELSE
+            -- a line per series, a point at the end of the time each second covered
+            FOR sr IN
+                SELECT se.key, se.label, se.color, se.dash, count(*) AS n,
+                       string_agg(round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1) || ','
+                                  || round((pb - q.v / pdiv / pmax * ph)::numeric, 1), ' ' ORDER BY q.second) AS points,
+                       string_agg(format(E'\n<circle class="series-point" data-key="%s" cx="%s" cy="%s" r="2.5" fill="%s"><title>second %s: %s %s %s</title></circle>',
+                                         se.key, round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1),
+                                         round((pb - q.v / pdiv / pmax * ph)::numeric, 1), se.color,
+                                         q.second, se.label, trim_scale(round((q.v / pdiv)::numeric, 3)), punit),
+                                  '' ORDER BY q.second) AS dots
+                FROM ROWS FROM (jsonb_to_recordset(pn.series) AS (key text, label text, color text, dash text))
+                     WITH ORDINALITY AS se(key, label, color, dash, o)
+                JOIN jsonb_to_recordset(pn.rows) AS q(second int, x1 float8, key text, v float8) ON q.key = se.key
+                GROUP BY se.key, se.label, se.color, se.dash, se.o
+                ORDER BY se.o
+            LOOP
+                svg := svg || format(E'\n<polyline class="series" data-key="%s" points="%s" fill="none" stroke="%s" stroke-width="1.5"%s stroke-linejoin="round"/>',
+                                     sr.key, sr.points, sr.color,
+                                     CASE WHEN sr.dash <> '' THEN format(' stroke-dasharray="%s"', sr.dash) ELSE '' END)
+                    || CASE WHEN sr.n <= 60 THEN sr.dots ELSE '' END;
+            END LOOP;
+        END IF;
+        svg := svg || format(E'\n<path class="panel-axis" d="M%s %sV%sH%s" fill="none" stroke="#333333"/>', px0, pt, pb, px1);
+
+        -- the legend, in a row under the panel
+        lx := px0;
+        FOR sr IN
+            SELECT se.label, se.color, se.dash
+            FROM ROWS FROM (jsonb_to_recordset(pn.series) AS (label text, color text, dash text))
+                 WITH ORDINALITY AS se(label, color, dash, o)
+            ORDER BY se.o
+        LOOP
+            svg := svg || CASE WHEN pn.kind = 'stack'
+                               THEN format(E'\n<rect x="%s" y="%s" width="12" height="12" fill="%s"/>', lx, pb + 26, sr.color)
+                               ELSE format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/>',
+                                           lx - 6, pb + 32, lx + 14, pb + 32, sr.color,
+                                           CASE WHEN sr.dash <> '' THEN format(' stroke-dasharray="%s"', sr.dash) ELSE '' END) END
+                || format('<text class="panel-legend" x="%s" y="%s">%s</text>', lx + 18, pb + 36,
+                          pgbenchx.xml_escape(left(sr.label, 40)));
+            lx := lx + 40 + 7 * length(left(sr.label, 40));
+        END LOOP;
+        svg := svg || E'\n</g>';
+    END LOOP;
+
+    RETURN svg || E'\n</svg>\n';
+END $$;
+
+CREATE FUNCTION pgbenchx.chart_waits(sweep_id bigint) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+DECLARE
+    w constant float8 := 900;
+    px0 constant float8 := 90;
+    px1 constant float8 := 810;
+    py0 constant float8 := 70;
+    py1 constant float8 := 370;
+    sw record;
+    counts int[];
+    n int;
+    slot float8;
+    bw float8;
+    xc float8;
+    h float8;
+    svg text;
+    bars text;
+    legend text := '';
+    agg jsonb;
+    lx float8;
+    ly float8;
+    t record;
+    c record;
+    i int;
+BEGIN
+    IF chart_waits.sweep_id IS NULL THEN
+        RAISE EXCEPTION 'argument "sweep_id" must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'chart_waits draws the wait events of one sweep.',
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
+    END IF;
+    SELECT * INTO sw FROM pgbenchx.sweeps x WHERE x.sweep_id = chart_waits.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep has id %', chart_waits.sweep_id
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = chart_waits.sweep_id)
+                                THEN format('Id %s is a run, not a sweep: pgbenchx.chart_run(%s) draws its wait events over time.',
+                                            chart_waits.sweep_id, chart_waits.sweep_id)
+                                ELSE format('pgbenchx.sweeps has no row with sweep_id %s.', chart_waits.sweep_id) END,
+                  HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweeps lists the sweeps.';
+    END IF;
+
+    -- the client counts planned and run, in order
+    SELECT array_agg(DISTINCT q.c ORDER BY q.c) INTO counts
+    FROM (SELECT unnest(sw.clients) AS c
+          UNION SELECT r.clients FROM pgbenchx.runs r WHERE r.sweep_id = chart_waits.sweep_id) q
+    WHERE q.c IS NOT NULL;
+    counts := coalesce(counts, '{}');
+    n := greatest(cardinality(counts), 1);
+    slot := (px1 - px0) / n;
+    bw := least(60, slot * 0.6);
+
+    -- per client count and type: the samples of its completed runs; the
+    -- types in order, CPU first and then the most sampled
+    SELECT coalesce(jsonb_agg(jsonb_build_object('clients', q.clients, 'key', q.key, 'n', q.n, 'o', q.o)), '[]')
+    INTO agg
+    FROM (SELECT q0.*, dense_rank() OVER (ORDER BY q0.key <> 'CPU', q0.total DESC, q0.key) AS o
+    FROM (SELECT r.clients, ws.wait_event_type AS key, sum(ws.samples)::float8 AS n,
+                 sum(sum(ws.samples)) OVER (PARTITION BY ws.wait_event_type) AS total
+          FROM pgbenchx.runs r
+          JOIN pgbenchx.wait_samples ws ON ws.run_id = r.run_id
+          WHERE r.sweep_id = chart_waits.sweep_id AND r.status = 'completed' AND ws.samples > 0
+          GROUP BY r.clients, ws.wait_event_type) q0) q;
+
+    -- the legend's rows, to size the picture
+    lx := px0; ly := py1 + 70;
+    FOR t IN SELECT DISTINCT q.key, q.o FROM jsonb_to_recordset(agg) AS q(key text, o int) ORDER BY q.o LOOP
+        IF lx + 30 + 7 * length(left(t.key, 40)) > px1 + 60 THEN
+            lx := px0; ly := ly + 22;
+        END IF;
+        legend := legend
+            || format(E'\n<rect x="%s" y="%s" width="12" height="12" fill="%s"/><text class="legend" x="%s" y="%s">%s</text>',
+                      lx, ly - 11, pgbenchx.chart_wait_color(t.key, t.o), lx + 18, ly, pgbenchx.xml_escape(left(t.key, 40)));
+        lx := lx + 40 + 7 * length(left(t.key, 40));
+    END LOOP;
+    h := ly + 24;
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || E'\n<title>wait events of the client backends by number of clients</title>'
+        || format(E'\n<rect width="%s" height="%s" fill="#ffffff"/>', w, h)
+        || format(E'\n<text class="title" x="%s" y="28" text-anchor="middle" font-size="17" font-weight="bold">Wait events by number of clients: %s</text>',
+                  w / 2, pgbenchx.xml_escape(coalesce(sw.label, 'sweep ' || sw.sweep_id)))
+        || format(E'\n<text class="subtitle" x="%s" y="48" text-anchor="middle" fill="#555555">%s</text>',
+                  w / 2, pgbenchx.xml_escape(concat_ws(', ', 'sweep ' || sw.sweep_id, 'script ' || sw.script,
+                                                       sw.duration || ' s per run',
+                                                       'share of the client backends'' sampled time, completed runs')));
+
+    -- grid and ticks: 0 to 100 %
+    FOR i IN 0 .. 4 LOOP
+        svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                             '<text class="tick-y" x="%s" y="%s" text-anchor="end" fill="#333333">%s%%</text>',
+                   px0, py1 - i * (py1 - py0) / 4, px1, py1 - i * (py1 - py0) / 4,
+                   px0 - 6, py1 - i * (py1 - py0) / 4 + 4, 25 * i);
+    END LOOP;
+
+    -- a bar per client count; each type from the running total of those
+    -- below it, so that a bar's parts add up to the plot's height
+    FOR i IN 1 .. cardinality(counts) LOOP
+        xc := px0 + slot * (i - 0.5);
+        svg := svg || format(E'\n<text class="tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                             round(xc::numeric, 1), py1 + 18, counts[i]);
+        SELECT string_agg(format(E'\n<rect class="bar" data-clients="%s" data-key="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s %s%% (%s samples)</title></rect>',
+                                 counts[i], pgbenchx.xml_escape(b.key), round((xc - bw / 2)::numeric, 1), b.yhi, round(bw::numeric, 1),
+                                 b.ylo - b.yhi, pgbenchx.chart_wait_color(b.key, b.o),
+                                 counts[i], CASE WHEN counts[i] = 1 THEN 'client' ELSE 'clients' END,
+                                 pgbenchx.xml_escape(b.key), round((100 * b.share)::numeric, 1), b.n::bigint),
+                          '' ORDER BY b.o)
+        INTO bars
+        FROM (SELECT q.key, q.o, q.n, q.n / sum(q.n) OVER () AS share,
+                     round((py1 - (sum(q.n) OVER wo - q.n) / sum(q.n) OVER () * (py1 - py0))::numeric, 1) AS ylo,
+                     round((py1 - sum(q.n) OVER wo / sum(q.n) OVER () * (py1 - py0))::numeric, 1) AS yhi
+              FROM jsonb_to_recordset(agg) AS q(clients int, key text, n float8, o int) WHERE q.clients = counts[i]
+              WINDOW wo AS (ORDER BY q.o ROWS UNBOUNDED PRECEDING)) b
+        WHERE b.ylo > b.yhi;
+        svg := svg || coalesce(bars, format(E'\n<text class="no-data" x="%s" y="%s" text-anchor="middle" fill="#555555">no samples</text>',
+                                            round(xc::numeric, 1), py1 - 8));
+    END LOOP;
+
+    svg := svg || format(E'\n<path class="axis" d="M%s %sV%sH%s" fill="none" stroke="#333333"/>', px0, py0, py1, px1)
+        || format(E'\n<text class="axis-title" x="%s" y="%s" text-anchor="middle">clients</text>', (px0 + px1) / 2, py1 + 40)
+        || format(E'\n<text class="axis-title" transform="translate(%s %s) rotate(-90)" text-anchor="middle">share of sampled time</text>',
+                  24, (py0 + py1) / 2);
+    RETURN svg || legend || E'\n</svg>\n';
+END $$;
+
+REVOKE ALL ON FUNCTION pgbenchx.chart_wait_color(text, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.chart_waits(bigint) FROM PUBLIC;
+
+/*
+ * The roles that may execute pgbenchx.wait (grant_runner's runners, or any
+ * grant of the user's) get EXECUTE on the two new routines, which
+ * grant_runner would have given them had they existed (chart_run calls
+ * chart_wait_color).  As in 10_report.sql, the initial privileges recorded
+ * for them are put back to what a fresh CREATE EXTENSION records (the
+ * REVOKEs above), so that pg_dump keeps these grants as the user's.
+ */
+DO $$
+DECLARE
+    g    record;
+    f    pg_catalog.regprocedure;
+    init pg_catalog.aclitem[];
+BEGIN
+    FOREACH f IN ARRAY ARRAY['pgbenchx.chart_wait_color(text, int)'::pg_catalog.regprocedure,
+                             'pgbenchx.chart_waits(bigint)'::pg_catalog.regprocedure]
+    LOOP
+        SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
+        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
+          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+          AND i.objsubid OPERATOR(pg_catalog.=) 0;
+        FOR g IN
+            SELECT DISTINCT a.grantee
+            FROM pg_catalog.pg_proc p
+            CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+            WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
+              AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
+              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+            ORDER BY a.grantee
+        LOOP
+            EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', f::pg_catalog.text,
+                                      CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                                           ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+        END LOOP;
+        UPDATE pg_catalog.pg_init_privs i SET initprivs = init
+        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
+          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+          AND i.objsubid OPERATOR(pg_catalog.=) 0;
+    END LOOP;
+END $$;
