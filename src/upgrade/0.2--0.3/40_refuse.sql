@@ -295,9 +295,22 @@ DECLARE
     px1 constant float8 := 810;
     py0 constant float8 := 70;
     py1 constant float8 := 410;
-    h constant float8 := 520;
+    base_h constant float8 := 520;     -- the tps chart and its legend
+    ph constant float8 := 100;         -- a panel's plot height
+    panel_h constant float8 := 176;    -- a panel: title, plot, ticks, legend
+    h float8;
     r record;
     smax float8;
+    sys_rows jsonb;                       -- system_samples, one object per second
+    panels jsonb := '[]';              -- the panels drawn, in order
+    notes jsonb := '[]';               -- the panels left out: {panels, why}
+    no_system text;                    -- why a run has no system figures
+    pj jsonb;
+    pn record;
+    sr record;
+    pt float8; pb float8;              -- a panel's plot: top and bottom
+    pmax float8; pstep float8; pdiv float8; punit text;
+    lx float8;
     unit text;
     rate_name text;
     run_rate float8;
@@ -368,6 +381,121 @@ BEGIN
     END LOOP;
     ltop := lstep * intervals;
     xstep := greatest(pgbenchx.chart_step(smax, 10), 1);
+
+    -- the panels: per second of system_samples within the tps line's time
+    -- (x0 = second - 1, x1 = the end of the time it covered, as samples say)
+    SELECT jsonb_agg(jsonb_build_object(
+               'second', ss.second, 'x0', ss.second - 1,
+               'x1', least(ss.second - 1 + coalesce(sm.covered_s, ss.covered_s, 1), smax),
+               'cov', coalesce(ss.covered_s, sm.covered_s, 1),
+               'usr', ss.cpu_user, 'sys', ss.cpu_system, 'iowait', ss.cpu_iowait, 'steal', ss.cpu_steal,
+               'dr', ss.data_read_bytes, 'dw', ss.data_write_bytes,
+               'wr', ss.wal_read_bytes, 'ww', ss.wal_write_bytes, 'wal', ss.wal_bytes) ORDER BY ss.second)
+    INTO sys_rows
+    FROM pgbenchx.system_samples ss
+    LEFT JOIN pgbenchx.samples sm ON sm.run_id = ss.run_id AND sm.second = ss.second
+    WHERE ss.run_id = chart_run.run_id AND ss.second - 1 < smax;
+    no_system := CASE WHEN r.record_system IS NULL THEN 'recorded before pgbenchx 0.3 (or imported from it)'
+                      WHEN NOT r.record_system THEN 'not recorded (record_system => false)'
+                      WHEN r.system_notes IS NOT NULL AND cardinality(r.system_notes) > 0
+                          THEN array_to_string(r.system_notes, '; ')
+                      ELSE 'no figures recorded for this run' END;
+
+    -- CPU by kind, shares of the machine: idle is the rest
+    SELECT jsonb_build_object('id', 'cpu', 'kind', 'stack',
+               'title', 'CPU of the machine by kind (share of all cores)',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', v.k, 'label', v.l, 'color', v.c) ORDER BY v.o)
+                          FROM (VALUES (1, 'usr', 'user', '#4e79a7'), (2, 'sys', 'system', '#e15759'),
+                                       (3, 'iowait', 'iowait', '#f28e2b'), (4, 'steal', 'steal', '#b07aa1'),
+                                       (5, 'idle', 'idle', '#dddddd')) v(o, k, l, c)
+                          WHERE v.k = 'idle'
+                             OR EXISTS (SELECT 1 FROM jsonb_array_elements(sys_rows) e WHERE e.value ->> v.k IS NOT NULL)),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x0', p.x0, 'x1', p.x1,
+                                                    'ord', k.ord, 'key', k.key, 'share', k.v / greatest(t.busy, 1))
+                                 ORDER BY p.second, k.ord))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x0 float8, x1 float8, usr float8, sys float8, iowait float8, steal float8)
+    CROSS JOIN LATERAL (SELECT coalesce(p.usr, 0) + coalesce(p.sys, 0) + coalesce(p.iowait, 0) + coalesce(p.steal, 0) AS busy) t
+    CROSS JOIN LATERAL (VALUES (1, 'usr', p.usr), (2, 'sys', p.sys), (3, 'iowait', p.iowait), (4, 'steal', p.steal),
+                               (5, 'idle', greatest(1 - t.busy, 0))) k(ord, key, v)
+    WHERE p.usr IS NOT NULL AND k.v IS NOT NULL AND p.x1 > p.x0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'CPU', 'why', no_system));
+    END IF;
+
+    -- disk throughput of the data and WAL devices, bytes/s
+    SELECT jsonb_build_object('id', 'disk', 'kind', 'lines', 'title', 'Disk throughput of the data and WAL devices',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', v.k, 'label', v.l, 'color', v.c, 'dash', v.d) ORDER BY v.o)
+                          FROM (VALUES (1, 'dr', 'data read', '#4e79a7', ''), (2, 'dw', 'data write', '#e15759', ''),
+                                       (3, 'wr', 'WAL read', '#59a14f', '5 3'), (4, 'ww', 'WAL write', '#f28e2b', '5 3')) v(o, k, l, c, d)
+                          WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(sys_rows) e WHERE e.value ->> v.k IS NOT NULL)),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x1', p.x1, 'key', k.key, 'v', k.v / p.cov)
+                                 ORDER BY p.second, k.key))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x1 float8, cov float8, dr float8, dw float8, wr float8, ww float8)
+    CROSS JOIN LATERAL (VALUES ('dr', p.dr), ('dw', p.dw), ('wr', p.wr), ('ww', p.ww)) k(key, v)
+    WHERE k.v IS NOT NULL AND p.cov > 0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'disk throughput', 'why', no_system));
+    END IF;
+
+    -- WAL bytes per second (pg_stat_wal)
+    SELECT jsonb_build_object('id', 'wal', 'kind', 'lines', 'title', 'WAL generated (pg_stat_wal)',
+               'series', jsonb_build_array(jsonb_build_object('key', 'wal', 'label', 'WAL bytes', 'color', '#76b7b2', 'dash', '')),
+               'rows', jsonb_agg(jsonb_build_object('second', p.second, 'x1', p.x1, 'key', 'wal', 'v', p.wal / p.cov)
+                                 ORDER BY p.second))
+    INTO pj
+    FROM jsonb_to_recordset(sys_rows) AS p(second int, x1 float8, cov float8, wal float8)
+    WHERE p.wal IS NOT NULL AND p.cov > 0;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'WAL', 'why', no_system));
+    END IF;
+
+    -- wait events of the client backends by type, shares of the sampled
+    -- time in each second, CPU first and then the most sampled
+    WITH ws AS (
+        SELECT x.second, x.wait_event_type AS key, sum(x.samples)::float8 AS n
+        FROM pgbenchx.wait_samples x
+        WHERE x.run_id = chart_run.run_id AND x.second - 1 < smax AND x.samples > 0
+        GROUP BY x.second, x.wait_event_type),
+    tot AS (SELECT ws.second, sum(ws.n) AS t FROM ws GROUP BY ws.second),
+    ord AS (SELECT ws.key, row_number() OVER (ORDER BY ws.key <> 'CPU', sum(ws.n) DESC, ws.key) AS o
+            FROM ws GROUP BY ws.key)
+    SELECT jsonb_build_object('id', 'waits', 'kind', 'stack',
+               'title', 'Wait events of the client backends by type (share of sampled time)',
+               'series', (SELECT jsonb_agg(jsonb_build_object('key', ord.key, 'label', ord.key,
+                                                              'color', pgbenchx.chart_wait_color(ord.key, ord.o::int))
+                                           ORDER BY ord.o) FROM ord),
+               'rows', jsonb_agg(jsonb_build_object('second', ws.second, 'x0', ws.second - 1,
+                                                    'x1', least(ws.second - 1 + coalesce(sm.covered_s, ss.covered_s, 1), smax),
+                                                    'ord', ord.o, 'key', ws.key, 'share', ws.n / tot.t)
+                                 ORDER BY ws.second, ord.o))
+    INTO pj
+    FROM ws JOIN tot ON tot.second = ws.second JOIN ord ON ord.key = ws.key
+    LEFT JOIN pgbenchx.samples sm ON sm.run_id = chart_run.run_id AND sm.second = ws.second
+    LEFT JOIN pgbenchx.system_samples ss ON ss.run_id = chart_run.run_id AND ss.second = ws.second;
+    IF jsonb_typeof(pj -> 'rows') = 'array' THEN
+        panels := panels || jsonb_build_array(pj);
+    ELSE
+        notes := notes || jsonb_build_array(jsonb_build_object('panel', 'wait events',
+            'why', CASE WHEN r.record_system IS NOT TRUE THEN no_system
+                        ELSE 'no client backend was sampled' END));
+    END IF;
+
+    -- one note per reason, naming the panels it leaves out
+    SELECT coalesce(jsonb_agg(q.line ORDER BY q.first), '[]') INTO notes
+    FROM (SELECT min(n.ord) AS first,
+                 'Panels left out (' || string_agg(n.e ->> 'panel', ', ' ORDER BY n.ord) || '): ' || (n.e ->> 'why') AS line
+          FROM jsonb_array_elements(notes) WITH ORDINALITY n(e, ord)
+          GROUP BY n.e ->> 'why') q;
+    h := base_h + CASE WHEN jsonb_array_length(notes) > 0 THEN 8 + 18 * jsonb_array_length(notes) ELSE 0 END
+         + panel_h * jsonb_array_length(panels);
 
     svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
                   w, h, w, h)
@@ -467,14 +595,127 @@ BEGIN
 
     -- legend
     svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><text class="legend" x="%s" y="%s">%s</text>',
-                         px0, h - 34, px0 + 28, h - 34, tps_color, px0 + 36, h - 30, rate_name)
+                         px0, base_h - 34, px0 + 28, base_h - 34, tps_color, px0 + 36, base_h - 30, rate_name)
         || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3"/><text class="legend" x="%s" y="%s">p99 latency of each second (ms)</text>',
-                  px0 + 230, h - 34, px0 + 258, h - 34, p99_color, px0 + 266, h - 30)
+                  px0 + 230, base_h - 34, px0 + 258, base_h - 34, p99_color, px0 + 266, base_h - 30)
         || CASE WHEN run_rate IS NOT NULL THEN
                format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="2 3"/><text class="legend" x="%s" y="%s">whole run: %s %s, p99 %s ms</text>',
-                      px0 + 480, h - 34, px0 + 508, h - 34, tps_color, px0 + 516, h - 30,
+                      px0 + 480, base_h - 34, px0 + 508, base_h - 34, tps_color, px0 + 516, base_h - 30,
                       round(run_rate::numeric, 1), unit, coalesce(trim_scale(round(r.latency_p99_ms::numeric, 3))::text, '-'))
            ELSE '' END;
+
+    -- the notes: why a panel is left out, one line per reason
+    FOR i IN 0 .. jsonb_array_length(notes) - 1 LOOP
+        svg := svg || format(E'\n<text class="panel-note" x="%s" y="%s" fill="#555555">%s</text>',
+                             px0, base_h + 2 + 18 * i, pgbenchx.xml_escape(notes ->> i));
+    END LOOP;
+
+    -- the panels, on the tps line's x scale
+    FOR pn IN
+        SELECT e.ord - 1 AS k, e.p ->> 'id' AS id, e.p ->> 'kind' AS kind, e.p ->> 'title' AS title,
+               e.p -> 'series' AS series, e.p -> 'rows' AS rows
+        FROM jsonb_array_elements(panels) WITH ORDINALITY e(p, ord)
+        ORDER BY e.ord
+    LOOP
+        pt := base_h + CASE WHEN jsonb_array_length(notes) > 0 THEN 8 + 18 * jsonb_array_length(notes) ELSE 0 END
+              + panel_h * pn.k + 30;
+        pb := pt + ph;
+        IF pn.kind = 'stack' THEN
+            pdiv := 1; punit := '%'; pmax := 1; pstep := 0.5;
+        ELSE
+            SELECT max(q.v) INTO pmax FROM jsonb_to_recordset(pn.rows) AS q(v float8);
+            pmax := greatest(coalesce(pmax, 0), 1);
+            pdiv := CASE WHEN pmax >= 1e9 THEN 1e9 WHEN pmax >= 1e6 THEN 1e6 WHEN pmax >= 1e3 THEN 1e3 ELSE 1 END;
+            punit := CASE pdiv WHEN 1e9 THEN 'GB/s' WHEN 1e6 THEN 'MB/s' WHEN 1e3 THEN 'kB/s' ELSE 'B/s' END;
+            pstep := pgbenchx.chart_step(pmax / pdiv, 2);
+            pmax := pstep * greatest(ceil(pmax / pdiv / pstep), 1);
+        END IF;
+        svg := svg || format(E'\n<g class="panel" data-panel="%s" data-y0="%s" data-y1="%s">', pn.id, pt, pb)
+            || format(E'\n<text class="panel-title" x="%s" y="%s" font-weight="bold">%s%s</text>',
+                      px0, pt - 10, pn.title, CASE WHEN pn.kind = 'lines' THEN ', ' || punit ELSE '' END);
+        -- grid: the tps chart's time ticks, and the panel's own y ticks
+        tick := 0;
+        WHILE tick <= smax LOOP
+            xp := px0 + tick / smax * (px1 - px0);
+            svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                                 '<text class="panel-tick-x" x="%s" y="%s" text-anchor="middle" fill="#333333">%s</text>',
+                       round(xp::numeric, 1), pt, round(xp::numeric, 1), pb,
+                       round(xp::numeric, 1), pb + 16, pgbenchx.chart_number(tick, 0));
+            tick := tick + xstep;
+        END LOOP;
+        tick := 0;
+        WHILE tick <= pmax * (1 + 1e-9) LOOP
+            svg := svg || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/>'
+                                 '<text class="panel-tick-y" x="%s" y="%s" text-anchor="end" fill="#333333">%s</text>',
+                       px0, round((pb - tick / pmax * ph)::numeric, 1), px1, round((pb - tick / pmax * ph)::numeric, 1),
+                       px0 - 6, round((pb - tick / pmax * ph + 4)::numeric, 1),
+                       CASE WHEN pn.kind = 'stack' THEN round(100 * tick) || '%' ELSE pgbenchx.chart_number(tick, pmax) END);
+            tick := tick + pstep;
+        END LOOP;
+
+        IF pn.kind = 'stack' THEN
+            -- a bar per second from the start to the end of the time it
+            -- covered; each kind from the running total of the shares below
+            -- it, so the bars of a second add up to the panel's height
+            SELECT string_agg(format(E'\n<rect class="stack" data-second="%s" data-key="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>second %s: %s %s%%</title></rect>',
+                                     b.second, pgbenchx.xml_escape(b.key), b.xl, b.yhi, b.xr - b.xl, b.ylo - b.yhi, b.color,
+                                     b.second, pgbenchx.xml_escape(b.label), round((100 * b.share)::numeric, 1)),
+                              '' ORDER BY b.second, b.ord)
+            INTO markers
+            FROM (SELECT q.second, q.ord, q.key, q.share, se.label, se.color,
+                         round((px0 + q.x0 / smax * (px1 - px0))::numeric, 1) AS xl,
+                         round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1) AS xr,
+                         round((pb - (sum(q.share) OVER w - q.share) * ph)::numeric, 1) AS ylo,
+                         round((pb - sum(q.share) OVER w * ph)::numeric, 1) AS yhi
+                  FROM jsonb_to_recordset(pn.rows) AS q(second int, x0 float8, x1 float8, ord int, key text, share float8)
+                  JOIN jsonb_to_recordset(pn.series) AS se(key text, label text, color text) ON se.key = q.key
+                  WINDOW w AS (PARTITION BY q.second ORDER BY q.ord ROWS UNBOUNDED PRECEDING)) b
+            WHERE b.ylo > b.yhi AND b.xr > b.xl;
+            svg := svg || coalesce(markers, '');
+        ELSE
+            -- a line per series, a point at the end of the time each second covered
+            FOR sr IN
+                SELECT se.key, se.label, se.color, se.dash, count(*) AS n,
+                       string_agg(round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1) || ','
+                                  || round((pb - q.v / pdiv / pmax * ph)::numeric, 1), ' ' ORDER BY q.second) AS points,
+                       string_agg(format(E'\n<circle class="series-point" data-key="%s" cx="%s" cy="%s" r="2.5" fill="%s"><title>second %s: %s %s %s</title></circle>',
+                                         se.key, round((px0 + q.x1 / smax * (px1 - px0))::numeric, 1),
+                                         round((pb - q.v / pdiv / pmax * ph)::numeric, 1), se.color,
+                                         q.second, se.label, trim_scale(round((q.v / pdiv)::numeric, 3)), punit),
+                                  '' ORDER BY q.second) AS dots
+                FROM ROWS FROM (jsonb_to_recordset(pn.series) AS (key text, label text, color text, dash text))
+                     WITH ORDINALITY AS se(key, label, color, dash, o)
+                JOIN jsonb_to_recordset(pn.rows) AS q(second int, x1 float8, key text, v float8) ON q.key = se.key
+                GROUP BY se.key, se.label, se.color, se.dash, se.o
+                ORDER BY se.o
+            LOOP
+                svg := svg || format(E'\n<polyline class="series" data-key="%s" points="%s" fill="none" stroke="%s" stroke-width="1.5"%s stroke-linejoin="round"/>',
+                                     sr.key, sr.points, sr.color,
+                                     CASE WHEN sr.dash <> '' THEN format(' stroke-dasharray="%s"', sr.dash) ELSE '' END)
+                    || CASE WHEN sr.n <= 60 THEN sr.dots ELSE '' END;
+            END LOOP;
+        END IF;
+        svg := svg || format(E'\n<path class="panel-axis" d="M%s %sV%sH%s" fill="none" stroke="#333333"/>', px0, pt, pb, px1);
+
+        -- the legend, in a row under the panel
+        lx := px0;
+        FOR sr IN
+            SELECT se.label, se.color, se.dash
+            FROM ROWS FROM (jsonb_to_recordset(pn.series) AS (label text, color text, dash text))
+                 WITH ORDINALITY AS se(label, color, dash, o)
+            ORDER BY se.o
+        LOOP
+            svg := svg || CASE WHEN pn.kind = 'stack'
+                               THEN format(E'\n<rect x="%s" y="%s" width="12" height="12" fill="%s"/>', lx, pb + 26, sr.color)
+                               ELSE format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/>',
+                                           lx - 6, pb + 32, lx + 14, pb + 32, sr.color,
+                                           CASE WHEN sr.dash <> '' THEN format(' stroke-dasharray="%s"', sr.dash) ELSE '' END) END
+                || format('<text class="panel-legend" x="%s" y="%s">%s</text>', lx + 18, pb + 36,
+                          pgbenchx.xml_escape(left(sr.label, 40)));
+            lx := lx + 40 + 7 * length(left(sr.label, 40));
+        END LOOP;
+        svg := svg || E'\n</g>';
+    END LOOP;
 
     RETURN svg || E'\n</svg>\n';
 END $$;
