@@ -54,6 +54,7 @@
 #include "run_spec.h"
 #include "searchpath.h"
 #include "stats.h"
+#include "sysrecord.h"
 #include "worker.h"
 
 /* the cluster-wide advisory lock held while a run or sweep is in progress */
@@ -80,6 +81,7 @@ typedef struct CoordinatorStep
 	BackgroundWorkerHandle **handles;
 	int			njobs;
 	int64		run_id;
+	SysRecord  *sysrec;			/* per-second readings (sysrecord.h); NULL: not recorded */
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
@@ -426,6 +428,8 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		}
 		stats_run_add_second(total, scratch);
 		results_write_sample(step->run_id, (int) sec + 1, scratch, span);
+		/* sysrecord: this second's system_samples row, now that its sample is written */
+		sysrecord_write(step->sysrec, (int) sec + 1, span, final && sec + 1 == ready);
 		(*next_sec)++;
 	}
 }
@@ -676,6 +680,8 @@ coordinator_go(CoordinatorStep *step)
 	RunShared  *run = step->run;
 
 	run->bench_start = GetCurrentTimestamp();
+	/* sysrecord: the baseline reading, at bench_start, before the drivers go */
+	sysrecord_baseline(step->sysrec, run->bench_start);
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->go, 1);
 	progress_phase(RUN_PHASE_MEASURING);
@@ -721,6 +727,8 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 		int			done = 0;
 		char	   *failure = NULL;
 
+		/* sysrecord: a reading once a second boundary has passed, before its sample */
+		sysrecord_tick(step->sysrec);
 		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
 		coordinator_measured(step);
 
@@ -975,6 +983,8 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
+	/* sysrecord: the devices and the drivers' pids, before the measured interval */
+	step->sysrec = sysrecord_begin(spec, run_id, step->run, step->handles, step->njobs);
 	coordinator_go(step);
 	result.conn_time_ms = (double) (step->run->bench_start - connect_start) / 1000.0;
 
@@ -982,6 +992,8 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
 	stats_run_reset(total);
 	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
+	/* sysrecord: the end reading, for the last (possibly partial) second */
+	sysrecord_end(step->sysrec);
 	progress_phase(RUN_PHASE_FINISHING);
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
@@ -1008,6 +1020,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
 						   step->run->ring_len)));
 	result.total = drivers_total;
+	/* sysrecord: runs.system_notes; the run's readings are freed */
+	sysrecord_finish(step->sysrec);
+	step->sysrec = NULL;
 	status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 	step->run_id = 0;
 	progress_step_done();
