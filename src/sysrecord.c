@@ -545,6 +545,18 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 
 	if (rec == NULL)
 		return;
+
+	/*
+	 * The drivers published this second between our tick and the
+	 * coordinator's collect: its boundary has passed, read it now.
+	 */
+	if (!last && !rec->have_end && rec->last_k >= 0 && rec->last_k < second)
+	{
+		if (rec->last_k < second - 1)
+			rec->late = true;
+		sysrecord_read(rec, &rec->slots[second % rec->nslots], second, GetCurrentTimestamp());
+		rec->last_k = second;
+	}
 	a = &rec->slots[(second - 1) % rec->nslots];
 	if (a->k != second - 1)
 		a = NULL;
