@@ -11,6 +11,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use File::Temp ();
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
@@ -145,6 +146,9 @@ else
 	like($notes, qr/data directory's device/, 'system_notes says why');
 }
 
+note("the rows of run $id:\n" . $node->safe_psql('postgres',
+	"SELECT * FROM pgbenchx.system_samples WHERE run_id = $id ORDER BY second", extra_params => ['-x']));
+
 # record_system => false: no row
 my $off = q1(q{SELECT pgbenchx.launch_bench('{"clients":1,"duration":1,"record_system":false,"checkpoint":false,"vacuum":false}')});
 q1("SET client_min_messages = warning; CALL pgbenchx.wait($off)");
@@ -153,5 +157,35 @@ is(q1("SELECT status || ' ' || record_system::text || ' ' || (system_notes IS NU
 cmp_ok(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $off"), '>', 0, 'its samples are written');
 is(q1("SELECT count(*) FROM pgbenchx.system_samples WHERE run_id = $off"), 0,
 	'record_system => false writes no system_samples row');
+
+$node->stop;
+
+# pg_wal on a file system with no block device (tmpfs, through initdb's
+# symlink): its figures are NULL, never zero, and system_notes says why once;
+# the data device's are still there
+SKIP:
+{
+	skip('/dev/shm is not a writable tmpfs', 5)
+	  unless -d '/dev/shm' && -w '/dev/shm' && (stat('/dev/shm'))[0] >> 8 == 0;
+	my $waldir = File::Temp::tempdir('pgx_wal_XXXX', DIR => '/dev/shm', CLEANUP => 1);
+	rmdir $waldir;
+	my $tmpfs = pgbenchx_node('walshm', scale => 1,
+		conf => "max_worker_processes = 16\n", init => [extra => ['--waldir', $waldir]]);
+	my $rid = $tmpfs->safe_psql('postgres',
+		"SELECT run_bench(1, 2, 'tpcb-like', vacuum => false, checkpoint => false)");
+	$tmpfs->safe_psql('postgres', "SET client_min_messages = warning; CALL pgbenchx.wait($rid)");
+	my ($n, $wal_set, $data_null, $walstat_null) = split /\|/, $tmpfs->safe_psql('postgres', qq{
+		SELECT count(*), count(*) FILTER (WHERE coalesce(wal_reads, wal_read_bytes, wal_writes,
+		         wal_write_bytes)::float8 IS NOT NULL OR wal_await_ms IS NOT NULL OR wal_queue IS NOT NULL),
+		       count(*) FILTER (WHERE data_writes IS NULL), count(*) FILTER (WHERE wal_bytes IS NULL)
+		FROM pgbenchx.system_samples WHERE run_id = $rid});
+	cmp_ok($n, '>=', 2, 'pg_wal on tmpfs: the rows are written');
+	is($wal_set, 0, 'pg_wal on tmpfs: the wal_* disk figures are NULL');
+	is($walstat_null, 0, 'pg_wal on tmpfs: pg_stat_wal is still read');
+	my $tnotes = $tmpfs->safe_psql('postgres', "SELECT array_to_string(system_notes, E'\\n') FROM pgbenchx.runs WHERE run_id = $rid");
+	like($tnotes, qr/^pg_wal's device: .*no block device/m, "system_notes says why: $tnotes");
+	is($data_null, defined $disk0 ? 0 : $n, 'the data device is read as before');
+	$tmpfs->stop;
+}
 
 done_testing();
