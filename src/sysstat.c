@@ -19,7 +19,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#if defined(__FreeBSD__) || defined(__DragonFly__) || defined(__NetBSD__) || defined(__OpenBSD__)
+/*
+ * The BSDs' kern.cp_time.  Not DragonFly, whose tools read the CPU time
+ * through libkinfo (kinfo_get_sched_cputime): left for when it can be tested.
+ */
+#if defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__)
 #include <sys/param.h>
 #include <sys/sysctl.h>
 #if defined(__OpenBSD__) || defined(__NetBSD__)
@@ -201,7 +205,7 @@ sysstat_read_cpu(SysCpu *out, char *reason)
 #elif defined(SYSSTAT_BSD)
 	/*
 	 * kern.cp_time: CPUSTATES ticks summed over the CPUs (user, nice, sys,
-	 * intr, idle).  FreeBSD and DragonFly give longs, NetBSD uint64_t;
+	 * intr, idle).  FreeBSD gives longs, NetBSD uint64_t;
 	 * OpenBSD has no sysctlbyname and gives longs under KERN_CPTIME.  Not
 	 * tested here (Linux only): compiled on those systems alone.
 	 */
@@ -231,7 +235,7 @@ sysstat_read_cpu(SysCpu *out, char *reason)
 	return true;
 #else
 	(void) out;
-	sysstat_reason(reason, "the machine's CPU time is read only on Linux (/proc/stat) and the BSDs (kern.cp_time)");
+	sysstat_reason(reason, "the machine's CPU time is read only on Linux (/proc/stat), FreeBSD, NetBSD and OpenBSD (kern.cp_time)");
 	return false;
 #endif
 }
