@@ -992,9 +992,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));
 	stats_run_reset(total);
 	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
+	progress_phase(RUN_PHASE_FINISHING);
 	/* sysrecord: the end reading, for the last (possibly partial) second */
 	sysrecord_end(step->sysrec);
-	progress_phase(RUN_PHASE_FINISHING);
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 
