@@ -8,7 +8,9 @@
  * connection, creates the run's DSM segment, starts the drivers, waits for
  * them to connect, starts the measured interval, collects the per-second
  * statistics they publish (one pgbenchx.samples row per second, each in its
- * own short transaction), stops them on cancel or failure, and writes the
+ * own short transaction, and beside it, unless record_system is off, the
+ * second's pgbenchx.system_samples row from sysrecord.c, whose readings it
+ * triggers at a few marked points), stops them on cancel or failure, and writes the
  * final pgbenchx.runs row.  A result is committed the moment it exists: a
  * sweep that dies at step 10 keeps steps 1 to 9.
  *
