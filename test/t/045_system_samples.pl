@@ -154,6 +154,19 @@ else
 note("the rows of run $id:\n" . $node->safe_psql('postgres',
 	"SELECT * FROM pgbenchx.system_samples WHERE run_id = $id ORDER BY second", extra_params => ['-x']));
 
+# a run bounded by transactions, ending mid-second: its last row covers
+# what its sample covers, with shares that are still shares
+my $short = q1("SELECT run_bench(1, script => 'select-only', transactions => 200, vacuum => false, checkpoint => false)");
+q1("SET client_min_messages = warning; CALL pgbenchx.wait($short)");
+is(q1(qq{
+	SELECT count(*) FROM pgbenchx.samples s FULL JOIN pgbenchx.system_samples y
+	  ON y.run_id = s.run_id AND y.second = s.second
+	WHERE (s.run_id = $short OR y.run_id = $short)
+	  AND (s.second IS NULL OR y.second IS NULL OR s.covered_s IS DISTINCT FROM y.covered_s
+	       OR y.cpu_idle IS NULL OR abs(y.cpu_user + y.cpu_system + y.cpu_iowait + y.cpu_steal + y.cpu_idle - 1) > 1e-6
+	       OR y.blks_hit IS NULL OR y.driver_cpu_s IS NULL)}),
+	0, 'a run bounded by transactions: a full row per sample, the last one cut short as its sample');
+
 # record_system => false: no row
 my $off = q1(q{SELECT pgbenchx.launch_bench('{"clients":1,"duration":1,"record_system":false,"checkpoint":false,"vacuum":false}')});
 q1("SET client_min_messages = warning; CALL pgbenchx.wait($off)");
