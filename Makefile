@@ -29,6 +29,7 @@ OBJS = \
 	src/searchpath.o \
 	src/run_spec.o \
 	src/worker.o \
+	src/sysrecord.o \
 	src/sysstat.o \
 	src/waitsample.o
 

@@ -8,7 +8,9 @@
  * connection, creates the run's DSM segment, starts the drivers, waits for
  * them to connect, starts the measured interval, collects the per-second
  * statistics they publish (one pgbenchx.samples row per second, each in its
- * own short transaction), stops them on cancel or failure, and writes the
+ * own short transaction, and beside it, unless record_system is off, the
+ * second's pgbenchx.system_samples row from sysrecord.c, whose readings it
+ * triggers at a few marked points), stops them on cancel or failure, and writes the
  * final pgbenchx.runs row.  A result is committed the moment it exists: a
  * sweep that dies at step 10 keeps steps 1 to 9.
  *
@@ -57,6 +59,7 @@
 #include "run_spec.h"
 #include "searchpath.h"
 #include "stats.h"
+#include "sysrecord.h"
 #include "waitsample.h"
 #include "worker.h"
 
@@ -86,6 +89,7 @@ typedef struct CoordinatorStep
 	int64		run_id;
 	pg_atomic_uint32 *client_pids;	/* nclients, in seg (run_spec.h) */
 	WaitSampler *sampler;		/* record_system, while measuring */
+	SysRecord  *sysrec;			/* per-second readings (sysrecord.h); NULL: not recorded */
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
@@ -432,6 +436,8 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		}
 		stats_run_add_second(total, scratch);
 		results_write_sample(step->run_id, (int) sec + 1, scratch, span);
+		/* sysrecord: this second's system_samples row, now that its sample is written */
+		sysrecord_write(step->sysrec, (int) sec + 1, span, final && sec + 1 == ready);
 		if (step->sampler)
 			waitsample_write_second(step->sampler, sec, span);
 		(*next_sec)++;
@@ -686,6 +692,8 @@ coordinator_go(CoordinatorStep *step)
 	RunShared  *run = step->run;
 
 	run->bench_start = GetCurrentTimestamp();
+	/* sysrecord: the baseline reading, at bench_start, before the drivers go */
+	sysrecord_baseline(step->sysrec, run->bench_start);
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->go, 1);
 	progress_phase(RUN_PHASE_MEASURING);
@@ -733,6 +741,8 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 
 		if (step->sampler)
 			waitsample_tick(step->sampler);
+		/* sysrecord: a reading once a second boundary has passed, before its sample */
+		sysrecord_tick(step->sysrec);
 		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
 		coordinator_measured(step);
 
@@ -990,6 +1000,8 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
+	/* sysrecord: the devices and the drivers' pids, before the measured interval */
+	step->sysrec = sysrecord_begin(spec, run_id, step->run, step->handles, step->njobs);
 	coordinator_go(step);
 	result.conn_time_ms = (double) (step->run->bench_start - connect_start) / 1000.0;
 	if (spec->record_system)
@@ -1002,6 +1014,8 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	stats_run_reset(total);
 	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
 	progress_phase(RUN_PHASE_FINISHING);
+	/* sysrecord: the end reading, for the last (possibly partial) second */
+	sysrecord_end(step->sysrec);
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 	if (step->sampler)
@@ -1032,6 +1046,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 				 errdetail("The coordinator could not write pgbenchx.samples for more than %d s (a lock on the table, or a slow disk); those seconds are not stored, and runs.samples_lost says so. The run's totals are complete.",
 						   step->run->ring_len)));
 	result.total = drivers_total;
+	/* sysrecord: runs.system_notes; the run's readings are freed */
+	sysrecord_finish(step->sysrec);
+	step->sysrec = NULL;
 	status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 	step->run_id = 0;
 	progress_step_done();

@@ -148,6 +148,23 @@ results_exec(const char *sql, ResultsStmt *st)
 	return results_exec_ext(sql, st, false, NULL);
 }
 
+/*
+ * A statement of another writer of the result tables (sysrecord.c) with its
+ * parameters, in a short transaction of its own like the others here.
+ */
+void
+results_exec_params(const char *sql, int nargs, const Oid *types, const Datum *values,
+					const char *nulls, bool async_commit)
+{
+	ResultsStmt st = {0};
+
+	if (nargs > RESULTS_MAX_ARGS)
+		elog(ERROR, "too many parameters (%d) for a result statement", nargs);
+	for (int i = 0; i < nargs; i++)
+		results_arg(&st, types[i], values[i], nulls[i] == 'n');
+	(void) results_exec_ext(sql, &st, async_commit, NULL);
+}
+
 /* Returns how many runs and sweeps it marked. */
 uint64
 results_mark_orphans_aborted(void)

@@ -80,6 +80,9 @@ extern void results_finish_run(int64 run_id, const RunResult *r);
 extern void results_write_statements(int64 run_id, int n, const char *const *scripts,
 									 const int *commands, const char *const *texts,
 									 const CommandStats *stats);
+/* another writer's statement (sysrecord.c), in its own short transaction */
+extern void results_exec_params(const char *sql, int nargs, const Oid *types,
+								const Datum *values, const char *nulls, bool async_commit);
 extern void results_abandon_run(int64 run_id, const char *status, const char *error);
 /* the wait sampler's rows (waitsample.c) */
 extern void results_write_waits(int64 run_id, int second, int n, const char *const *types,

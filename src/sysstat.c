@@ -19,6 +19,20 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+/*
+ * The BSDs' kern.cp_time.  Not DragonFly, whose tools read the CPU time
+ * through libkinfo (kinfo_get_sched_cputime): left for when it can be tested.
+ */
+#if defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__)
+#include <sys/param.h>
+#include <sys/sysctl.h>
+#if defined(__OpenBSD__) || defined(__NetBSD__)
+#include <sys/sched.h>
+#else
+#include <sys/resource.h>
+#endif
+#define SYSSTAT_BSD 1
+#endif
 
 #include "sysstat.h"
 
@@ -84,6 +98,7 @@ sysstat_parse_cpu(const char *text, SysCpu *out)
 	out->idle = f[3];
 	out->iowait = f[4];
 	out->steal = f[7];
+	out->no_iowait_steal = false;
 	return true;
 }
 
@@ -187,9 +202,40 @@ sysstat_read_cpu(SysCpu *out, char *reason)
 	if (!ok)
 		sysstat_reason(reason, "/proc/stat does not start with the line \"cpu\"");
 	return ok;
+#elif defined(SYSSTAT_BSD)
+	/*
+	 * kern.cp_time: CPUSTATES ticks summed over the CPUs (user, nice, sys,
+	 * intr, idle).  FreeBSD gives longs, NetBSD uint64_t;
+	 * OpenBSD has no sysctlbyname and gives longs under KERN_CPTIME.  Not
+	 * tested here (Linux only): compiled on those systems alone.
+	 */
+#if defined(__NetBSD__)
+	uint64_t	t[CPUSTATES];
+#else
+	long		t[CPUSTATES];
+#endif
+	size_t		len = sizeof(t);
+#if defined(__OpenBSD__)
+	int			mib[2] = {CTL_KERN, KERN_CPTIME};
+
+	if (sysctl(mib, 2, t, &len, NULL, 0) != 0)
+#else
+	if (sysctlbyname("kern.cp_time", t, &len, NULL, 0) != 0)
+#endif
+	{
+		sysstat_reason(reason, "could not read the sysctl kern.cp_time: %s", strerror(errno));
+		return false;
+	}
+	out->user = (uint64_t) t[CP_USER] + (uint64_t) t[CP_NICE];
+	out->system = (uint64_t) t[CP_SYS] + (uint64_t) t[CP_INTR];
+	out->idle = (uint64_t) t[CP_IDLE];
+	out->iowait = 0;
+	out->steal = 0;
+	out->no_iowait_steal = true;
+	return true;
 #else
 	(void) out;
-	sysstat_reason(reason, "the machine's CPU time is read only on Linux (/proc/stat)");
+	sysstat_reason(reason, "the machine's CPU time is read only on Linux (/proc/stat), FreeBSD, NetBSD and OpenBSD (kern.cp_time)");
 	return false;
 #endif
 }

@@ -4,10 +4,14 @@
  * process's CPU time.  Plain C (no server headers), so that the parsers are
  * unit-tested on fixed texts (test/unit/test_sysstat.c).
  *
- * Linux reads /proc/stat, /proc/diskstats and /proc/PID/stat; elsewhere
- * every reader says it cannot, with a reason, and the caller stores NULL
- * (never zero).  Counters are cumulative; a caller keeps the previous
- * reading and stores the difference.
+ * Linux reads /proc/stat, /proc/diskstats and /proc/PID/stat.  FreeBSD,
+ * NetBSD and OpenBSD read the machine's CPU from the kern.cp_time sysctl
+ * (ticks of stathz, not USER_HZ: only shares are taken from them), which
+ * has no iowait nor steal (SysCpu.no_iowait_steal); compiled there only,
+ * never tested (not DragonFly, which reads it through libkinfo).
+ * Elsewhere every reader says it cannot, with a reason, and the caller
+ * stores NULL (never zero).  Counters are cumulative; a caller keeps the
+ * previous reading and stores the difference.
  */
 #ifndef PGBENCHX_SYSSTAT_H
 #define PGBENCHX_SYSSTAT_H
@@ -24,6 +28,7 @@ typedef struct SysCpu
 	uint64_t	iowait;
 	uint64_t	steal;
 	uint64_t	idle;
+	bool		no_iowait_steal;	/* the system does not count them (the BSDs) */
 } SysCpu;
 
 /* the same over an interval, as fractions of the interval's total */

@@ -88,8 +88,8 @@ test_parse_proc(void)
 static void
 test_share(void)
 {
-	SysCpu		a = {100, 50, 10, 0, 840};
-	SysCpu		b = {200, 100, 30, 20, 1650};
+	SysCpu		a = {100, 50, 10, 0, 840, false};
+	SysCpu		b = {200, 100, 30, 20, 1650, false};
 	SysCpuShare sh;
 
 	CHECK(sysstat_cpu_share(&a, &b, &sh), "share");
