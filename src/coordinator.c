@@ -1007,7 +1007,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	if (spec->record_system)
 		step->sampler = waitsample_start(run_id, step->client_pids, clients,
 										 step->run->bench_start, step->run->ring_len,
-										 spec->knobs.connect_per_transaction);
+										 spec->knobs.connect_per_transaction, spec->duration);
 
 	total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
 	scratch = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_second));

@@ -22,6 +22,9 @@
 #include "sysstat.h"
 #include "waitsample.h"
 
+/* how long before a timed run's end its last CPU reading is taken (two ticks) */
+#define WAITSAMPLE_FINAL_CPU_MARGIN	(20 * 1000)
+
 /* the entry a table that is full counts in */
 #define WAITSAMPLE_OVERFLOW_TYPE	"Other"
 #define WAITSAMPLE_OVERFLOW_EVENT	"more events than the sampler keeps per second"
@@ -53,6 +56,8 @@ struct WaitSampler
 	TimestampTz bench_start;
 	int			ring_len;
 	bool		connect_per_transaction;
+	TimestampTz final_cpu_at;	/* a timed run: when to take the last CPU reading; 0: none */
+	bool		final_cpu_done; /* ... taken: no reading after it */
 
 	/* per client: the PGPROC of its pid, looked up when the pid changes */
 	int		   *proc_pid;
@@ -73,7 +78,8 @@ struct WaitSampler
 
 WaitSampler *
 waitsample_start(int64 run_id, pg_atomic_uint32 *pids, int nclients,
-				 TimestampTz bench_start, int ring_len, bool connect_per_transaction)
+				 TimestampTz bench_start, int ring_len, bool connect_per_transaction,
+				 int duration)
 {
 	WaitSampler *ws = MemoryContextAllocZero(TopMemoryContext, sizeof(WaitSampler));
 	int			n = Max(1, nclients);
@@ -91,6 +97,15 @@ waitsample_start(int64 run_id, pg_atomic_uint32 *pids, int nclients,
 	ws->cpu_second = -1;
 	ws->ticks_per_s = (double) sysstat_ticks_per_second();
 	ws->next_due = bench_start;
+
+	/*
+	 * The client backends exit as soon as the measured interval ends, and
+	 * with them their CPU times: a timed run's last reading is taken
+	 * WAITSAMPLE_FINAL_CPU_MARGIN before its end, while they are alive.
+	 */
+	if (duration > 0)
+		ws->final_cpu_at = bench_start + (TimestampTz) duration * USECS_PER_SEC -
+			WAITSAMPLE_FINAL_CPU_MARGIN;
 	for (int i = 0; i < RUN_SECOND_RING; i++)
 		ws->ring[i].second = -1;
 	return ws;
@@ -180,13 +195,21 @@ waitsample_read_cpu(WaitSampler *ws, int64 sec)
 		}
 		if (!sysstat_read_proc_cpu((pid_t) pid, &utime, &stime, reason))
 		{
-			/* a backend that has just exited is not an error */
 			if (BackendPidGetProc(pid) != NULL)
 			{
 				known = false;
 				if (ws->cpu_note == NULL)
 					ws->cpu_note = MemoryContextStrdup(TopMemoryContext, reason);
 			}
+
+			/*
+			 * A backend that has exited took its CPU time with it: the
+			 * second is unknown (NULL), not less, but with
+			 * connect_per_transaction, where backends come and go all the
+			 * time (runs.system_notes says what that misses).
+			 */
+			else if (!ws->connect_per_transaction)
+				known = false;
 			ws->cpu_pid[i] = 0;
 			continue;
 		}
@@ -221,7 +244,14 @@ waitsample_tick(WaitSampler *ws)
 	if (now < ws->bench_start)
 		return;
 	sec = (now - ws->bench_start) / USECS_PER_SEC;
-	if (sec != ws->cpu_second)
+	if (ws->final_cpu_at > 0 && now >= ws->final_cpu_at && !ws->final_cpu_done)
+	{
+		/* the last reading of a timed run ends its last second */
+		if (ws->cpu_second >= 0)
+			waitsample_read_cpu(ws, ws->cpu_second + 1);
+		ws->final_cpu_done = true;
+	}
+	else if (sec != ws->cpu_second && !ws->final_cpu_done)
 		waitsample_read_cpu(ws, sec);
 	slot = waitsample_slot(ws, sec);
 	for (int i = 0; i < ws->nclients; i++)
@@ -256,7 +286,7 @@ waitsample_timeout_ms(WaitSampler *ws)
 void
 waitsample_end(WaitSampler *ws)
 {
-	if (ws->cpu_second >= 0)
+	if (ws->cpu_second >= 0 && !ws->final_cpu_done)
 		waitsample_read_cpu(ws, ws->cpu_second + 1);
 }
 
@@ -273,7 +303,7 @@ waitsample_write_second(WaitSampler *ws, uint64 sec, double span_s)
 	 * The drivers may publish a second between a tick that still fell in it
 	 * and this write: its CPU reading is then taken now.
 	 */
-	if (ws->cpu_second == (int64) sec)
+	if (ws->cpu_second == (int64) sec && !ws->final_cpu_done)
 		waitsample_read_cpu(ws, (int64) sec + 1);
 	if (slot->second != (int64) sec)
 		return;					/* no tick in it, or its slot was reused */

@@ -50,9 +50,10 @@
 typedef struct WaitSampler WaitSampler;
 
 /* at go: pids is the step segment's array of nclients backend pids */
+/* duration: the run's seconds, 0 when it is bounded by transactions */
 extern WaitSampler *waitsample_start(int64 run_id, pg_atomic_uint32 *pids, int nclients,
 									 TimestampTz bench_start, int ring_len,
-									 bool connect_per_transaction);
+									 bool connect_per_transaction, int duration);
 /* one sample of every client; call on each wake-up while measuring */
 extern void waitsample_tick(WaitSampler *ws);
 /* how long to sleep until the next tick is due, ms */
