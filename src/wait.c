@@ -151,7 +151,9 @@ wait_report_finished(int64 id, int64 last_reported)
 			   "THEN driver_cpu_s OPERATOR(pg_catalog./) (bench_duration_s OPERATOR(pg_catalog.*) jobs::pg_catalog.float8) END, "
 			   "CASE WHEN verdict IS NOT NULL THEN 'limit: ' OPERATOR(pg_catalog.||) verdict "
 			   "WHEN record_system AND (top_waits IS NOT NULL OR iowait_avg IS NOT NULL "
-			   "OR server_cpu_ms_per_tx IS NOT NULL) THEN 'no evident limit' END "
+			   "OR server_cpu_ms_per_tx IS NOT NULL OR wal_bytes_per_tx IS NOT NULL "
+			   "OR blocks_read_per_tx IS NOT NULL OR blocks_written_per_tx IS NOT NULL) "
+			   "THEN 'no evident limit' END "
 			   "FROM pgbenchx.runs WHERE (run_id OPERATOR(pg_catalog.=) $1 OR sweep_id OPERATOR(pg_catalog.=) $1) "
 			   "AND status OPERATOR(pg_catalog.<>) 'running' "
 			   "AND run_id OPERATOR(pg_catalog.>) $2 ORDER BY run_id", id, last_reported);

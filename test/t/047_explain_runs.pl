@@ -40,19 +40,35 @@ is(q1("SELECT abs(driver_cpu_ms_per_tx - 1000 * coalesce((SELECT sum(driver_cpu_
 		  . "WHERE x.run_id = r.run_id), r.driver_cpu_s) / r.transactions) < 1e-9 FROM pgbenchx.runs r WHERE run_id = $run"),
 	't', 'driver_cpu_ms_per_tx: the seconds\' driver CPU (or the run\'s total) over its transactions');
 my $verdict = q1("SELECT verdict FROM pgbenchx.runs WHERE run_id = $run");
-my ($line) = $notices =~ /^(NOTICE:  run $run completed:[^\n]*)/m;
-ok(defined $line, 'wait printed the run\'s completion line') or diag($notices);
-if ($verdict ne '')
+my $explained = q1("SELECT verdict IS NOT NULL OR coalesce(wal_bytes_per_tx, blocks_read_per_tx, blocks_written_per_tx, "
+	  . "server_cpu_ms_per_tx, iowait_avg) IS NOT NULL OR top_waits IS NOT NULL FROM pgbenchx.runs WHERE run_id = $run");
+# a lone run's end: "run N completed" and its report, which has the line
+like($notices, qr/NOTICE:  run $run completed\n.*^limit: /ms, 'wait ends with the report and its limit line');
+like(q1("SELECT pgbenchx.report($run)"),
+	$verdict ne '' ? qr/^limit: \Q$verdict\E; per transaction: /m
+	  : $explained eq 't' ? qr/^limit: no evident limit; per transaction: /m
+	  : qr/^limit: not known \(nothing was recorded about the machine and the server\)$/m,
+	'report: the verdict, no evident limit, or nothing recorded: ' . ($verdict || $explained));
+
+# a run of a sweep: wait's one line per run ends with the verdict
+my ($one, $sweep_notices) = run_and_wait("SELECT run_sweep('{1}'::int[], 1, 'select-only', checkpoint => false)");
+my $one_run = q1("SELECT run_id FROM pgbenchx.runs WHERE sweep_id = $one");
+my ($line) = $sweep_notices =~ /(NOTICE:  run $one_run completed: clients 1[^\n]*)/;
+ok(defined $line, 'wait printed the run\'s completion line') or diag($sweep_notices);
+my $one_verdict = q1("SELECT coalesce(verdict, '') FROM pgbenchx.runs WHERE run_id = $one_run");
+my $one_explained = q1("SELECT coalesce(wal_bytes_per_tx, blocks_read_per_tx, blocks_written_per_tx, "
+	  . "server_cpu_ms_per_tx, iowait_avg) IS NOT NULL OR top_waits IS NOT NULL FROM pgbenchx.runs WHERE run_id = $one_run");
+if ($one_verdict ne '')
 {
-	like($line, qr/; limit: \Q$verdict\E/, "wait's line names the verdict: $verdict");
-	like(q1("SELECT pgbenchx.report($run)"), qr/^limit: \Q$verdict\E; per transaction: /m,
-		'report has the verdict line');
+	like($line // '', qr/; limit: \Q$one_verdict\E$/, "wait's line names the verdict: $one_verdict");
+}
+elsif ($one_explained eq 't')
+{
+	like($line // '', qr/; no evident limit$/, "wait's line says no evident limit");
 }
 else
 {
-	unlike($line // '', qr/limit: /, 'no verdict: wait\'s line names no limit');
-	like(q1("SELECT pgbenchx.report($run)"), qr/^limit: (no evident limit|not known)/m,
-		'report says there is no evident limit, or that nothing was recorded');
+	unlike($line // '', qr/limit/, 'nothing recorded: wait\'s line names no limit');
 }
 
 my $waits = q1("SELECT count(*) FROM pgbenchx.wait_samples WHERE run_id = $run");

@@ -601,7 +601,8 @@ BEGIN
                    x.run_id || CASE WHEN x.status = 'completed' THEN '' ELSE ' ' || x.status END AS run,
                    CASE WHEN x.verdict IS NOT NULL THEN x.verdict
                         WHEN x.record_system AND (x.top_waits IS NOT NULL OR x.iowait_avg IS NOT NULL
-                                                  OR x.server_cpu_ms_per_tx IS NOT NULL)
+                                                  OR x.server_cpu_ms_per_tx IS NOT NULL OR x.wal_bytes_per_tx IS NOT NULL
+                                                  OR x.blocks_read_per_tx IS NOT NULL OR x.blocks_written_per_tx IS NOT NULL)
                             THEN 'no evident limit'
                         ELSE '-' END AS verdict
             FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id ORDER BY x.clients, x.repeat, x.run_id
@@ -834,8 +835,9 @@ BEGIN
     END IF;
     /* why (issue 13): the verdict of explain_run and the per-transaction figures */
     IF r.record_system THEN
-        IF coalesce(r.wal_bytes_per_tx, r.blocks_read_per_tx, r.blocks_written_per_tx, r.server_cpu_ms_per_tx,
-                    r.driver_cpu_ms_per_tx, r.iowait_avg) IS NULL AND r.top_waits IS NULL THEN
+        /* the driver's CPU alone (runs.driver_cpu_s) tells nothing of the server */
+        IF r.verdict IS NULL AND coalesce(r.wal_bytes_per_tx, r.blocks_read_per_tx, r.blocks_written_per_tx,
+                                          r.server_cpu_ms_per_tx, r.iowait_avg) IS NULL AND r.top_waits IS NULL THEN
             lines := lines || 'limit: not known (nothing was recorded about the machine and the server)'::text;
         ELSE
             lines := lines || format('limit: %s; per transaction: WAL %s bytes, %s blocks read, %s blocks written, server CPU %s ms, driver CPU %s ms; iowait %s',
