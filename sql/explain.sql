@@ -55,7 +55,7 @@ FROM (VALUES (511, 'Lock', 'transactionid', 60), (511, 'Lock', 'tuple', 10), (51
              (515, 'CPU', 'on CPU', 60), (515, 'Client', 'ClientRead', 40),
              (516, 'CPU', 'on CPU', 60), (516, 'Client', 'ClientRead', 40),
              (517, 'CPU', 'on CPU', 60), (517, 'Client', 'ClientRead', 40),
-             (518, 'CPU', 'on CPU', 30), (518, 'Client', 'ClientRead', 65), (518, 'Lock', 'tuple', 5),
+             (518, 'CPU', 'on CPU', 20), (518, 'Client', 'ClientRead', 75), (518, 'Lock', 'tuple', 5),
              (519, 'CPU', 'on CPU', 55), (519, 'Client', 'ClientRead', 35), (519, 'LWLock', 'WALWrite', 4),
              (519, 'LWLock', 'WALInsert', 3), (519, 'IO', 'WALSync', 2), (519, 'Lock', 'tuple', 1),
              (520, 'Lock', 'transactionid', 90), (520, 'CPU', 'on CPU', 10)) w(run_id, t, e, n),

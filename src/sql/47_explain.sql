@@ -36,7 +36,7 @@
  *                   queue depth reaches queue_min
  *   CPU             the machine's average idle share is below idle_max
  *   load generator  Client:ClientRead (the backends waiting for the next
- *                   statement) takes at least clientread_share_min
+ *                   statement) dominates: at least clientread_share_min
  * Caller: the extension's owner (it writes pgbenchx.runs).
  */
 CREATE FUNCTION pgbenchx.explain_run(run_id bigint) RETURNS text
@@ -49,7 +49,7 @@ DECLARE
     iowait_min           CONSTANT float8 := 0.2;
     queue_min            CONSTANT float8 := 2.0;
     idle_max             CONSTANT float8 := 0.05;
-    clientread_share_min CONSTANT float8 := 0.5;
+    clientread_share_min CONSTANT float8 := 0.7;  -- "dominating": the backends mostly wait for their clients
     r          pgbenchx.runs;
     tx         numeric;
     s          record;

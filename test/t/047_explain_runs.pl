@@ -85,7 +85,7 @@ SKIP:
 			 WHERE r.run_id = $run AND x.n < jsonb_array_length(r.top_waits)}) || 't', 't',
 		'top_waits: largest first');
 	is(q1(qq{SELECT (r.top_waits->0->>'share')::numeric = round(
-			   (SELECT max(n) FROM (SELECT sum(samples) AS n FROM pgbenchx.wait_samples
+			   (SELECT max(n)::numeric FROM (SELECT sum(samples) AS n FROM pgbenchx.wait_samples
 			                        WHERE run_id = $run GROUP BY wait_event_type, wait_event) q)
 			   / (SELECT sum(samples) FROM pgbenchx.wait_samples WHERE run_id = $run), 4)
 			 FROM pgbenchx.runs r WHERE r.run_id = $run}), 't',
