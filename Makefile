@@ -51,7 +51,7 @@ pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts report compare environment tpcb bad_input security import_checks readme_messages
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts report compare explain environment tpcb bad_input security import_checks readme_messages
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

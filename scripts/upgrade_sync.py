@@ -56,6 +56,12 @@ def main(paths):
                     first = text[a:text.index('\n', a)]
                     first = re.sub(r'^CREATE (OR REPLACE )?', 'CREATE ', first)
                     cands = [(x, y) for (x, y) in src.get(name, []) if source[x:source.index('\n', x)] == first]
+                    if len(cands) > 1:
+                        # the same first line (run_sweep): the first parameter tells them apart
+                        second = text[a:text.index('\n', text.index('\n', a) + 1)]
+                        cands = [(x, y) for (x, y) in cands
+                                 if source[x + len('CREATE '):source.index('\n', source.index('\n', x) + 1)]
+                                 == re.sub(r'^CREATE (OR REPLACE )?', '', second)]
                     if len(cands) != 1:
                         raise SystemExit('%s: %s is not created once in src/sql' % (path, name))
                     edits.append((a, b, cands[0]))

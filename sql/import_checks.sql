@@ -65,7 +65,31 @@ INSERT INTO bad_docs (what, doc) VALUES
   ('covered_s -0.5',         jsonb_set(:'doc', '{samples,9,covered_s}', '-0.5')),
   ('covered_s 1e6',          jsonb_set(:'doc', '{samples,9,covered_s}', '1e6')),
   ('covered_s null',         jsonb_set(:'doc', '{samples,9,covered_s}', 'null')),
-  ('covered_s "1"',          jsonb_set(:'doc', '{samples,9,covered_s}', '"1"'));
+  ('covered_s "1"',          jsonb_set(:'doc', '{samples,9,covered_s}', '"1"')),
+  -- issue 13: system_samples, wait_samples and the runs' new columns
+  ('system_samples object',  :'doc'::jsonb || '{"system_samples": {"run_id": 302}}'),
+  ('system second 0',        :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 0}]}'),
+  ('system second missing',  :'doc'::jsonb || '{"system_samples": [{"run_id": 302}]}'),
+  ('system run unknown',     :'doc'::jsonb || '{"system_samples": [{"run_id": 399, "second": 1}]}'),
+  ('system covered_s 0',     :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "covered_s": 0}]}'),
+  ('system cpu_idle 1.5',    :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "cpu_idle": 1.5}]}'),
+  ('system cpu_user "0.5"',  :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "cpu_user": "0.5"}]}'),
+  ('system wal_queue -1',    :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "wal_queue": -1}]}'),
+  ('system blks_read 2.5',   :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "blks_read": 2.5}]}'),
+  ('system wal_bytes -8',    :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1, "wal_bytes": -8}]}'),
+  ('system second twice',    :'doc'::jsonb || '{"system_samples": [{"run_id": 302, "second": 1}, {"run_id": 302, "second": 1}]}'),
+  ('wait samples -1',        :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 1, "wait_event_type": "CPU", "wait_event": "on CPU", "samples": -1}]}'),
+  ('wait second 0',          :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 0, "wait_event_type": "CPU", "wait_event": "on CPU", "samples": 1}]}'),
+  ('wait event missing',     :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 1, "wait_event_type": "CPU", "samples": 1}]}'),
+  ('wait event type 7',      :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 1, "wait_event_type": 7, "wait_event": "x", "samples": 1}]}'),
+  ('wait event empty',       :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 1, "wait_event_type": "Lock", "wait_event": "", "samples": 1}]}'),
+  ('wait row twice',         :'doc'::jsonb || '{"wait_samples": [{"run_id": 302, "second": 1, "wait_event_type": "Lock", "wait_event": "tuple", "samples": 1}, {"run_id": 302, "second": 1, "wait_event_type": "Lock", "wait_event": "tuple", "samples": 2}]}'),
+  ('run iowait_avg 2',       jsonb_set(:'doc', '{runs,0,iowait_avg}', '2')),
+  ('run wal/tx -1',          jsonb_set(:'doc', '{runs,0,wal_bytes_per_tx}', '-1')),
+  ('run record_system "y"',  jsonb_set(:'doc', '{runs,0,record_system}', '"yes"')),
+  ('run top_waits string',   jsonb_set(:'doc', '{runs,0,top_waits}', '"Lock"')),
+  ('run system_notes [1]',   jsonb_set(:'doc', '{runs,0,system_notes}', '[1]')),
+  ('run verdict 3',          jsonb_set(:'doc', '{runs,0,verdict}', '3'));
 SELECT n, what, pgbx_try(format('SELECT pgbenchx.import(%L)', doc)) FROM bad_docs ORDER BY n;
 SELECT (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps, (SELECT count(*) FROM pgbenchx.runs) AS runs,
        (SELECT count(*) FROM pgbenchx.samples) AS samples, (SELECT count(*) FROM pgbenchx.imports) AS imports;

@@ -3,8 +3,10 @@
  * results.c
  *	  The coordinator's writes to pgbenchx.sweeps, pgbenchx.runs,
  *	  pgbenchx.samples (and the wait sampler's to pgbenchx.wait_samples and
- *	  system_samples.backend_cpu_s), and the environment (environment.c) captured at the
- *	  start of a sweep and of each run.  Each write is its own short
+ *	  system_samples.backend_cpu_s), and the environment (environment.c)
+ *	  captured at the start of a sweep and of each run; at the end of a
+ *	  run, the call of pgbenchx.explain_run that derives its figures and
+ *	  verdict.  Each write is its own short
  *	  transaction, so a result is committed the moment it exists and no
  *	  snapshot is held between writes.  Values are always passed as
  *	  parameters, never spliced into SQL.
@@ -24,6 +26,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 #include "environment.h"
@@ -140,6 +143,72 @@ results_exec_ext(const char *sql, ResultsStmt *st, bool async_commit,
 	pgstat_report_stat(false);
 	MemoryContextSwitchTo(oldcxt);
 	return ret;
+}
+
+/*
+ * The run's final row, then, in the same transaction, its figures and
+ * verdict (pgbenchx.explain_run, src/sql/47_explain.sql) from the seconds
+ * already stored: whoever sees the run finished sees them too
+ * (pgbenchx.wait's line).  explain_run runs in a subtransaction: if it
+ * fails, a WARNING says why and the final row is committed all the same.
+ */
+static void
+results_finish_explained(const char *sql, ResultsStmt *st, int64 run_id)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner;
+	ResultsStmt est = {0};
+	int			rc;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	rc = results_spi_as_owner(sql, st);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_with_args failed with %s: %s",
+			 SPI_result_code_string(rc), sql);
+
+	results_int8(&est, run_id);
+	oldowner = CurrentResourceOwner;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		rc = results_spi_as_owner("SELECT pgbenchx.explain_run($1)", &est);
+		if (rc < 0)
+			elog(ERROR, "SPI_execute_with_args failed with %s: pgbenchx.explain_run",
+				 SPI_result_code_string(rc));
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		ereport(WARNING,
+				(errmsg("pgbenchx run " INT64_FORMAT ": its figures and verdict could not be computed: %s",
+						run_id, edata->message),
+				 errdetail("The run is recorded; runs.verdict and the figures per transaction stay NULL."),
+				 errhint("The extension's owner may compute them later: SELECT pgbenchx.explain_run(" INT64_FORMAT ").",
+						 run_id)));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
+	MemoryContextSwitchTo(oldcxt);
 }
 
 static int64
@@ -561,7 +630,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_arg(&st, BOOLOID, BoolGetDatum(r->tpcb_consistent_before == 1), false);
 	else
 		results_arg(&st, BOOLOID, (Datum) 0, true);
-	results_exec("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
+	results_finish_explained("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
 				 "latency_p90_ms = $10, latency_p95_ms = $11, latency_p99_ms = $12, "
@@ -574,7 +643,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "
-				 "WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
+				 "WHERE run_id OPERATOR(pg_catalog.=) $1", &st, run_id);
 }
 
 void

@@ -148,7 +148,12 @@ wait_report_finished(int64 id, int64 last_reported)
 			   "pg_catalog.round(latency_p99_ms::pg_catalog.numeric, 3)::pg_catalog.text, "
 			   "failed, error, "
 			   "CASE WHEN bench_duration_s OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 "
-			   "THEN driver_cpu_s OPERATOR(pg_catalog./) (bench_duration_s OPERATOR(pg_catalog.*) jobs::pg_catalog.float8) END "
+			   "THEN driver_cpu_s OPERATOR(pg_catalog./) (bench_duration_s OPERATOR(pg_catalog.*) jobs::pg_catalog.float8) END, "
+			   "CASE WHEN verdict IS NOT NULL THEN 'limit: ' OPERATOR(pg_catalog.||) verdict "
+			   "WHEN record_system AND (top_waits IS NOT NULL OR iowait_avg IS NOT NULL "
+			   "OR server_cpu_ms_per_tx IS NOT NULL OR wal_bytes_per_tx IS NOT NULL "
+			   "OR blocks_read_per_tx IS NOT NULL OR blocks_written_per_tx IS NOT NULL) "
+			   "THEN 'no evident limit' END "
 			   "FROM pgbenchx.runs WHERE (run_id OPERATOR(pg_catalog.=) $1 OR sweep_id OPERATOR(pg_catalog.=) $1) "
 			   "AND status OPERATOR(pg_catalog.<>) 'running' "
 			   "AND run_id OPERATOR(pg_catalog.>) $2 ORDER BY run_id", id, last_reported);
@@ -157,15 +162,17 @@ wait_report_finished(int64 id, int64 last_reported)
 		char	   *error = wait_value(i, 10);
 		char	   *share = wait_value(i, 11);
 		char	   *incl = wait_value(i, 6);
+		char	   *verdict = wait_value(i, 12);
 
 		ereport(NOTICE,
-				(errmsg("run %s %s: clients %s, jobs %s, %s%s%s%s, latency average = %s ms, p99 = %s ms, failed %s%s%s",
+				(errmsg("run %s %s: clients %s, jobs %s, %s%s%s%s, latency average = %s ms, p99 = %s ms, failed %s%s%s%s%s",
 						wait_value(i, 1), wait_value(i, 4), wait_value(i, 2), wait_value(i, 3),
 						wait_value(i, 5),
 						incl ? " (" : "", incl ? incl : "", incl ? " including connections)" : "",
 						wait_value(i, 7) ? wait_value(i, 7) : "-",
 						wait_value(i, 8) ? wait_value(i, 8) : "-",
 						wait_value(i, 9) ? wait_value(i, 9) : "0",
+						verdict ? "; " : "", verdict ? verdict : "",
 						error ? ": " : "", error ? error : "")));
 		if (share && strtod(share, NULL) > WAIT_DRIVER_BOUND_SHARE)
 			ereport(NOTICE,

@@ -87,7 +87,8 @@ CREATE FUNCTION run_bench(
     max_tries    int DEFAULT 1,
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
-    check_tpcb   boolean DEFAULT false)
+    check_tpcb   boolean DEFAULT false,
+    record_system boolean DEFAULT true)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -102,7 +103,7 @@ BEGIN
              'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
-             'check_tpcb', check_tpcb)
+             'check_tpcb', check_tpcb, 'record_system', record_system)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -132,7 +133,8 @@ CREATE FUNCTION run_sweep(
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
-    check_tpcb   boolean DEFAULT false)
+    check_tpcb   boolean DEFAULT false,
+    record_system boolean DEFAULT true)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -148,7 +150,8 @@ BEGIN
              'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
-             'repeats', repeats, 'check_tpcb', check_tpcb)
+             'repeats', repeats, 'check_tpcb', check_tpcb,
+             'record_system', record_system)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -176,7 +179,8 @@ CREATE FUNCTION run_sweep(
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
-    check_tpcb   boolean DEFAULT false)
+    check_tpcb   boolean DEFAULT false,
+    record_system boolean DEFAULT true)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -191,7 +195,8 @@ BEGIN
              'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
-             'repeats', repeats, 'check_tpcb', check_tpcb)
+             'repeats', repeats, 'check_tpcb', check_tpcb,
+             'record_system', record_system)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -219,7 +224,8 @@ CREATE FUNCTION run_replay(
     label        text DEFAULT NULL,
     conninfo     text DEFAULT NULL,
     tags         jsonb DEFAULT NULL,
-    random_seed  bigint DEFAULT NULL)
+    random_seed  bigint DEFAULT NULL,
+    record_system boolean DEFAULT true)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -231,7 +237,7 @@ BEGIN
              'max_clients', max_clients, 'from_file', from_file,
              'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
              'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
-             'random_seed', random_seed)
+             'random_seed', random_seed, 'record_system', record_system)
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
 END
@@ -352,11 +358,11 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;

@@ -16,7 +16,9 @@
 -- and whether the point is unstable, with the reason: its spread exceeds
 -- pgbenchx.unstable_spread (default 0.10 = 10%), or a checkpoint happened
 -- during one of its runs; for a replay, the median of runs.qpm (queries
--- per minute; NULL for a benchmark sweep).  Readable by roles granted SELECT.
+-- per minute; NULL for a benchmark sweep); and the medians of the runs'
+-- figures of issue 13 (runs.wal_bytes_per_tx ... iowait_avg: NULL where
+-- none was recorded).  Readable by roles granted SELECT.
 CREATE VIEW pgbenchx.sweep_points AS
 WITH pts AS (
     SELECT r.sweep_id, r.clients,
@@ -29,7 +31,13 @@ WITH pts AS (
            pg_catalog.sum(r.autovacuums)::int AS autovacuums,
            pg_catalog.array_agg(r.run_id ORDER BY r.run_id) AS run_ids,
            pg_catalog.array_agg(r.run_id ORDER BY r.run_id) FILTER (WHERE r.checkpoints OPERATOR(pg_catalog.>) 0) AS checkpoint_run_ids,
-           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.qpm) FILTER (WHERE r.replay) AS median_qpm
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.qpm) FILTER (WHERE r.replay) AS median_qpm,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.wal_bytes_per_tx) AS wal_bytes_per_tx,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.blocks_read_per_tx) AS blocks_read_per_tx,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.blocks_written_per_tx) AS blocks_written_per_tx,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.server_cpu_ms_per_tx) AS server_cpu_ms_per_tx,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.driver_cpu_ms_per_tx) AS driver_cpu_ms_per_tx,
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.iowait_avg) AS iowait_avg
     FROM pgbenchx.runs r
     WHERE r.status OPERATOR(pg_catalog.=) 'completed' AND r.sweep_id IS NOT NULL
     GROUP BY r.sweep_id, r.clients
@@ -54,7 +62,9 @@ SELECT f.sweep_id, f.clients, f.n, f.median_tps, f.min_tps, f.max_tps, f.spread,
                       CASE WHEN pg_catalog.cardinality(f.checkpoint_run_ids) OPERATOR(pg_catalog.>) 1 THEN 's' ELSE '' END,
                       pg_catalog.array_to_string(f.checkpoint_run_ids, ', ')) END), ''::text) AS unstable_reason,
        f.run_ids,
-       f.median_qpm
+       f.median_qpm,
+       f.wal_bytes_per_tx, f.blocks_read_per_tx, f.blocks_written_per_tx,
+       f.server_cpu_ms_per_tx, f.driver_cpu_ms_per_tx, f.iowait_avg
 FROM flagged f;
 COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, min, max and spread of tps over repeats, and unstable points';
 
@@ -162,3 +172,140 @@ BEGIN
 END $$;
 
 REVOKE ALL ON FUNCTION pgbenchx.compare(bigint, bigint) FROM PUBLIC;
+
+/*
+ * explain_compare(sweep_a, sweep_b): why two sweeps differ, per client
+ * count measured in both or either (completed runs): the ratios b/a of the
+ * medians of their runs' WAL bytes, blocks read and server CPU per
+ * transaction and of their average iowait (4 decimals, NULL where either
+ * side has no figure); the wait event whose share of the client backends'
+ * sampled time differs most between them (all of the point's runs pooled;
+ * on-CPU time is not a wait), its share in each (4 decimals) and their
+ * ratio; and one sentence that says it in words, naming only the figures
+ * that differ by at least 10%, such as "sweep 8 writes 1.8× the WAL per
+ * transaction of sweep 7 and waits 3.0× as long on LWLock:WALWrite (12% of
+ * sampled time against 4%)".  The same arguments and errors as compare;
+ * env_diff compares the settings.  Callers: roles granted EXECUTE and
+ * SELECT on the results.
+ */
+CREATE FUNCTION pgbenchx.explain_compare(sweep_a bigint, sweep_b bigint)
+RETURNS TABLE (clients int, wal_per_tx_ratio float8, blocks_read_per_tx_ratio float8,
+               server_cpu_per_tx_ratio float8, iowait_ratio float8, wait_event text,
+               wait_share_a float8, wait_share_b float8, wait_ratio float8, explanation text)
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
+#variable_conflict use_column
+DECLARE
+    differ CONSTANT float8 := 1.1;   -- a figure is named when b/a >= 1.1 or <= 1/1.1
+    p      record;
+    parts  text[];
+    fig    record;
+    w      record;
+BEGIN
+    -- the same checks and errors as compare (nulls, unknown ids, a replay against a benchmark)
+    PERFORM 1 FROM pgbenchx.compare(explain_compare.sweep_a, explain_compare.sweep_b) LIMIT 1;
+
+    FOR p IN
+        SELECT coalesce(a.clients, b.clients) AS clients,
+               b.wal_bytes_per_tx / nullif(a.wal_bytes_per_tx, 0) AS wal,
+               b.blocks_read_per_tx / nullif(a.blocks_read_per_tx, 0) AS br,
+               b.server_cpu_ms_per_tx / nullif(a.server_cpu_ms_per_tx, 0) AS cpu,
+               b.iowait_avg / nullif(a.iowait_avg, 0) AS iowait,
+               a.clients IS NOT NULL AND b.clients IS NOT NULL AS both_sides,
+               a.clients IS NOT NULL AS in_a,
+               coalesce(a.wal_bytes_per_tx, a.blocks_read_per_tx, a.server_cpu_ms_per_tx, a.iowait_avg) IS NOT NULL AS has_a,
+               coalesce(b.wal_bytes_per_tx, b.blocks_read_per_tx, b.server_cpu_ms_per_tx, b.iowait_avg) IS NOT NULL AS has_b
+        FROM (SELECT * FROM pgbenchx.sweep_points x WHERE x.sweep_id = explain_compare.sweep_a) a
+        FULL JOIN (SELECT * FROM pgbenchx.sweep_points x WHERE x.sweep_id = explain_compare.sweep_b) b
+            ON a.clients = b.clients
+        ORDER BY 1
+    LOOP
+        /* the wait event whose share differs most, the runs of each point pooled */
+        WITH shares AS (
+            SELECT x.sweep_id, ws.wait_event_type || ':' || ws.wait_event AS ev,
+                   sum(ws.samples)::float8 / nullif(sum(sum(ws.samples)) OVER (PARTITION BY x.sweep_id), 0) AS share
+            FROM pgbenchx.runs x JOIN pgbenchx.wait_samples ws ON ws.run_id = x.run_id
+            WHERE x.sweep_id IN (explain_compare.sweep_a, explain_compare.sweep_b)
+              AND x.clients = p.clients AND x.status = 'completed'
+            GROUP BY x.sweep_id, ws.wait_event_type, ws.wait_event)
+        SELECT e.ev,
+               coalesce(sa.share, 0) AS a_share, coalesce(sb.share, 0) AS b_share
+        INTO w
+        FROM (SELECT DISTINCT s.ev FROM shares s WHERE s.ev <> 'CPU:on CPU') e
+        LEFT JOIN shares sa ON sa.ev = e.ev AND sa.sweep_id = explain_compare.sweep_a
+        LEFT JOIN shares sb ON sb.ev = e.ev AND sb.sweep_id = explain_compare.sweep_b
+        WHERE EXISTS (SELECT 1 FROM shares s WHERE s.sweep_id = explain_compare.sweep_a)
+          AND EXISTS (SELECT 1 FROM shares s WHERE s.sweep_id = explain_compare.sweep_b)
+        ORDER BY abs(coalesce(sb.share, 0) - coalesce(sa.share, 0)) DESC, e.ev
+        LIMIT 1;
+
+        parts := '{}';
+        IF NOT p.both_sides THEN
+            explanation := format('%s clients were measured in sweep %s only', p.clients,
+                                  CASE WHEN p.in_a THEN explain_compare.sweep_a ELSE explain_compare.sweep_b END);
+        ELSIF NOT p.has_a OR NOT p.has_b THEN
+            explanation := CASE WHEN NOT p.has_a AND NOT p.has_b
+                                THEN format('neither sweep %s nor sweep %s recorded what the server did', explain_compare.sweep_a, explain_compare.sweep_b)
+                                ELSE format('sweep %s did not record what the server did',
+                                            CASE WHEN p.has_a THEN explain_compare.sweep_b ELSE explain_compare.sweep_a END) END;
+        ELSE
+            FOR fig IN
+                SELECT f.ratio, f.words FROM (VALUES
+                    (1, p.wal, 'writes %s the WAL per transaction'),
+                    (2, p.br, 'reads %s the blocks per transaction'),
+                    (3, p.cpu, 'spends %s the server CPU per transaction'),
+                    (4, p.iowait, 'has %s the iowait')) f(n, ratio, words)
+                WHERE f.ratio >= differ OR f.ratio <= 1 / differ
+                ORDER BY f.n
+            LOOP
+                parts := parts || format(fig.words, pgbenchx.explain_times(fig.ratio));
+            END LOOP;
+            IF w.ev IS NOT NULL AND (w.b_share >= differ * w.a_share OR w.a_share >= differ * w.b_share)
+               AND greatest(w.a_share, w.b_share) >= 0.01 THEN
+                parts := parts || CASE WHEN w.a_share = 0
+                    THEN format('waits on %s (%s%% of sampled time) where sweep %s did not', w.ev,
+                                round((100 * w.b_share)::numeric), explain_compare.sweep_a)
+                    ELSE format('waits %s as long on %s (%s%% of sampled time against %s%%)', pgbenchx.explain_times(w.b_share / w.a_share),
+                                w.ev, round((100 * w.b_share)::numeric), round((100 * w.a_share)::numeric)) END;
+            END IF;
+            IF cardinality(parts) = 0 THEN
+                explanation := format('sweep %s and sweep %s do the same work per transaction and wait alike, within 10%%',
+                                      explain_compare.sweep_b, explain_compare.sweep_a);
+            ELSE
+                /* "of sweep A" after the first figure, "and" before the last */
+                parts[1] := CASE WHEN parts[1] LIKE 'waits on %' THEN parts[1]
+                                 WHEN parts[1] LIKE 'waits %' THEN replace(parts[1], ' as long on ', ' as long as sweep ' || explain_compare.sweep_a || ' on ')
+                                 ELSE parts[1] || ' of sweep ' || explain_compare.sweep_a END;
+                explanation := format('sweep %s %s', explain_compare.sweep_b,
+                                      CASE WHEN cardinality(parts) = 1 THEN parts[1]
+                                           ELSE array_to_string(parts[1:cardinality(parts) - 1], ', ')
+                                                || ' and ' || parts[cardinality(parts)] END);
+            END IF;
+        END IF;
+        clients := p.clients;
+        wal_per_tx_ratio := round(p.wal::numeric, 4)::float8;
+        blocks_read_per_tx_ratio := round(p.br::numeric, 4)::float8;
+        server_cpu_per_tx_ratio := round(p.cpu::numeric, 4)::float8;
+        iowait_ratio := round(p.iowait::numeric, 4)::float8;
+        wait_event := w.ev;
+        wait_share_a := round(w.a_share::numeric, 4)::float8;
+        wait_share_b := round(w.b_share::numeric, 4)::float8;
+        wait_ratio := round((w.b_share / nullif(w.a_share, 0))::numeric, 4)::float8;
+        RETURN NEXT;
+    END LOOP;
+END $$;
+
+-- A ratio as explain_compare writes it: 1.8×, 12×, 0.45× (x for × in a
+-- database whose encoding is not UTF8).  Internal.
+CREATE FUNCTION pgbenchx.explain_times(ratio float8) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
+SELECT CASE WHEN ratio OPERATOR(pg_catalog.>=) 10::float8 THEN pg_catalog.round(ratio::numeric)::text
+            WHEN ratio OPERATOR(pg_catalog.>=) 1::float8 THEN pg_catalog.round(ratio::numeric, 1)::text
+            ELSE pg_catalog.round(ratio::numeric, 2)::text END
+       OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.getdatabaseencoding() OPERATOR(pg_catalog.=) 'UTF8'
+                                    THEN pg_catalog.chr(215) ELSE 'x' END
+$$;
+
+REVOKE ALL ON FUNCTION pgbenchx.explain_compare(bigint, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.explain_times(float8) FROM PUBLIC;

@@ -249,6 +249,12 @@ COMMENT ON COLUMN pgbenchx.sweep_points.unstable IS 'spread above pgbenchx.unsta
 COMMENT ON COLUMN pgbenchx.sweep_points.unstable_reason IS 'why it is unstable; NULL when stable';
 COMMENT ON COLUMN pgbenchx.sweep_points.run_ids IS 'its completed runs';
 COMMENT ON COLUMN pgbenchx.sweep_points.median_qpm IS 'a replay: median of the runs'' queries per minute (runs.qpm); NULL for a benchmark sweep';
+COMMENT ON COLUMN pgbenchx.sweep_points.wal_bytes_per_tx IS 'median of those runs'' WAL bytes per transaction (runs.wal_bytes_per_tx)';
+COMMENT ON COLUMN pgbenchx.sweep_points.blocks_read_per_tx IS 'median of their blocks read per transaction';
+COMMENT ON COLUMN pgbenchx.sweep_points.blocks_written_per_tx IS 'median of their blocks written per transaction';
+COMMENT ON COLUMN pgbenchx.sweep_points.server_cpu_ms_per_tx IS 'median of their client backends'' CPU per transaction, ms';
+COMMENT ON COLUMN pgbenchx.sweep_points.driver_cpu_ms_per_tx IS 'median of their driver workers'' CPU per transaction, ms';
+COMMENT ON COLUMN pgbenchx.sweep_points.iowait_avg IS 'median of their average iowait';
 
 -- pgbenchx.sweep_summary (view)
 COMMENT ON COLUMN pgbenchx.sweep_summary.sweep_id IS 'the sweep';

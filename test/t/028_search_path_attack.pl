@@ -458,10 +458,10 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean)' => 'run',
-	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep',
-	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean)' => 'sweep_list',
-	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint)' => 'replay',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean)' => 'run',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep_list',
+	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean)' => 'replay',
 	# the seam the four above call through (issue 11)
 	'launch_bench(jsonb)' => 'run',
 	'launch_sweep(jsonb)' => 'sweep',
@@ -493,6 +493,9 @@ my %covers = (
 	'compare(bigint, bigint)' => 'compare',
 	'view sweep_points' => 'compare',
 	'view sweep_summary' => 'compare',
+	'explain_run(bigint)' => 'compare',
+	'explain_compare(bigint, bigint)' => 'compare',
+	'explain_times(double precision)' => 'compare',
 	'export(bigint[])' => 'export',
 	'import(jsonb)' => 'export',
 	# the ownership and grant routines
@@ -569,6 +572,9 @@ sub exercise
 	$sql->('compare', "SELECT * FROM pgbenchx.compare($sweep, $list)");
 	$sql->('compare', "SELECT * FROM pgbenchx.sweep_points");
 	$sql->('compare', "SELECT * FROM pgbenchx.sweep_summary");
+	$sql->('compare', "SELECT pgbenchx.explain_run($run)");
+	$sql->('compare', "SELECT * FROM pgbenchx.explain_compare($sweep, $list)");
+	$sql->('compare', "SELECT pgbenchx.explain_times(1.8)");
 	$sql->('export', "SELECT pgbenchx.import(pgbenchx.export('{$sweep,$list,$replay}'::bigint[]))");
 	$sql->('export', "SELECT * FROM pgbenchx.sweep_summary");
 	my %cat = map { $_ => 1 } catalogue($db);
