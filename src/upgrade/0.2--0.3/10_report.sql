@@ -60,6 +60,8 @@ DECLARE
     top        record;
     is_replay  boolean;
     unit       text;
+    explained  boolean;
+    limit_col  text;
 BEGIN
     IF report.id IS NULL THEN
         RAISE EXCEPTION 'id must not be null'
@@ -82,10 +84,14 @@ BEGIN
         /* a replay's rate is in queries per minute, with no connection variant */
         is_replay := EXISTS (SELECT 1 FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id AND x.replay);
         unit := CASE WHEN is_replay THEN 'qpm' ELSE 'tps' END;
-        lines := lines || CASE WHEN is_replay
-            THEN format('%7s  %16s  %14s  %10s  %8s  %s', 'clients', 'qpm', 'latency avg ms', 'p99 ms', 'failed', 'run')
+        /* a column "limit" (runs.verdict) when a run of the sweep recorded what the server did */
+        explained := EXISTS (SELECT 1 FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id AND x.record_system);
+        lines := lines || (CASE WHEN is_replay
+            THEN format('%7s  %16s  %14s  %10s  %8s  %s', 'clients', 'qpm', 'latency avg ms', 'p99 ms', 'failed',
+                        CASE WHEN explained THEN rpad('run', 14) ELSE 'run' END)
             ELSE format('%7s  %16s  %16s  %14s  %10s  %8s  %s', 'clients', 'tps', 'tps incl. conn',
-                        'latency avg ms', 'p99 ms', 'failed', 'run') END;
+                        'latency avg ms', 'p99 ms', 'failed', CASE WHEN explained THEN rpad('run', 14) ELSE 'run' END) END
+            || CASE WHEN explained THEN '  limit' ELSE '' END);
         FOR st IN
             SELECT x.clients::text AS clients,
                    coalesce(round((CASE WHEN is_replay THEN x.qpm ELSE x.tps END)::numeric, 6)::text, '-') AS rate,
@@ -93,13 +99,20 @@ BEGIN
                    coalesce(round(x.latency_avg_ms::numeric, 3)::text, '-') AS lat,
                    coalesce(round(x.latency_p99_ms::numeric, 3)::text, '-') AS p99,
                    coalesce(x.failed::text, '-') AS nfailed,
-                   x.run_id || CASE WHEN x.status = 'completed' THEN '' ELSE ' ' || x.status END AS run
+                   x.run_id || CASE WHEN x.status = 'completed' THEN '' ELSE ' ' || x.status END AS run,
+                   CASE WHEN x.verdict IS NOT NULL THEN x.verdict
+                        WHEN x.record_system AND (x.top_waits IS NOT NULL OR x.iowait_avg IS NOT NULL
+                                                  OR x.server_cpu_ms_per_tx IS NOT NULL OR x.wal_bytes_per_tx IS NOT NULL
+                                                  OR x.blocks_read_per_tx IS NOT NULL OR x.blocks_written_per_tx IS NOT NULL)
+                            THEN 'no evident limit'
+                        ELSE '-' END AS verdict
             FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id ORDER BY x.clients, x.repeat, x.run_id
         LOOP
+            limit_col := CASE WHEN explained THEN rpad(st.run, 14) || '  ' || st.verdict ELSE st.run END;
             lines := lines || CASE WHEN is_replay
-                THEN format('%7s  %16s  %14s  %10s  %8s  %s', st.clients, st.rate, st.lat, st.p99, st.nfailed, st.run)
+                THEN format('%7s  %16s  %14s  %10s  %8s  %s', st.clients, st.rate, st.lat, st.p99, st.nfailed, limit_col)
                 ELSE format('%7s  %16s  %16s  %14s  %10s  %8s  %s', st.clients, st.rate, st.incl, st.lat,
-                            st.p99, st.nfailed, st.run) END;
+                            st.p99, st.nfailed, limit_col) END;
         END LOOP;
         WITH per AS (
             SELECT x.clients, count(*) AS n,
@@ -320,6 +333,31 @@ BEGIN
             lines := lines || format('warning: the driver workers were busy %s%% of the time: the load generator, not the server, may have been the limit; pass more jobs, or run the clients from another machine',
                                      round((100 * share)::numeric));
         END IF;
+    END IF;
+    /* why (issue 13): the verdict of explain_run and the per-transaction figures */
+    IF r.record_system THEN
+        /* the driver's CPU alone (runs.driver_cpu_s) tells nothing of the server */
+        IF r.verdict IS NULL AND coalesce(r.wal_bytes_per_tx, r.blocks_read_per_tx, r.blocks_written_per_tx,
+                                          r.server_cpu_ms_per_tx, r.iowait_avg) IS NULL AND r.top_waits IS NULL THEN
+            lines := lines || 'limit: not known (nothing was recorded about the machine and the server)'::text;
+        ELSE
+            lines := lines || format('limit: %s; per transaction: WAL %s bytes, %s blocks read, %s blocks written, server CPU %s ms, driver CPU %s ms; iowait %s',
+                                     coalesce(r.verdict, 'no evident limit'),
+                                     coalesce(round(r.wal_bytes_per_tx::numeric, 1)::text, '-'),
+                                     coalesce(round(r.blocks_read_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.blocks_written_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.server_cpu_ms_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.driver_cpu_ms_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round((100 * r.iowait_avg)::numeric, 1) || '%', '-'));
+        END IF;
+        IF jsonb_typeof(r.top_waits) = 'array' AND jsonb_array_length(r.top_waits) > 0 THEN
+            lines := lines || ('top waits: ' ||
+                               (SELECT string_agg(format('%s:%s %s%%', e ->> 'wait_event_type', e ->> 'wait_event',
+                                                         round(100 * (e ->> 'share')::numeric, 1)), ', ' ORDER BY n)
+                                FROM jsonb_array_elements(r.top_waits) WITH ORDINALITY AS x(e, n)));
+        END IF;
+    ELSIF NOT r.record_system THEN
+        lines := lines || 'limit: not recorded (record_system => false)'::text;
     END IF;
     RETURN array_to_string(lines, E'\n');
 END $$;

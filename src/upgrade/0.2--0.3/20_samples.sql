@@ -837,6 +837,7 @@ DECLARE
     lo numeric;
     hi numeric;
     nullable boolean;
+    strict_lo boolean;
     imports_by_sweep jsonb;
     imports_by_run jsonb;
     old_ids text[] := '{}';
@@ -884,10 +885,12 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
         END IF;
     END LOOP;
-    IF doc ? 'imports' AND jsonb_typeof(doc->'imports') <> 'array' THEN
-        RAISE EXCEPTION 'key "imports" of the import document must be an array, not %', jsonb_typeof(doc->'imports')
-            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
-    END IF;
+    FOREACH k IN ARRAY ARRAY['imports', 'system_samples', 'wait_samples'] LOOP
+        IF doc ? k AND jsonb_typeof(doc->k) <> 'array' THEN
+            RAISE EXCEPTION 'key "%" of the import document must be an array, not %', k, jsonb_typeof(doc->k)
+                USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+        END IF;
+    END LOOP;
     prov := doc->'provenance';
     IF coalesce(prov->>'system_identifier', '') !~ '^[0-9]{1,20}$'
        OR jsonb_typeof(prov->'database') IS DISTINCT FROM 'string' THEN
@@ -909,10 +912,12 @@ BEGIN
         ('sweeps', ARRAY['sweep_id', 'status', 'script', 'clients', 'started_at']),
         ('runs', ARRAY['run_id', 'sweep_id', 'status', 'script', 'clients', 'jobs', 'started_at']),
         ('samples', ARRAY['run_id', 'second', 'transactions']),
-        ('statement_stats', ARRAY['run_id', 'script', 'command', 'command_text', 'executions'])
+        ('statement_stats', ARRAY['run_id', 'script', 'command', 'command_text', 'executions']),
+        ('system_samples', ARRAY['run_id', 'second']),
+        ('wait_samples', ARRAY['run_id', 'second', 'wait_event_type', 'wait_event', 'samples'])
     LOOP
         SELECT x.i, x.e, key INTO bad
-        FROM jsonb_array_elements(doc->k) WITH ORDINALITY x(e, i)
+        FROM jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
         LEFT JOIN LATERAL unnest(req) key
             ON jsonb_typeof(x.e) = 'object' AND coalesce(jsonb_typeof(x.e->key), 'null') = 'null'
         WHERE jsonb_typeof(x.e) <> 'object' OR key IS NOT NULL
@@ -962,6 +967,12 @@ BEGIN
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
     UNION ALL
     SELECT format('a statement_stats row names run %s', x->>'run_id') FROM jsonb_array_elements(doc->'statement_stats') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a system_samples row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a wait_samples row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
     UNION ALL
     SELECT format('%s names environment %s', coalesce('run ' || (x->>'run_id'), 'sweep ' || (x->>'sweep_id')), x->>'environment_id')
@@ -1020,10 +1031,37 @@ BEGIN
         ('statement_stats', 'command', 1, 2147483647, false),
         ('statement_stats', 'executions', 0, 9223372036854775807, false),
         ('statement_stats', 'failures', 0, 9223372036854775807, NULL),
-        ('statement_stats', 'retries', 0, 9223372036854775807, NULL)
+        ('statement_stats', 'retries', 0, 9223372036854775807, NULL),
+        ('system_samples', 'run_id', 1, 9223372036854775807, false),
+        ('system_samples', 'second', 1, 2147483647, false),
+        ('system_samples', 'data_reads', 0, 9223372036854775807, true),
+        ('system_samples', 'data_read_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'data_writes', 0, 9223372036854775807, true),
+        ('system_samples', 'data_write_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_reads', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_read_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_writes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_write_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_records', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_fpi', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_write', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_sync', 0, 9223372036854775807, true),
+        ('system_samples', 'blks_hit', 0, 9223372036854775807, true),
+        ('system_samples', 'blks_read', 0, 9223372036854775807, true),
+        ('system_samples', 'temp_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'deadlocks', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_checkpoint', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_clean', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_backend', 0, 9223372036854775807, true),
+        ('system_samples', 'checkpoints_begun', 0, 2147483647, true),
+        ('system_samples', 'checkpoints_done', 0, 2147483647, true),
+        ('wait_samples', 'run_id', 1, 9223372036854775807, false),
+        ('wait_samples', 'second', 1, 2147483647, false),
+        ('wait_samples', 'samples', 0, 2147483647, false)
     LOOP
         SELECT x.i, x.e->want AS v INTO bad
-        FROM pg_catalog.jsonb_array_elements(doc->k) WITH ORDINALITY x(e, i)
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
         WHERE NOT ((coalesce(nullable, false) AND coalesce(pg_catalog.jsonb_typeof(x.e->want), 'null') = 'null')
                    OR (nullable IS NULL AND NOT x.e ? want)
                    OR (pg_catalog.jsonb_typeof(x.e->want) = 'number'
@@ -1100,6 +1138,81 @@ BEGIN
                   DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
                   HINT = hint_export;
     END IF;
+    -- the measured figures of issue 13: numbers in their range, or null
+    -- (strict_lo: above lo, not equal to it), and the texts and lists of
+    -- the wait samples and of the runs' new columns
+    FOR k, want, lo, hi, strict_lo IN VALUES
+        ('runs', 'wait_sample_hz', 0, 1e9, false),
+        ('runs', 'wal_bytes_per_tx', 0, 1e15, false),
+        ('runs', 'blocks_read_per_tx', 0, 1e15, false),
+        ('runs', 'blocks_written_per_tx', 0, 1e15, false),
+        ('runs', 'server_cpu_ms_per_tx', 0, 1e15, false),
+        ('runs', 'driver_cpu_ms_per_tx', 0, 1e15, false),
+        ('runs', 'iowait_avg', 0, 1, false),
+        ('system_samples', 'covered_s', 0, 86400, true),
+        ('system_samples', 'cpu_user', 0, 1, false),
+        ('system_samples', 'cpu_system', 0, 1, false),
+        ('system_samples', 'cpu_iowait', 0, 1, false),
+        ('system_samples', 'cpu_steal', 0, 1, false),
+        ('system_samples', 'cpu_idle', 0, 1, false),
+        ('system_samples', 'driver_cpu_s', 0, 1e9, false),
+        ('system_samples', 'backend_cpu_s', 0, 1e9, false),
+        ('system_samples', 'data_await_ms', 0, 1e15, false),
+        ('system_samples', 'data_queue', 0, 1e15, false),
+        ('system_samples', 'wal_await_ms', 0, 1e15, false),
+        ('system_samples', 'wal_queue', 0, 1e15, false)
+    LOOP
+        SELECT x.i, x.e->want AS v INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
+        WHERE coalesce(pg_catalog.jsonb_typeof(x.e->want), 'null') <> 'null'
+          AND NOT (pg_catalog.jsonb_typeof(x.e->want) = 'number'
+                   AND (x.e->>want)::numeric OPERATOR(pg_catalog.>=) lo
+                   AND (x.e->>want)::numeric OPERATOR(pg_catalog.<=) hi
+                   AND NOT (strict_lo AND (x.e->>want)::numeric OPERATOR(pg_catalog.=) lo))
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION '"%" of element % of "%" in the import document is %', want, bad.i, k,
+                  CASE WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' THEN 'not a number: ' || pg_catalog.left(bad.v::text, 40)
+                       WHEN bad.v::text::numeric < lo THEN pg_catalog.format('%s, below %s', bad.v, lo)
+                       WHEN bad.v::text::numeric = lo THEN pg_catalog.format('%s, not above %s', bad.v, lo)
+                       ELSE pg_catalog.format('%s, above %s', bad.v, hi) END
+                USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > hi
+                                     THEN '22003' ELSE '22023' END,
+                      DETAIL = pg_catalog.format('"%s" of "%s" is a number %s, or null.', want, k,
+                                                 CASE WHEN strict_lo THEN pg_catalog.format('of seconds above %s, at most %s', lo, hi)
+                                                      ELSE pg_catalog.format('from %s to %s', lo, hi) END),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"%s" of element %s of "wait_samples"', f.key, x.i) AS what, x.e->f.key AS v,
+               pg_catalog.jsonb_typeof(x.e->f.key) = 'string' AND pg_catalog.length(x.e->>f.key) BETWEEN 1 AND 64 AS ok
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) WITH ORDINALITY x(e, i),
+             (VALUES ('wait_event_type'), ('wait_event')) f(key)
+        UNION ALL
+        SELECT pg_catalog.format('"%s" of element %s of "runs"', f.key, x.i), x.e->f.key,
+               coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') = 'null'
+               OR CASE f.key
+                    WHEN 'record_system' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'boolean'
+                    WHEN 'verdict' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                    WHEN 'system_notes' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'array'
+                         AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(x.e->f.key) n
+                                         WHERE pg_catalog.jsonb_typeof(n) <> 'string')
+                    ELSE pg_catalog.jsonb_typeof(x.e->f.key) = 'array'
+                         AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(x.e->f.key) n
+                                         WHERE pg_catalog.jsonb_typeof(n) <> 'object'
+                                            OR pg_catalog.jsonb_typeof(n->'share') IS DISTINCT FROM 'number'
+                                            OR pg_catalog.jsonb_typeof(n->'wait_event_type') IS DISTINCT FROM 'string'
+                                            OR pg_catalog.jsonb_typeof(n->'wait_event') IS DISTINCT FROM 'string') END
+        FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY x(e, i),
+             (VALUES ('record_system'), ('verdict'), ('system_notes'), ('top_waits')) f(key)) y
+    WHERE NOT y.ok LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A wait sample''s wait_event_type and wait_event are texts of 1 to 64 characters; a run''s record_system a boolean, verdict a text, system_notes a list of texts and top_waits a list of {"wait_event_type", "wait_event", "share"}, each or null.',
+                  HINT = hint_export;
+    END IF;
     -- statuses, protocols and tags as a run records them
     SELECT y.k, y.i, y.key, y.v INTO bad FROM (
         SELECT 'sweeps' AS k, x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
@@ -1154,6 +1267,19 @@ BEGIN
         SELECT pg_catalog.format('command %s of script %s of run %s', x->>'command', x->>'script', x->>'run_id') AS what INTO bad
         FROM pg_catalog.jsonb_array_elements(doc->'statement_stats') x
         GROUP BY x->'run_id', x->'script', x->'command', x->>'command', x->>'script', x->>'run_id'
+        HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('the system sample of second %s of run %s', x->>'second', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x
+        GROUP BY x->'run_id', x->'second', x->>'second', x->>'run_id' HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('wait event %s:%s of second %s of run %s', x->>'wait_event_type', x->>'wait_event',
+                                 x->>'second', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x
+        GROUP BY x->'run_id', x->'second', x->'wait_event_type', x->'wait_event',
+                 x->>'wait_event_type', x->>'wait_event', x->>'second', x->>'run_id'
         HAVING count(*) > 1 LIMIT 1;
     END IF;
     IF FOUND THEN
@@ -1261,6 +1387,17 @@ BEGIN
     SELECT r.* FROM jsonb_array_elements(doc->'statement_stats') x,
          LATERAL jsonb_populate_record(NULL::pgbenchx.statement_stats,
              '{"failures": 0, "retries": 0}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    -- what the machine and the server did (absent from a 0.2 document: none)
+    INSERT INTO pgbenchx.system_samples
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.system_samples,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.wait_samples
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.wait_samples,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
     WHERE run_map ? (x->>'run_id');
 
     RETURN result;

@@ -862,6 +862,14 @@ BEGIN
                    ORDER BY i.sweep_id, i.run_id)
             FROM pgbenchx.imports i
             WHERE i.sweep_id = ANY (ids)
-               OR i.run_id IN (SELECT r.run_id FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids))), '[]'));
+               OR i.run_id IN (SELECT r.run_id FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids))), '[]'),
+        'system_samples', coalesce((
+            SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.second)
+            FROM pgbenchx.system_samples x JOIN pgbenchx.runs r USING (run_id)
+            WHERE r.sweep_id = ANY (ids)), '[]'),
+        'wait_samples', coalesce((
+            SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.second, x.wait_event_type, x.wait_event)
+            FROM pgbenchx.wait_samples x JOIN pgbenchx.runs r USING (run_id)
+            WHERE r.sweep_id = ANY (ids)), '[]'));
 END $$;
 
