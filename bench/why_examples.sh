@@ -9,7 +9,10 @@
 #      the wait events (IO:WALSync, LWLock:WALWrite), iowait, the verdict.
 # Each is a sweep of one client count (CLIENTS) for DURATION s, so that
 # pgbenchx.explain_compare can say why they differ; it prints compare,
-# explain_compare, the runs' per-run figures and report's pgbenchx lines.
+# explain_compare and the runs' per-run figures.  With OUT=dir it also
+# writes dir/run_why.svg (chart_run of the synchronous_commit on run, with
+# its panels) and dir/waits.svg (chart_waits of a tpcb-like sweep over 1, 2,
+# 4, 8 and 16 clients, 5 s each).
 #
 #   bench/why_examples.sh                      # about 2 min
 #   SCALE=20 CLIENTS=8 DURATION=10 PGX_DESTDIR=/tmp/x bench/why_examples.sh
@@ -19,6 +22,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 SCALE=${SCALE:-20}
+OUT=${OUT:-}
 CLIENTS=${CLIENTS:-8}
 DURATION=${DURATION:-10}
 for v in SCALE CLIENTS DURATION; do
@@ -79,3 +83,16 @@ on=$(sweep tpcb-like "synchronous_commit on")
 restart_with "synchronous_commit = off"
 off=$(sweep tpcb-like "synchronous_commit off")
 show "$on" "$off"
+
+if [ -n "$OUT" ]; then
+	mkdir -p "$OUT"
+	restart_with "synchronous_commit = on"
+	run_on=$(q -At -c "SELECT run_id FROM pgbenchx.runs WHERE sweep_id = $on")
+	q -At -c "SELECT pgbenchx.chart_run($run_on)" >"$OUT/run_why.svg"
+	ladder=$(q -At -c "SELECT run_sweep(ARRAY[1, 2, 4, 8, 16], 5, 'tpcb-like', label => 'tpcb-like 1..16', checkpoint => false)")
+	q -c "SET client_min_messages = warning" -c "CALL pgbenchx.wait($ladder)" >/dev/null
+	q -At -c "SELECT pgbenchx.chart_waits($ladder)" >"$OUT/waits.svg"
+	echo
+	echo "== wrote $OUT/run_why.svg (chart_run($run_on)) and $OUT/waits.svg (chart_waits($ladder))"
+	q -c "SELECT r.clients, round(r.tps::numeric, 1) AS tps, r.verdict FROM pgbenchx.runs r WHERE r.sweep_id = $ladder ORDER BY r.clients"
+fi
