@@ -422,6 +422,12 @@ LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
 DECLARE
     differ CONSTANT float8 := 1.1;   -- a figure is named when b/a >= 1.1 or <= 1/1.1
+    -- ... and when it is not negligible on both sides: less than a WAL
+    -- record header per transaction, a block read per hundred
+    -- transactions, or 1% iowait, is no difference worth a word
+    wal_min    CONSTANT float8 := 8;
+    blocks_min CONSTANT float8 := 0.01;
+    iowait_min CONSTANT float8 := 0.01;
     p      record;
     parts  text[];
     fig    record;
@@ -436,6 +442,9 @@ BEGIN
                b.blocks_read_per_tx / nullif(a.blocks_read_per_tx, 0) AS br,
                b.server_cpu_ms_per_tx / nullif(a.server_cpu_ms_per_tx, 0) AS cpu,
                b.iowait_avg / nullif(a.iowait_avg, 0) AS iowait,
+               greatest(a.wal_bytes_per_tx, b.wal_bytes_per_tx) AS wal_max,
+               greatest(a.blocks_read_per_tx, b.blocks_read_per_tx) AS br_max,
+               greatest(a.iowait_avg, b.iowait_avg) AS iowait_max,
                a.clients IS NOT NULL AND b.clients IS NOT NULL AS both_sides,
                a.clients IS NOT NULL AS in_a,
                coalesce(a.wal_bytes_per_tx, a.blocks_read_per_tx, a.server_cpu_ms_per_tx, a.iowait_avg) IS NOT NULL AS has_a,
@@ -456,7 +465,8 @@ BEGIN
         SELECT e.ev,
                coalesce(sa.share, 0) AS a_share, coalesce(sb.share, 0) AS b_share
         INTO w
-        FROM (SELECT DISTINCT s.ev FROM shares s WHERE s.ev <> 'CPU:on CPU') e
+        FROM (SELECT DISTINCT s.ev FROM shares s
+              WHERE s.ev <> 'CPU:on CPU' AND s.ev NOT LIKE 'Client:%') e
         LEFT JOIN shares sa ON sa.ev = e.ev AND sa.sweep_id = explain_compare.sweep_a
         LEFT JOIN shares sb ON sb.ev = e.ev AND sb.sweep_id = explain_compare.sweep_b
         WHERE EXISTS (SELECT 1 FROM shares s WHERE s.sweep_id = explain_compare.sweep_a)
@@ -476,11 +486,11 @@ BEGIN
         ELSE
             FOR fig IN
                 SELECT f.ratio, f.words FROM (VALUES
-                    (1, p.wal, 'writes %s the WAL per transaction'),
-                    (2, p.br, 'reads %s the blocks per transaction'),
-                    (3, p.cpu, 'spends %s the server CPU per transaction'),
-                    (4, p.iowait, 'has %s the iowait')) f(n, ratio, words)
-                WHERE f.ratio >= differ OR f.ratio <= 1 / differ
+                    (1, p.wal, 'writes %s the WAL per transaction', p.wal_max >= wal_min),
+                    (2, p.br, 'reads %s the blocks per transaction', p.br_max >= blocks_min),
+                    (3, p.cpu, 'spends %s the server CPU per transaction', true),
+                    (4, p.iowait, 'has %s the iowait', p.iowait_max >= iowait_min)) f(n, ratio, words, worth)
+                WHERE (f.ratio >= differ OR f.ratio <= 1 / differ) AND f.worth
                 ORDER BY f.n
             LOOP
                 parts := parts || format(fig.words, pgbenchx.explain_times(fig.ratio));
@@ -490,15 +500,18 @@ BEGIN
                 parts := parts || CASE WHEN w.a_share = 0
                     THEN format('waits on %s (%s%% of sampled time) where sweep %s did not', w.ev,
                                 round((100 * w.b_share)::numeric), explain_compare.sweep_a)
+                    WHEN w.b_share = 0
+                    THEN format('does not wait on %s, where sweep %s spent %s%% of sampled time', w.ev,
+                                explain_compare.sweep_a, round((100 * w.a_share)::numeric))
                     ELSE format('waits %s as long on %s (%s%% of sampled time against %s%%)', pgbenchx.explain_times(w.b_share / w.a_share),
                                 w.ev, round((100 * w.b_share)::numeric), round((100 * w.a_share)::numeric)) END;
             END IF;
             IF cardinality(parts) = 0 THEN
-                explanation := format('sweep %s and sweep %s do the same work per transaction and wait alike, within 10%%',
+                explanation := format('sweep %s and sweep %s do the same work per transaction and wait alike (within 10%%, or too little to matter)',
                                       explain_compare.sweep_b, explain_compare.sweep_a);
             ELSE
                 /* "of sweep A" after the first figure, "and" before the last */
-                parts[1] := CASE WHEN parts[1] LIKE 'waits on %' THEN parts[1]
+                parts[1] := CASE WHEN parts[1] LIKE 'waits on %' OR parts[1] LIKE 'does not wait on %' THEN parts[1]
                                  WHEN parts[1] LIKE 'waits %' THEN replace(parts[1], ' as long on ', ' as long as sweep ' || explain_compare.sweep_a || ' on ')
                                  ELSE parts[1] || ' of sweep ' || explain_compare.sweep_a END;
                 explanation := format('sweep %s %s', explain_compare.sweep_b,
