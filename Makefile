@@ -26,6 +26,8 @@ OBJS = \
 	src/expr.o \
 	src/prng.o \
 	src/stats.o \
+	src/histcodec.o \
+	src/hist_sql.o \
 	src/searchpath.o \
 	src/run_spec.o \
 	src/worker.o \
@@ -51,7 +53,7 @@ pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts report compare explain environment tpcb bad_input security import_checks readme_messages
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts report compare explain environment tpcb bad_input security import_checks histograms readme_messages
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
@@ -67,7 +69,7 @@ PG_CFLAGS += -Wall -Wextra -Werror -isystem $(shell $(PG_CONFIG) --includedir-se
 endif
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check \
-	test/unit/test_script test/unit/test_stats test/unit/test_sysstat
+	test/unit/test_script test/unit/test_stats test/unit/test_sysstat test/unit/test_histcodec
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -30,6 +30,7 @@
 #include "utils/snapmgr.h"
 
 #include "environment.h"
+#include "histcodec.h"
 #include "owner.h"
 #include "results.h"
 
@@ -77,6 +78,18 @@ static void
 results_float8(ResultsStmt *st, double value)
 {
 	results_arg(st, FLOAT8OID, Float8GetDatum(value), isnan(value) || isinf(value));
+}
+
+/* a latency histogram in the bytes of histcodec.h (runs/samples.latency_hist) */
+static void
+results_hist(ResultsStmt *st, const stats_hist *h, const stats_total *t)
+{
+	bytea	   *b = palloc(VARHDRSZ + HISTCODEC_MAX_BYTES);
+	size_t		len = h ? histcodec_encode_hist(h, (uint8_t *) VARDATA(b)) :
+		histcodec_encode(t, (uint8_t *) VARDATA(b));
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	results_arg(st, BYTEAOID, PointerGetDatum(b), false);
 }
 
 /* Execute sql as the extension's owner: runners only read the result tables. */
@@ -429,8 +442,11 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_float8(&st, stats_hist_percentile(&s->latency, 99.0) / 1000.0);
 	results_int8(&st, (int64) s->failed);
 	results_float8(&st, span_s);
+	results_hist(&st, &s->latency, NULL);
 	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-					 "latency_p99_ms, failed, covered_s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", &st, true, NULL);
+					 "latency_p99_ms, failed, covered_s, latency_hist) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", &st, true, NULL);
+	/* every second: do not let the coordinator's context grow by one per second */
+	pfree(DatumGetPointer(st.values[8]));
 }
 
 /*
@@ -630,6 +646,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 		results_arg(&st, BOOLOID, BoolGetDatum(r->tpcb_consistent_before == 1), false);
 	else
 		results_arg(&st, BOOLOID, (Datum) 0, true);
+	results_hist(&st, NULL, lat);
 	results_finish_explained("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -639,7 +656,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "serialization_failures = $19, deadlock_failures = $20, retried = $21, "
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
-				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, tpcb_consistent_before = $33, "
+				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, tpcb_consistent_before = $33, latency_hist = $34, "
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "

@@ -190,7 +190,8 @@ CREATE TABLE pgbenchx.runs (
     driver_cpu_ms_per_tx float8, -- CPU of the driver workers
     iowait_avg         float8,   -- average share of machine CPU time in iowait
     top_waits          jsonb,    -- the top wait events as shares of the client backends' sampled time
-    verdict            text      -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
+    verdict            text,     -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
+    latency_hist       bytea     -- the run's latency histogram (issue 14): pgbenchx.latency_percentile / latency_merge / latency_buckets read it
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.
@@ -225,6 +226,7 @@ CREATE TABLE pgbenchx.samples (
     latency_p99_ms  float8,
     failed          bigint NOT NULL DEFAULT 0,
     covered_s       float8 NOT NULL DEFAULT 1 CHECK (covered_s OPERATOR(pg_catalog.>) 0::pg_catalog.float8),  -- seconds of the measured interval this row covers
+    latency_hist    bytea,    -- that second's latency histogram (issue 14)
     PRIMARY KEY (run_id, second)
 );
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';

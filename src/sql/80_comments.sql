@@ -116,6 +116,7 @@ COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no
 COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: whether the balances of accounts, branches and tellers agreed before the run (false after a simple-update run, say); NULL if not checked';
 COMMENT ON COLUMN pgbenchx.runs.record_system IS 'record_system => true (the default): system_samples and wait_samples were recorded for this run; NULL for runs recorded before 0.3';
+COMMENT ON COLUMN pgbenchx.runs.latency_hist IS 'the latency histogram of the whole run (log-linear, exact counts): pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms, pgbenchx.latency_merge merges runs exactly; NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.system_notes IS 'why a figure of system_samples is NULL (cannot be read on this system, no block device ...): one line per cause, once per run';
 COMMENT ON COLUMN pgbenchx.runs.wait_sample_hz IS 'wait-event samples per second actually taken over the measured interval';
 COMMENT ON COLUMN pgbenchx.runs.wal_bytes_per_tx IS 'WAL bytes per transaction (pg_stat_wal over the run)';
@@ -146,6 +147,7 @@ COMMENT ON COLUMN pgbenchx.samples.latency_avg_ms IS 'latency average of that se
 COMMENT ON COLUMN pgbenchx.samples.latency_p99_ms IS '99th percentile latency of that second, ms';
 COMMENT ON COLUMN pgbenchx.samples.failed IS 'transactions that failed in that second';
 COMMENT ON COLUMN pgbenchx.samples.covered_s IS 'seconds of the measured interval this row covers: 1, but for a last second cut short (rows from before 0.3 read 1)';
+COMMENT ON COLUMN pgbenchx.samples.latency_hist IS 'the latency histogram of that second: pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms; NULL for samples recorded before 0.3';
 
 -- pgbenchx.system_samples
 COMMENT ON COLUMN pgbenchx.system_samples.run_id IS 'the run';

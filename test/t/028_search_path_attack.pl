@@ -496,6 +496,10 @@ my %covers = (
 	'explain_run(bigint)' => 'compare',
 	'explain_compare(bigint, bigint)' => 'compare',
 	'explain_times(double precision)' => 'compare',
+	'latency_percentile(bytea, double precision)' => 'hist',
+	'latency_merge(bytea, bytea)' => 'hist',
+	'latency_merge(bytea)' => 'hist',
+	'latency_buckets(bytea)' => 'hist',
 	'export(bigint[])' => 'export',
 	'import(jsonb)' => 'export',
 	# the ownership and grant routines
@@ -575,6 +579,8 @@ sub exercise
 	$sql->('compare', "SELECT pgbenchx.explain_run($run)");
 	$sql->('compare', "SELECT * FROM pgbenchx.explain_compare($sweep, $list)");
 	$sql->('compare', "SELECT pgbenchx.explain_times(1.8)");
+	$sql->('hist', "SELECT pgbenchx.latency_percentile(pgbenchx.latency_merge(r.latency_hist), 99) FROM pgbenchx.runs r");
+	$sql->('hist', "SELECT b.* FROM pgbenchx.runs r, pgbenchx.latency_buckets(pgbenchx.latency_merge(r.latency_hist, r.latency_hist)) b");
 	$sql->('export', "SELECT pgbenchx.import(pgbenchx.export('{$sweep,$list,$replay}'::bigint[]))");
 	$sql->('export', "SELECT * FROM pgbenchx.sweep_summary");
 	my %cat = map { $_ => 1 } catalogue($db);
@@ -610,6 +616,7 @@ sub unpinned
 		                                          WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name)
 		  AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog."char"
 		  AND l.lanname OPERATOR(pg_catalog.<>) 'c'::pg_catalog.name
+		  AND p.prokind OPERATOR(pg_catalog.<>) 'a'::pg_catalog."char"  -- an aggregate runs its functions, pinned or C
 		  AND p.proname OPERATOR(pg_catalog.<>) 'check_tpcb'::pg_catalog.name
 		  AND NOT coalesce(p.proconfig OPERATOR(pg_catalog.@>) '{"search_path=pg_catalog, pg_temp"}'::pg_catalog.text[], false)});
 }
