@@ -1213,6 +1213,36 @@ BEGIN
                   DETAIL = 'A wait sample''s wait_event_type and wait_event are texts of 1 to 64 characters; a run''s record_system a boolean, verdict a text, system_notes a list of texts and top_waits a list of {"wait_event_type", "wait_event", "share"}, each or null.',
                   HINT = hint_export;
     END IF;
+    -- latency histograms (absent from a 0.2 document): base64 text or null,
+    -- and bytes that pgbenchx.latency_percentile decodes (src/histcodec.h)
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"latency_hist" of element %s of "%s"', x.i, x.k) AS what, x.e->'latency_hist' AS v
+        FROM (SELECT 'runs' AS k, r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)
+              UNION ALL
+              SELECT 'samples', s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY s(e, i)) x
+        WHERE coalesce(pg_catalog.jsonb_typeof(x.e->'latency_hist'), 'null') NOT IN ('string', 'null')) y
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A latency histogram is the base64 text of its bytes, or null.',
+                  HINT = hint_export;
+    END IF;
+    DECLARE
+        why text;
+    BEGIN
+        PERFORM pgbenchx.latency_percentile(pg_catalog.decode(x->>'latency_hist', 'base64'), 100)
+        FROM (SELECT r FROM pg_catalog.jsonb_array_elements(doc->'runs') r
+              UNION ALL
+              SELECT s FROM pg_catalog.jsonb_array_elements(doc->'samples') s) y(x)
+        WHERE pg_catalog.jsonb_typeof(x->'latency_hist') = 'string';
+    EXCEPTION WHEN invalid_parameter_value OR invalid_binary_representation THEN
+        GET STACKED DIAGNOSTICS why = PG_EXCEPTION_DETAIL;
+        RAISE EXCEPTION 'a latency histogram of the import document is not valid'
+            USING ERRCODE = 'invalid_binary_representation',
+                  DETAIL = coalesce(nullif(why, ''), SQLERRM || '.'),
+                  HINT = hint_export;
+    END;
     -- statuses, protocols and tags as a run records them
     SELECT y.k, y.i, y.key, y.v INTO bad FROM (
         SELECT 'sweeps' AS k, x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
@@ -1364,6 +1394,7 @@ BEGIN
         INSERT INTO pgbenchx.runs
         SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.runs,
             '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
+                'latency_hist', '\x' || encode(decode(e->>'latency_hist', 'base64'), 'hex'),
                 'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
                 'owner', pgbenchx.caller_role(),
                 'environment_id', env_map->(e->>'environment_id'))) r;
@@ -1381,7 +1412,8 @@ BEGIN
     INSERT INTO pgbenchx.samples
     SELECT r.* FROM jsonb_array_elements(doc->'samples') x,
          LATERAL jsonb_populate_record(NULL::pgbenchx.samples,
-             '{"failed": 0, "covered_s": 1}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+             '{"failed": 0, "covered_s": 1}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'),
+                 'latency_hist', '\x' || encode(decode(x->>'latency_hist', 'base64'), 'hex'))) r
     WHERE run_map ? (x->>'run_id');
     INSERT INTO pgbenchx.statement_stats
     SELECT r.* FROM jsonb_array_elements(doc->'statement_stats') x,

@@ -843,10 +843,12 @@ BEGIN
             SELECT jsonb_agg(to_jsonb(s) ORDER BY array_position(ids, s.sweep_id))
             FROM pgbenchx.sweeps s WHERE s.sweep_id = ANY (ids)),
         'runs', coalesce((
-            SELECT jsonb_agg(to_jsonb(r) ORDER BY r.run_id)
+            SELECT jsonb_agg(to_jsonb(r) || jsonb_build_object('latency_hist', translate(encode(r.latency_hist, 'base64'), E'\n', ''))
+                             ORDER BY r.run_id)
             FROM pgbenchx.runs r WHERE r.sweep_id = ANY (ids)), '[]'),
         'samples', coalesce((
-            SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.second)
+            SELECT jsonb_agg(to_jsonb(x) || jsonb_build_object('latency_hist', translate(encode(x.latency_hist, 'base64'), E'\n', ''))
+                             ORDER BY x.run_id, x.second)
             FROM pgbenchx.samples x JOIN pgbenchx.runs r USING (run_id)
             WHERE r.sweep_id = ANY (ids)), '[]'),
         'statement_stats', coalesce((
