@@ -317,7 +317,13 @@ my $describe = q{
 	           WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgbenchx') AND d.deptype = 'e'),
 	ip AS (SELECT i.classoid, i.objoid, i.objsubid, i.initprivs::text AS initprivs FROM pg_init_privs i)
 	SELECT string_agg(x, E'\n' ORDER BY x) FROM (
-		SELECT 'routine ' || p.oid::regprocedure::text || E'\n' || pg_get_functiondef(p.oid)
+		SELECT 'routine ' || p.oid::regprocedure::text || E'\n'
+		       -- an aggregate has no definition of its own (pg_get_functiondef refuses it): its parts
+		       || CASE WHEN p.prokind = 'a' THEN (SELECT format('aggregate sfunc %s stype %s combine %s final %s init %s parallel %s',
+		                                          ag.aggtransfn::regprocedure, format_type(ag.aggtranstype, NULL), ag.aggcombinefn,
+		                                          ag.aggfinalfn, ag.agginitval, p.proparallel)
+		                                   FROM pg_aggregate ag WHERE ag.aggfnoid = p.oid)
+		               ELSE pg_get_functiondef(p.oid) END
 		       || E'\nacl ' || coalesce(p.proacl::text, '-') || E'\ninit ' || coalesce(ip.initprivs, '-')
 		       || E'\ncomment ' || coalesce(obj_description(p.oid, 'pg_proc'), '-') AS x
 		FROM m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
