@@ -70,3 +70,7 @@ FROM pgbenchx.runs r;
 DELETE FROM pgbenchx.imports;
 DELETE FROM pgbenchx.sweeps;
 DELETE FROM pgbenchx.runs;
+-- counts that would wrap when merged (only a crafted histogram has them)
+\set big '''\\x48010620ffffffffffffffffff01e8070000e807e80701be02ffffffffffffffffff01''::bytea'
+SELECT pgbenchx.latency_percentile(:big, 50);
+SELECT pgbx_try($$SELECT pgbenchx.latency_merge($$ || quote_literal(:big) || $$, $$ || quote_literal(:h) || $$)$$);

@@ -87,6 +87,14 @@ pgbenchx_latency_merge2(PG_FUNCTION_ARGS)
 	stats_total *a = hist_decode_arg(PG_GETARG_BYTEA_PP(0), "the first histogram");
 	stats_total *b = hist_decode_arg(PG_GETARG_BYTEA_PP(1), "the second histogram");
 
+	/* a crafted (imported) count could wrap: the merge would not be exact */
+	if (b->m.count > PG_UINT64_MAX - a->m.count)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("merged latency histogram would count more than 2^64 latencies"),
+				 errdetail("The histograms count %llu and %llu latencies.",
+						   (unsigned long long) a->m.count, (unsigned long long) b->m.count),
+				 errhint("Merge histograms recorded by runs: no run records that many transactions.")));
 	stats_total_merge(a, b);
 	PG_RETURN_BYTEA_P(hist_encode(a));
 }
