@@ -106,6 +106,13 @@ is(q1("SELECT pgbenchx.latency_merge(a.latency_hist, b.latency_hist) = "
 	  . "FROM pgbenchx.runs a, pgbenchx.runs b WHERE a.run_id = $ra AND b.run_id = $rb"),
 	't', 'the merge is the same bytes in either order, function or aggregate');
 
+# a runner (grant_runner) reads and merges them; PUBLIC may not
+q1("CREATE ROLE hist_runner LOGIN; CREATE ROLE hist_other LOGIN; GRANT USAGE ON SCHEMA pgbenchx TO hist_other; SELECT pgbenchx.grant_runner('hist_runner')");
+is(q1("SET ROLE hist_runner; SELECT pgbenchx.latency_percentile(pgbenchx.latency_merge(latency_hist), 99) "
+	  . "FROM pgbenchx.runs WHERE run_id IN ($ra, $rb)"), $merged, 'a runner merges the histograms');
+my ($ret, $out, $err) = $node->psql('postgres', "SET ROLE hist_other; SELECT pgbenchx.latency_percentile('\\x', 1)");
+like($err, qr/permission denied for function latency_percentile/, 'a role that is not a runner may not');
+
 ok(nothing_left($node), 'nothing left running');
 $node->stop;
 done_testing();
