@@ -5,7 +5,12 @@
 # For each scale, alternates pgbench -i and SELECT pgbench_init(S), PAIRS
 # times, each preceded by a CHECKPOINT so that both start from the same state
 # (the previous run's dirty data written out), and prints every pair and the
-# median ratio pgbench_init / pgbench -i.
+# median ratio pgbench_init / pgbench -i, separately for a fresh init (the
+# tables dropped, and that drop checkpointed, before the clock starts) and a
+# replacing one (the other tool's tables of the same scale are there, so the
+# drop and the release of the old files at commit are timed too).  For
+# pgbench_init, "commit" is the wall time minus the time of its done line:
+# the commit, where the old files are released, and psql's round trip.
 #
 #   SCALES="20 100" PAIRS=3 bench/init_bench.sh
 #
@@ -48,29 +53,60 @@ echo "disks (name size rotational model): ${disk:-unknown}"
 echo "settings: $(psql -X -At -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'maintenance_work_mem', 'max_wal_size', 'wal_level', 'wal_compression', 'max_parallel_maintenance_workers', 'fsync', 'synchronous_commit', 'full_page_writes')")"
 echo
 
+dropall() {
+	psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
+		-c "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"
+}
+walbytes() { psql -X -At -c "SELECT wal_bytes FROM pg_stat_wal"; }
+checkpoints() { psql -X -At -c "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter"; }
+
+# time_stock MODE: one pgbench -i; sets $stock (seconds)
+time_stock() {
+	local t0 t1
+	if [ "$1" = fresh ]; then dropall; fi
+	checkpoint
+	t0=$(now)
+	pgbench -i -q -s "$scale" >"$dir/pgbench_i.log" 2>&1 ||
+		{ cat "$dir/pgbench_i.log"; pgx_die "pgbench -i -s $scale failed"; }
+	t1=$(now)
+	stock=$(echo "$t1 - $t0" | bc -l)
+}
+
+# time_ours MODE: one pgbench_init; sets $ours, $commit (s), $wal (MB), $ckpt
+time_ours() {
+	local t0 t1 w0 c0 done_s
+	if [ "$1" = fresh ]; then dropall; fi
+	checkpoint
+	w0=$(walbytes); c0=$(checkpoints)
+	t0=$(now)
+	psql -X -q -v ON_ERROR_STOP=1 -At -c "SET client_min_messages = warning" \
+		-c "SELECT pgbench_init($scale)" >"$dir/pgbench_init.log" 2>&1 ||
+		{ cat "$dir/pgbench_init.log"; pgx_die "pgbench_init($scale) failed"; }
+	t1=$(now)
+	ours=$(echo "$t1 - $t0" | bc -l)
+	done_s=$(sed -n 's/^done in \([0-9.]*\) s.*/\1/p' "$dir/pgbench_init.log")
+	commit=$(echo "$ours - ${done_s:-0}" | bc -l)
+	wal=$(echo "($(walbytes) - $w0) / 1048576" | bc -l)
+	ckpt=$(( $(checkpoints) - c0 ))
+}
+
 for scale in $SCALES; do
-	ratios=()
-	printf '%-6s %-5s %12s %15s %8s\n' scale pair "pgbench -i" "pgbench_init" ratio
+	fresh_ratios=(); replacing_ratios=()
+	printf '%-6s %-5s %-10s %12s %15s %8s %8s %8s %5s\n' scale pair init "pgbench -i" "pgbench_init" ratio commit "WAL MB" ckpts
 	for pair in $(seq 1 "$PAIRS"); do
-		checkpoint
-		t0=$(now)
-		pgbench -i -q -s "$scale" >"$dir/pgbench_i.log" 2>&1 ||
-			{ cat "$dir/pgbench_i.log"; pgx_die "pgbench -i -s $scale failed"; }
-		t1=$(now)
-		checkpoint
-		t2=$(now)
-		psql -X -q -v ON_ERROR_STOP=1 -At -c "SET client_min_messages = warning" \
-			-c "SELECT pgbench_init($scale)" >"$dir/pgbench_init.log" 2>&1 ||
-			{ cat "$dir/pgbench_init.log"; pgx_die "pgbench_init($scale) failed"; }
-		t3=$(now)
-		stock=$(echo "$t1 - $t0" | bc -l)
-		ours=$(echo "$t3 - $t2" | bc -l)
-		ratio=$(echo "$ours / $stock" | bc -l)
-		ratios+=("$ratio")
-		printf '%-6s %-5s %11.2fs %14.2fs %8.3f\n' "$scale" "$pair" "$stock" "$ours" "$ratio"
-		echo "       pgbench -i:   $(tail -n 1 "$dir/pgbench_i.log")"
-		echo "       pgbench_init: $(tail -n 1 "$dir/pgbench_init.log")"
+		for mode in fresh replacing; do
+			time_stock "$mode"
+			stock_line=$(tail -n 1 "$dir/pgbench_i.log")
+			time_ours "$mode"
+			ratio=$(echo "$ours / $stock" | bc -l)
+			if [ "$mode" = fresh ]; then fresh_ratios+=("$ratio"); else replacing_ratios+=("$ratio"); fi
+			printf '%-6s %-5s %-10s %11.2fs %14.2fs %8.3f %7.2fs %8.0f %5s\n' \
+				"$scale" "$pair" "$mode" "$stock" "$ours" "$ratio" "$commit" "$wal" "$ckpt"
+			echo "       pgbench -i:   $stock_line"
+			echo "       pgbench_init: $(tail -n 1 "$dir/pgbench_init.log")"
+		done
 	done
-	printf 'scale %s: median ratio pgbench_init / pgbench -i = %.3f over %s pairs\n\n' \
-		"$scale" "$(printf '%s\n' "${ratios[@]}" | median)" "$PAIRS"
+	printf 'scale %s: median ratio pgbench_init / pgbench -i = %.3f fresh, %.3f replacing, over %s pairs\n\n' \
+		"$scale" "$(printf '%s\n' "${fresh_ratios[@]}" | median)" \
+		"$(printf '%s\n' "${replacing_ratios[@]}" | median)" "$PAIRS"
 done
