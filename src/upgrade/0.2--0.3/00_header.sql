@@ -6,7 +6,12 @@
  *
  * Tables change as deltas (ALTER TABLE ... ADD COLUMN), so that every
  * stored result stays; stateless functions and views are re-created in
- * full, as the install script (src/sql) creates them.  test/t/036_upgrade.pl
+ * full, as the install script (src/sql) creates them.  A routine that
+ * several changes touch is re-created once, by the last fragment that
+ * changes it (or the one that must DROP and CREATE it), with its final body
+ * (python3 scripts/upgrade_sync.py keeps those bodies equal to src/sql's);
+ * the earlier fragments say where.  A view whose columns grow in steps is
+ * the exception: each step adds its columns at the end.  test/t/036_upgrade.pl
  * checks that 0.1 + UPDATE has the catalogue of a fresh CREATE EXTENSION,
  * and test/t/037 and 038 update real 0.1 and 0.2 installs with results.
  */

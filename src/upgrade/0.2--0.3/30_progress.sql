@@ -53,30 +53,4 @@ COMMENT ON COLUMN pgbenchx.progress.eta IS 'when the whole run or sweep is expec
 
 REVOKE ALL ON FUNCTION pgbenchx.progress_state() FROM PUBLIC;
 
-DO $$
-DECLARE
-    g    record;
-    init pg_catalog.aclitem[];
-BEGIN
-    SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
-    WHERE i.objoid OPERATOR(pg_catalog.=) 'pgbenchx.progress_state()'::pg_catalog.regprocedure::pg_catalog.oid
-      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-      AND i.objsubid OPERATOR(pg_catalog.=) 0;
-    FOR g IN
-        SELECT DISTINCT a.grantee
-        FROM pg_catalog.pg_proc p
-        CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
-        WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
-          AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
-          AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
-        ORDER BY a.grantee
-    LOOP
-        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION pgbenchx.progress_state() TO %s',
-                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                       ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
-    END LOOP;
-    UPDATE pg_catalog.pg_init_privs i SET initprivs = init
-    WHERE i.objoid OPERATOR(pg_catalog.=) 'pgbenchx.progress_state()'::pg_catalog.regprocedure::pg_catalog.oid
-      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-      AND i.objsubid OPERATOR(pg_catalog.=) 0;
-END $$;
+-- EXECUTE for the runners who had pgbenchx.wait: 90_runner_grants.sql

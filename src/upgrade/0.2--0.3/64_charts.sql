@@ -584,43 +584,4 @@ END $$;
 REVOKE ALL ON FUNCTION pgbenchx.chart_wait_color(text, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.chart_waits(bigint) FROM PUBLIC;
 
-/*
- * The roles that may execute pgbenchx.wait (grant_runner's runners, or any
- * grant of the user's) get EXECUTE on the two new routines, which
- * grant_runner would have given them had they existed (chart_run calls
- * chart_wait_color).  As in 10_report.sql, the initial privileges recorded
- * for them are put back to what a fresh CREATE EXTENSION records (the
- * REVOKEs above), so that pg_dump keeps these grants as the user's.
- */
-DO $$
-DECLARE
-    g    record;
-    f    pg_catalog.regprocedure;
-    init pg_catalog.aclitem[];
-BEGIN
-    FOREACH f IN ARRAY ARRAY['pgbenchx.chart_wait_color(text, int)'::pg_catalog.regprocedure,
-                             'pgbenchx.chart_waits(bigint)'::pg_catalog.regprocedure]
-    LOOP
-        SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
-        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
-          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-          AND i.objsubid OPERATOR(pg_catalog.=) 0;
-        FOR g IN
-            SELECT DISTINCT a.grantee
-            FROM pg_catalog.pg_proc p
-            CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
-            WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
-              AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
-              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
-            ORDER BY a.grantee
-        LOOP
-            EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', f::pg_catalog.text,
-                                      CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                           ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
-        END LOOP;
-        UPDATE pg_catalog.pg_init_privs i SET initprivs = init
-        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
-          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-          AND i.objsubid OPERATOR(pg_catalog.=) 0;
-    END LOOP;
-END $$;
+-- EXECUTE for the runners who had pgbenchx.wait: 90_runner_grants.sql

@@ -754,43 +754,4 @@ BEGIN
     RETURN result;
 END $$;
 
-/*
- * The roles that may execute pgbenchx.wait (grant_runner's runners, or any
- * grant of the user's) get EXECUTE on the new functions, which grant_runner
- * would have given them had they existed; the initial privileges recorded
- * for them are put back to what a fresh CREATE EXTENSION records (the
- * REVOKEs above), as 10_report.sql does for report.
- */
-DO $$
-DECLARE
-    g    record;
-    f    pg_catalog.regprocedure;
-    init pg_catalog.aclitem[];
-BEGIN
-    FOREACH f IN ARRAY ARRAY['pgbenchx.latency_percentile(bytea, float8)',
-                             'pgbenchx.latency_merge(bytea, bytea)',
-                             'pgbenchx.latency_merge(bytea)',
-                             'pgbenchx.latency_buckets(bytea)']::pg_catalog.regprocedure[] LOOP
-        SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
-        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
-          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-          AND i.objsubid OPERATOR(pg_catalog.=) 0;
-        FOR g IN
-            SELECT DISTINCT a.grantee
-            FROM pg_catalog.pg_proc p
-            CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
-            WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
-              AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
-              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
-            ORDER BY a.grantee
-        LOOP
-            EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO %s', f,
-                                      CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                           ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
-        END LOOP;
-        UPDATE pg_catalog.pg_init_privs i SET initprivs = init
-        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
-          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-          AND i.objsubid OPERATOR(pg_catalog.=) 0;
-    END LOOP;
-END $$;
+-- EXECUTE for the runners who had pgbenchx.wait: 90_runner_grants.sql
