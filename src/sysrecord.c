@@ -614,23 +614,8 @@ sysrecord_finish(SysRecord *rec)
 		return;
 	if (rec->late)
 		sysrecord_note(rec, "the coordinator was more than a second late for a reading: the seconds without one have NULL figures");
-	if (rec->nnotes > 0)
-	{
-		MemoryContext old = MemoryContextSwitchTo(rec->tmp);
-		Datum		notes[SYSRECORD_MAX_NOTES];
-		Oid			types[2] = {INT8OID, TEXTARRAYOID};
-		Datum		values[2];
-		char		nulls[2] = {' ', ' '};
-
-		for (int i = 0; i < rec->nnotes; i++)
-			notes[i] = CStringGetTextDatum(rec->notes[i]);
-		values[0] = Int64GetDatum(rec->run_id);
-		values[1] = PointerGetDatum(construct_array(notes, rec->nnotes, TEXTOID, -1, false,
-													TYPALIGN_INT));
-		MemoryContextSwitchTo(old);
-		/* appended: the wait sampler adds its own lines (results_system_note) */
-		results_exec_params("UPDATE pgbenchx.runs SET system_notes = pg_catalog.array_cat(system_notes, $2) "
-							"WHERE run_id OPERATOR(pg_catalog.=) $1", 2, types, values, nulls, false);
-	}
+	/* one line per cause, as the wait sampler writes its own */
+	for (int i = 0; i < rec->nnotes; i++)
+		results_system_note(rec->run_id, rec->notes[i]);
 	MemoryContextDelete(rec->cxt);
 }
