@@ -14,20 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int	failures = 0;
-static int	checks = 0;
-
-#define CHECK(cond, ...) \
-	do { \
-		checks++; \
-		if (!(cond)) \
-		{ \
-			failures++; \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-		} \
-	} while (0)
+#include "unit_check.h"
 
 static uint64_t rng_state = 42;
 

@@ -14,20 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int	failures = 0;
-static int	checks = 0;
-
-#define CHECK(cond, ...) \
-	do { \
-		checks++; \
-		if (!(cond)) \
-		{ \
-			failures++; \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-		} \
-	} while (0)
+#include "unit_check.h"
 
 /* documented bound: bucket midpoint within 1/128 of any value in it */
 #define MAX_REL_ERR		(1.0 / 128.0)
