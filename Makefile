@@ -4,7 +4,7 @@
 
 EXTENSION   = pgbenchx
 MODULE_big  = pgbenchx
-EXTVERSION  = 0.3
+EXTVERSION  = 0.4
 
 OBJS = \
 	src/pgbenchx.o \
@@ -38,17 +38,22 @@ OBJS = \
 # The SQL surface: 0.1 (the first release, kept as it was), the upgrade
 # script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:
 # made by "all", installed with DATA, removed by "clean"; not committed): the
-# install script of this version, from src/sql/*.sql in name order, and the
-# upgrade script from 0.2, from src/upgrade/0.2--0.3/*.sql in name order.
+# install script of this version, from src/sql/*.sql in name order, the
+# upgrade script from 0.2, from src/upgrade/0.2--0.3/*.sql (frozen as 0.3
+# was released), and the upgrade script from 0.3, from
+# src/upgrade/0.3--0.4/*.sql, each in name order.
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 UPGRADE_0_3_SOURCES = $(sort $(wildcard src/upgrade/0.2--0.3/*.sql))
+UPGRADE_0_4_SOURCES = $(sort $(wildcard src/upgrade/0.3--0.4/*.sql))
 DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
-DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql
+DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql
 # "all" first, so that it stays the default goal (PGXS gives it its work)
 all:
 pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
 	cat $^ > $@
 pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
+	cat $^ > $@
+pgbenchx--0.3--0.4.sql: $(UPGRADE_0_4_SOURCES)
 	cat $^ > $@
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"
