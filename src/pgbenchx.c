@@ -666,12 +666,12 @@ pgbx_sql_version(void)
 }
 
 /*
- * A run writes the tables of this library's version: with the SQL of
- * another (a package upgrade replaced the library, ALTER EXTENSION UPDATE
- * has not run yet) it refuses before anything starts.
+ * A run writes the tables of this library's version, and wait reads them:
+ * with the SQL of another (a package upgrade replaced the library, ALTER
+ * EXTENSION UPDATE has not run yet) they refuse before anything starts.
  */
-static void
-pgbx_require_sql_version(void)
+void
+pgbx_require_sql_version(const char *what)
 {
 	char	   *version = pgbx_sql_version();
 
@@ -679,7 +679,7 @@ pgbx_require_sql_version(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("pgbenchx's SQL is version %s, the library %s", version, PGBENCHX_LIBRARY_VERSION),
-				 errdetail("A run stores its results in the tables of the library's version."),
+				 errdetail("%s reads and writes the tables of the library's version.", what),
 				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
 }
 
@@ -693,7 +693,7 @@ pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 	PgbxValue	values[lengthof(pgbenchx_options)];
 	bool		isnull[lengthof(pgbenchx_options)];
 
-	pgbx_require_sql_version();
+	pgbx_require_sql_version("A run");
 	memset(out, 0, sizeof(*out));
 	memset(values, 0, sizeof(values));
 	if (PG_ARGISNULL(0))

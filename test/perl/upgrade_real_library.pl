@@ -194,12 +194,24 @@ foreach my $call ("run_bench(1, 1)", "run_sweep(1, 2, 1)", "run_sweep(ARRAY[1, 2
 	like($err, qr/ERROR:  55000: pgbenchx's SQL is version \Q$old_version\E, the library \Q$version\E.*HINT:  Run ALTER EXTENSION pgbenchx UPDATE\./s,
 		"$call: the message names both versions and the hint ALTER EXTENSION pgbenchx UPDATE");
 }
+{
+	my ($ret, $out, $err) = $node->psql('postgres', "\\set VERBOSITY verbose\nCALL pgbenchx.wait($old_run)");
+	isnt($ret, 0, "$old_version SQL, $version library: CALL pgbenchx.wait of an old run fails");
+	like($err, qr/ERROR:  55000: pgbenchx's SQL is version \Q$old_version\E, the library \Q$version\E.*HINT:  Run ALTER EXTENSION pgbenchx UPDATE\./s,
+		'CALL pgbenchx.wait: the same message and hint, not an error about a missing column');
+}
 ok(nothing_left($node), 'the refusals started nothing');
 is(table_state(), $before, 'the refusals and the new library changed no row');
 
 sq('ALTER EXTENSION pgbenchx UPDATE');
 is(sq("SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), $version, "updated to $version");
 is(table_state(), $before, 'every row of every table and the id sequence are unchanged by the update');
+{
+	my ($ret, $out, $err) = $node->psql('postgres', "CALL pgbenchx.wait($old_run)");
+	is($ret, 0, "after the update: CALL pgbenchx.wait of the run made under $old_version works");
+	like($err, qr/tps = /, 'and ends with its report');
+}
+is(table_state(), $before, 'wait on an old run changed no row');
 
 my $new_run = sq("SELECT run_bench(2, 1, 'select-only', checkpoint => false, label => 'new run')");
 wait_for($new_run);
