@@ -212,6 +212,9 @@ VALUES (403, 401, 'completed', 'replay', 1, 1, 190, 10, 95, 2.0, 2, true, 6000),
        (406, 402, 'completed', 'replay', 2, 1, 380, 20, 253.3, 1.5, 1.5, true, 16000);
 SELECT * FROM pgbenchx.compare(401, 402);
 SELECT sweep_id, clients, median_tps, median_qpm FROM pgbenchx.sweep_points WHERE sweep_id IN (101, 401) ORDER BY 1, 2;
+-- sweep_summary gives a replay's peak and last point in qpm too (NULL for a benchmark)
+SELECT sweep_id, peak_clients, peak_tps, peak_qpm, highest_clients, qpm_at_highest
+FROM pgbenchx.sweep_summary WHERE sweep_id IN (101, 401, 402) ORDER BY 1;
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(101, 401)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(402, 201)');
 

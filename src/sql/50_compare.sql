@@ -73,7 +73,9 @@ COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, mi
 -- client count measured and its percent of the peak (seed 003: "79% of
 -- peak at 64 connections"), its runs, unstable points, where it came from
 -- when imported, and the key facts of its environment (NULL when none was
--- recorded).  Readable by roles granted SELECT.
+-- recorded); for a replay, the peak and the last point in queries per
+-- minute too (the unit replays are read in).  Readable by roles granted
+-- SELECT.
 CREATE VIEW pgbenchx.sweep_summary AS
 SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
        (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id)::int AS runs,
@@ -90,13 +92,15 @@ SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
        e.os_sysname, e.os_release, e.data_fstype, e.data_mount_options,
        e.cpu_model, e.cpu_count,
        e.settings OPERATOR(pg_catalog.->>) 'shared_buffers'::text AS shared_buffers,
-       i.origin_system_identifier
+       i.origin_system_identifier,
+       pk.median_qpm AS peak_qpm,
+       hi.median_qpm AS qpm_at_highest
 FROM pgbenchx.sweeps s
 LEFT JOIN LATERAL (
-    SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
+    SELECT p.clients, p.median_tps, p.median_qpm FROM pgbenchx.sweep_points p
     WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.median_tps DESC NULLS LAST, p.clients LIMIT 1) pk ON true
 LEFT JOIN LATERAL (
-    SELECT p.clients, p.median_tps FROM pgbenchx.sweep_points p
+    SELECT p.clients, p.median_tps, p.median_qpm FROM pgbenchx.sweep_points p
     WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.clients DESC LIMIT 1) hi ON true
 LEFT JOIN pgbenchx.environments e ON e.environment_id OPERATOR(pg_catalog.=) s.environment_id
 LEFT JOIN pgbenchx.imports i ON i.sweep_id OPERATOR(pg_catalog.=) s.sweep_id;

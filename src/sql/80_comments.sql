@@ -283,3 +283,5 @@ COMMENT ON COLUMN pgbenchx.sweep_summary.cpu_model IS 'environments.cpu_model of
 COMMENT ON COLUMN pgbenchx.sweep_summary.cpu_count IS 'environments.cpu_count of its environment';
 COMMENT ON COLUMN pgbenchx.sweep_summary.shared_buffers IS 'shared_buffers in its environment''s settings';
 COMMENT ON COLUMN pgbenchx.sweep_summary.origin_system_identifier IS 'imported: the system identifier of the server that measured it; NULL otherwise';
+COMMENT ON COLUMN pgbenchx.sweep_summary.peak_qpm IS 'a replay: the median queries per minute at peak_clients; NULL for a benchmark sweep';
+COMMENT ON COLUMN pgbenchx.sweep_summary.qpm_at_highest IS 'a replay: the median queries per minute at highest_clients; NULL for a benchmark sweep';
