@@ -11,7 +11,9 @@
  * the table needs WAL; the visibility map is written the same way.  This is
  * legal only because the tables are created by this same transaction.
  * Indexes are built after the load.  Everything runs in the caller's
- * transaction: an error or a cancel leaves nothing behind.
+ * transaction: an error or a cancel leaves nothing behind.  With jobs > 1,
+ * the pages of pgbench_accounts are written by background workers
+ * (datagen_par.c) with this file's page writer.
  *
  * This file owns the pgbench table layout; it must not know about runs.
  *
@@ -405,7 +407,8 @@ datagen_target_write_vm(DatagenTarget *target)
 				map[heapblks / 4] = (uint8) ((1 << (2 * (heapblks % 4))) - 1);
 		}
 		/* the bitmap lies in the "hole" of a standard page: not page_std */
-		datagen_write_pages(reln, &target->rel->rd_node, VISIBILITYMAP_FORKNUM,
+		datagen_write_pages(RelationGetSmgr(target->rel), &target->rel->rd_node,
+							VISIBILITYMAP_FORKNUM,
 							target->use_wal, false, false, vmblk - n, n,
 							target->pages);
 	}
