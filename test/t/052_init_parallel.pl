@@ -5,8 +5,8 @@
 #    key order) and the DDL (pg_dump) of pgbench -i; the heap pages and the
 #    index pages of jobs => 1 (page by page, all but the LSN, checksum and
 #    the rows' raw xmin); amcheck clean;
-#  - a plain accounts heap of two 1 GB segments (scale 100) built by two
-#    workers: amcheck clean, both segments full of rows;
+#  - a plain accounts heap of two 1 GB segments (scale 150) built by two
+#    workers: amcheck clean, both segments full of rows; progress NOTICEs;
 #  - a cancel at several moments, a worker terminated mid-load, and an
 #    immediate stop during the load leave the old tables as they were;
 #  - wal_level = minimal: no WAL for the tables, and they survive a crash
@@ -159,14 +159,25 @@ ok(nothing_left($node), 'no pgbenchx worker left');
 
 # Two workers into one heap of two 1 GB segments: the leader sizes the file
 # first, so that no worker's write into the second segment pads the first.
+# Scale 150 (2 GB): long enough for progress NOTICEs on most machines.
 {
-	my $done = init('by_pgbenchx', 'scale => 100, jobs => 2');
-	like($done, qr/\), jobs 2\.$/, 'scale 100: two jobs');
+	my ($done, $notices) = ('', '');
+	$node->psql('by_pgbenchx', 'SELECT pgbench_init(150, jobs => 2)',
+		stdout => \$done, stderr => \$notices, on_error_die => 1);
+	like($done, qr/\), jobs 2\.$/, 'scale 150: two jobs');
+	my ($generate) = $done =~ /generate ([0-9.]+) s/;
+	my @progress = $notices =~ /NOTICE:  (\d+) of 15000000 tuples \(\d+%\) of pgbench_accounts done/g;
+	note("scale 150: generate $generate s, progress NOTICEs: @progress");
+	ok(!grep({ $_ > 15000000 } @progress) && join(',', @progress) eq join(',', sort { $a <=> $b } @progress),
+		'scale 150: the progress NOTICEs count up, within the rows');
+	# one about every 5 s of the load (the last one when the load ends)
+	cmp_ok(scalar(@progress), '>=', $generate > 5.5 ? 1 : 0,
+		'scale 150: a progress NOTICE when the load took more than 5 s');
 	is($node->safe_psql('by_pgbenchx', q{
 		SELECT pg_relation_size('pgbench_accounts') > 1024 * 1024 * 1024,
 		       count(*), sum(aid), count(DISTINCT bid), sum(abalance), min(filler) = max(filler)
 		FROM pgbench_accounts}),
-		't|10000000|50000005000000|100|0|t', 'scale 100: two segments, every row');
+		't|15000000|112500007500000|150|0|t', 'scale 150: two segments, every row');
 	# the last block of the first segment and the first of the second hold rows
 	is($node->safe_psql('by_pgbenchx', q{
 		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',')
@@ -174,8 +185,8 @@ ok(nothing_left($node), 'no pgbenchx worker left');
 		$node->safe_psql('by_pgbenchx', q{
 		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',')
 		FROM unnest(ARRAY[0, 1]) b}),
-		'scale 100: full pages on both sides of the segment boundary');
-	is(amcheck_clean('by_pgbenchx'), '0', 'scale 100: amcheck clean');
+		'scale 150: full pages on both sides of the segment boundary');
+	is(amcheck_clean('by_pgbenchx'), '0', 'scale 150: amcheck clean');
 }
 
 # ---------------------------------------------------------------------
