@@ -192,15 +192,6 @@ ok(nothing_left($node), 'no pgbenchx worker left');
 # ---------------------------------------------------------------------
 # Failures during the load leave the old tables as they were.
 # ---------------------------------------------------------------------
-init('by_pgbenchx', 'scale => 2, jobs => 1');
-$node->safe_psql('by_pgbenchx', 'UPDATE pgbench_branches SET bbalance = 42 WHERE bid = 2');
-my $old_sql = q{
-	SELECT (SELECT string_agg(relname || ':' || relfilenode, ',' ORDER BY relname)
-	        FROM pg_class WHERE relname LIKE 'pgbench%'),
-	       (SELECT count(*) FROM pgbench_accounts),
-	       (SELECT string_agg(bid || '=' || bbalance, ',' ORDER BY bid) FROM pgbench_branches)};
-my $old = $node->safe_psql('by_pgbenchx', $old_sql);
-like($old, qr/\|200000\|1=0,2=42$/, 'old tables in place');
 my $failure_scale = 60;
 
 # Start pgbench_init in its own psql; wait until its workers are running.
@@ -226,6 +217,36 @@ sub start_parallel_init
 	}
 	return ($h, $leader, [ split /,/, $workers ], \$stderr);
 }
+
+# Progress NOTICEs whatever the machine's speed: the workers are held
+# (SIGSTOP) for 6 s, longer than the 5 s between NOTICEs; the caller sums
+# what they have written.
+{
+	my ($h, $leader, $workers, $stderr) = start_parallel_init();
+	is(scalar @$workers, 2, 'progress: two workers ran');
+	kill 'STOP', @$workers;
+	usleep(6_000_000);
+	kill 'CONT', @$workers;
+	$h->finish;
+	my $total = 100000 * $failure_scale;
+	my @progress = $$stderr =~ /NOTICE:  (\d+) of $total tuples \(\d+%\) of pgbench_accounts done/g;
+	note("progress NOTICEs: @progress");
+	cmp_ok(scalar(@progress), '>=', 2, 'progress: NOTICEs while the workers were held, and at the end');
+	ok($progress[0] < $total, 'progress: the first NOTICE counts the rows the workers had written');
+	is($progress[-1], $total, 'progress: the last NOTICE counts every row');
+	is($node->safe_psql('by_pgbenchx', 'SELECT count(*) FROM pgbench_accounts'), $total,
+		'progress: the call completed');
+}
+
+init('by_pgbenchx', 'scale => 2, jobs => 1');
+$node->safe_psql('by_pgbenchx', 'UPDATE pgbench_branches SET bbalance = 42 WHERE bid = 2');
+my $old_sql = q{
+	SELECT (SELECT string_agg(relname || ':' || relfilenode, ',' ORDER BY relname)
+	        FROM pg_class WHERE relname LIKE 'pgbench%'),
+	       (SELECT count(*) FROM pgbench_accounts),
+	       (SELECT string_agg(bid || '=' || bbalance, ',' ORDER BY bid) FROM pgbench_branches)};
+my $old = $node->safe_psql('by_pgbenchx', $old_sql);
+like($old, qr/\|200000\|1=0,2=42$/, 'old tables in place');
 
 # a cancel at several moments of the parallel load
 foreach my $delay_ms (0, 200, 600)
