@@ -9,6 +9,7 @@ EXTVERSION  = 0.4
 OBJS = \
 	src/pgbenchx.o \
 	src/datagen.o \
+	src/datagen_par.o \
 	src/btload.o \
 	src/launch.o \
 	src/coordinator.o \

@@ -12,7 +12,16 @@
 # pgbench_init, "commit" is the wall time minus the time of its done line:
 # the commit, where the old files are released, and psql's round trip.
 #
-#   SCALES="20 100" PAIRS=3 bench/init_bench.sh
+#   SCALES="20 100" PAIRS=3 JOBS=2 bench/init_bench.sh
+#
+# The pairs call pgbench_init(S, jobs => JOBS) (default 2).  Then, per
+# scale, the generate step alone (from the done line) with jobs => 1 and
+# jobs => JOBS, GEN_RUNS times each (default 3), fresh, and the median
+# speed-up.  BIG_SCALE=1000 adds one fresh pgbench_init(BIG_SCALE, jobs =>
+# JOBS) at the end, if the disk has room for it (about 25 GB at 1000, else
+# it is skipped with a message), with its time and peak memory: the peak
+# resident set (VmHWM) of the leader and of each worker, sampled from
+# /proc twice a second, and the cgroup's memory.peak when there is one.
 #
 # PGX_DESTDIR=/some/dir installs pgbenchx there (make install DESTDIR=...)
 # and points the cluster at it with extension_destdir, leaving the system
@@ -25,6 +34,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 SCALES=${SCALES:-"20 100"}
 PAIRS=${PAIRS:-3}
+JOBS=${JOBS:-2}
+GEN_RUNS=${GEN_RUNS:-3}
+BIG_SCALE=${BIG_SCALE:-}
 
 pgx_ensure_packages
 settings=()
@@ -72,22 +84,24 @@ time_stock() {
 	stock=$(echo "$t1 - $t0" | bc -l)
 }
 
-# time_ours MODE: one pgbench_init; sets $ours, $commit (s), $wal (MB), $ckpt
+# time_ours MODE [JOBS]: one pgbench_init; sets $ours, $commit (s), $wal
+# (MB), $ckpt, $gen (the generate step's seconds)
 time_ours() {
-	local t0 t1 w0 c0 done_s
+	local t0 t1 w0 c0 done_s jobs=${2:-$JOBS}
 	if [ "$1" = fresh ]; then dropall; fi
 	checkpoint
 	w0=$(walbytes); c0=$(checkpoints)
 	t0=$(now)
 	psql -X -q -v ON_ERROR_STOP=1 -At -c "SET client_min_messages = warning" \
-		-c "SELECT pgbench_init($scale)" >"$dir/pgbench_init.log" 2>&1 ||
-		{ cat "$dir/pgbench_init.log"; pgx_die "pgbench_init($scale) failed"; }
+		-c "SELECT pgbench_init($scale, jobs => $jobs)" >"$dir/pgbench_init.log" 2>&1 ||
+		{ cat "$dir/pgbench_init.log"; pgx_die "pgbench_init($scale, jobs => $jobs) failed"; }
 	t1=$(now)
 	ours=$(echo "$t1 - $t0" | bc -l)
 	done_s=$(sed -n 's/^done in \([0-9.]*\) s.*/\1/p' "$dir/pgbench_init.log")
 	commit=$(echo "$ours - ${done_s:-0}" | bc -l)
 	wal=$(echo "($(walbytes) - $w0) / 1048576" | bc -l)
 	ckpt=$(( $(checkpoints) - c0 ))
+	gen=$(sed -n 's/.*generate \([0-9.]*\) s.*/\1/p' "$dir/pgbench_init.log")
 }
 
 for scale in $SCALES; do
@@ -106,7 +120,70 @@ for scale in $SCALES; do
 			echo "       pgbench_init: $(tail -n 1 "$dir/pgbench_init.log")"
 		done
 	done
-	printf 'scale %s: median ratio pgbench_init / pgbench -i = %.3f fresh, %.3f replacing, over %s pairs\n\n' \
-		"$scale" "$(printf '%s\n' "${fresh_ratios[@]}" | median)" \
+	printf 'scale %s: median ratio pgbench_init(jobs => %s) / pgbench -i = %.3f fresh, %.3f replacing, over %s pairs\n\n' \
+		"$scale" "$JOBS" "$(printf '%s\n' "${fresh_ratios[@]}" | median)" \
 		"$(printf '%s\n' "${replacing_ratios[@]}" | median)" "$PAIRS"
+
+	# the generate step alone, one job against JOBS, alternating
+	gen1=(); genj=()
+	for run in $(seq 1 "$GEN_RUNS"); do
+		for jobs in 1 "$JOBS"; do
+			time_ours fresh "$jobs"
+			if [ "$jobs" = 1 ]; then gen1+=("$gen"); else genj+=("$gen"); fi
+			printf 'scale %s run %s jobs %s: generate %s s, wall %.2f s, WAL %.0f MB\n' \
+				"$scale" "$run" "$jobs" "$gen" "$ours" "$wal"
+		done
+	done
+	m1=$(printf '%s\n' "${gen1[@]}" | median); mj=$(printf '%s\n' "${genj[@]}" | median)
+	printf 'scale %s: median generate step %.2f s with 1 job, %.2f s with %s jobs: %.2fx faster, %.0f rows/s per job\n\n' \
+		"$scale" "$m1" "$mj" "$JOBS" "$(echo "$m1 / $mj" | bc -l)" \
+		"$(echo "100000 * $scale / $m1" | bc -l)"
 done
+
+# peak_rss PID...: the largest VmHWM (kB) among the pids still alive, one per line "pid kB"
+peak_rss() {
+	local p
+	for p in "$@"; do
+		awk -v p="$p" '/^VmHWM/ { print p, $2 }' "/proc/$p/status" 2>/dev/null || true
+	done
+}
+
+if [ -n "$BIG_SCALE" ]; then
+	need_gb=$(( BIG_SCALE * 25 / 1000 + 1 ))
+	free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+	if [ "$free_gb" -lt "$need_gb" ]; then
+		echo "scale $BIG_SCALE: skipped, $free_gb GB free under $dir and about $need_gb GB needed"
+	else
+		scale=$BIG_SCALE
+		dropall
+		checkpoint
+		cg=/sys/fs/cgroup$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup 2>/dev/null)
+		w0=$(walbytes); c0=$(checkpoints)
+		t0=$(now)
+		psql -X -q -v ON_ERROR_STOP=1 -At -c "SET client_min_messages = warning" \
+			-c "SELECT pgbench_init($scale, jobs => $JOBS)" >"$dir/pgbench_init.log" 2>&1 &
+		psql_pid=$!
+		declare -A hwm=()
+		while kill -0 "$psql_pid" 2>/dev/null; do
+			pids=$(psql -X -At -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker' OR query LIKE 'SELECT pgbench_init(%'" 2>/dev/null || true)
+			while read -r p kb; do
+				[ -n "$p" ] || continue
+				if [ -z "${hwm[$p]:-}" ] || [ "$kb" -gt "${hwm[$p]}" ]; then hwm[$p]=$kb; fi
+			done < <(peak_rss $pids)
+			sleep 0.5
+		done
+		wait "$psql_pid" || { cat "$dir/pgbench_init.log"; pgx_die "pgbench_init($scale) failed"; }
+		t1=$(now)
+		echo "scale $scale, jobs $JOBS: wall $(echo "$t1 - $t0" | bc -l | xargs printf '%.1f') s," \
+			"WAL $(echo "($(walbytes) - $w0) / 1048576" | bc -l | xargs printf '%.0f') MB," \
+			"checkpoints $(( $(checkpoints) - c0 ))"
+		echo "       pgbench_init: $(tail -n 1 "$dir/pgbench_init.log")"
+		echo "       accounts: $(psql -X -At -c "SELECT pg_size_pretty(pg_relation_size('pgbench_accounts')) || ' heap, ' || pg_size_pretty(pg_relation_size('pgbench_accounts_pkey')) || ' index'")"
+		for p in "${!hwm[@]}"; do
+			echo "       peak RSS (VmHWM, shared buffers touched included) of pid $p: $(( hwm[$p] / 1024 )) MB"
+		done
+		if [ -r "$cg/memory.peak" ]; then
+			echo "       cgroup $cg memory.peak: $(( $(cat "$cg/memory.peak") / 1048576 )) MB"
+		fi
+	fi
+fi

@@ -2,7 +2,7 @@
 -- hint, and changes nothing.
 \i sql/include/common.sql
 SET client_min_messages = warning;
-SELECT pgbench_init(1) ~ '^done in [0-9.]+ s \(drop tables [0-9.]+ s, create tables [0-9.]+ s, generate [0-9.]+ s, primary keys [0-9.]+ s, analyze [0-9.]+ s\)\.$' AS summary_ok;
+SELECT pgbench_init(1) ~ '^done in [0-9.]+ s \(drop tables [0-9.]+ s, create tables [0-9.]+ s, generate [0-9.]+ s, primary keys [0-9.]+ s, analyze [0-9.]+ s\), jobs [0-9]+\.$' AS summary_ok;
 UPDATE pgbench_branches SET bbalance = 42;   -- a marker that must survive
 
 SELECT pgbx_try('SELECT pgbench_init(0)');
@@ -20,6 +20,16 @@ SELECT pgbx_try('SELECT pgbench_init(1, fillfactor => NULL)');
 SELECT pgbx_try('SELECT pgbench_init(1, partition_method => NULL)');
 SELECT pgbx_try('SELECT pgbench_init(1, foreign_keys => NULL)');
 SELECT pgbx_try($$SELECT pgbench_init(scale => 'many')$$);
+-- jobs: at least 1, and no more than the free worker slots (their number
+-- depends on the server: shown as N)
+SELECT pgbx_try('SELECT pgbench_init(1, jobs => 0)');
+SELECT pgbx_try('SELECT pgbench_init(1, jobs => -3)');
+SELECT regexp_replace(regexp_replace(pgbx_try('SELECT pgbench_init(1, jobs => 1000000)'),
+       'only [0-9]+ (is|are) free', 'only N are free'),
+       'max_worker_processes is [0-9]+', 'max_worker_processes is N') AS too_many_jobs;
+-- jobs => 1 is this session alone, and the done line says so
+SELECT pgbench_init(1, jobs => 1) ~ ', jobs 1\.$' AS one_job;
+UPDATE pgbench_branches SET bbalance = 42;
 
 -- the partition method is case-insensitive, as in pgbench
 SELECT pgbx_try($$SELECT pgbench_init(1, partitions => 2, partition_method => 'HASH') IS NOT NULL$$);
@@ -29,7 +39,7 @@ UPDATE pgbench_branches SET bbalance = 42;
 
 -- privileges: a role that may execute but not create, then not drop
 CREATE ROLE regress_pgbx_user;
-GRANT EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) TO regress_pgbx_user;
+GRANT EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) TO regress_pgbx_user;
 SET ROLE regress_pgbx_user;
 SELECT pgbx_try('SELECT pgbench_init(1)');
 RESET ROLE;
@@ -55,7 +65,7 @@ SELECT bbalance AS marker, (SELECT count(*) FROM pgbench_accounts) AS accounts F
 DROP VIEW pgbx_dep;
 
 REVOKE CREATE ON SCHEMA public FROM regress_pgbx_user;
-REVOKE EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM regress_pgbx_user;
+REVOKE EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) FROM regress_pgbx_user;
 DROP ROLE regress_pgbx_user;
 DROP ROLE regress_pgbx_other;
 RESET client_min_messages;

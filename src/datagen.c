@@ -11,7 +11,9 @@
  * the table needs WAL; the visibility map is written the same way.  This is
  * legal only because the tables are created by this same transaction.
  * Indexes are built after the load.  Everything runs in the caller's
- * transaction: an error or a cancel leaves nothing behind.
+ * transaction: an error or a cancel leaves nothing behind.  With jobs > 1,
+ * the pages of pgbench_accounts are written by background workers
+ * (datagen_par.c) with this file's page writer.
  *
  * This file owns the pgbench table layout; it must not know about runs.
  *
@@ -51,17 +53,8 @@
 
 #include "btload.h"
 #include "datagen.h"
+#include "datagen_int.h"
 
-/* pgbench's constants */
-#define DATAGEN_NBRANCHES			1
-#define DATAGEN_NTELLERS			10
-#define DATAGEN_NACCOUNTS			100000
-#define DATAGEN_SCALE_32BIT_THRESHOLD 20000
-
-/* pages per write batch: one WAL record of full-page images */
-#define DATAGEN_BATCH_PAGES			XLR_MAX_BLOCK_ID
-/* with more partitions than this, each one buffers a single page */
-#define DATAGEN_MANY_PARTITIONS		16
 /*
  * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
  * header, and its SortTuple), and the most maintenance_work_mem the primary
@@ -76,25 +69,11 @@ static const char *const datagen_table_names[] = {
 	"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
 };
 
-/* One heap being filled: a batch of pages built in local memory. */
-typedef struct DatagenTarget
-{
-	Relation	rel;
-	bool		use_wal;		/* RelationNeedsWAL() */
-	Size		save_free;		/* fillfactor's reserve per page */
-	TransactionId xid;
-	CommandId	cid;
-	int			max_pages;		/* pages per batch */
-	int			npages;			/* pages in the batch, the last one open */
-	char	   *pages;			/* max_pages * BLCKSZ */
-	BlockNumber nblocks;		/* pages already written */
-	int64		ntuples;		/* tuples in the batch */
-} DatagenTarget;
-
 /* The state of one pgbench_init call. */
 typedef struct DatagenState
 {
 	const DatagenOptions *opts;
+	int			jobs;			/* workers for pgbench_accounts; 1: none */
 	bool		bigcols;		/* aid is bigint (scale >= 20000) */
 	const char *step;			/* for the error context */
 	CommandId	cid;
@@ -303,8 +282,8 @@ datagen_create_tables(DatagenState *state)
  * That replaces nbtsort's smgrimmedsync at the end, which would wait for the
  * whole table to reach disk inside the caller's transaction.
  */
-static void
-datagen_target_open(DatagenState *state, DatagenTarget *target, Oid relid,
+void
+datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
 					int max_batch_pages)
 {
 	SubTransactionId mysubid = GetCurrentSubTransactionId();
@@ -327,12 +306,13 @@ datagen_target_open(DatagenState *state, DatagenTarget *target, Oid relid,
 	target->npages = 0;
 	target->nblocks = 0;
 	target->xid = GetCurrentTransactionId();
-	target->cid = state->cid;
+	target->cid = cid;
 }
 
 /* Write the buffered pages: WAL first, then the file, as one unit. */
-static void
-datagen_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool page_std,
+void
+datagen_write_pages(SMgrRelation reln, const RelFileNode *node, ForkNumber fork,
+					bool use_wal, bool page_std, bool presized,
 					BlockNumber first, int npages, char *pages)
 {
 	Page		pagev[DATAGEN_BATCH_PAGES];
@@ -353,14 +333,19 @@ datagen_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool page_std,
 			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
 			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 			delayed = true;
-			log_newpages(&rel->rd_node, fork, npages, blknos, pagev, page_std);
+			log_newpages((RelFileNode *) node, fork, npages, blknos, pagev, page_std);
 		}
 		for (int i = 0; i < npages; i++)
 		{
-			PageSetChecksumInplace(pagev[i], blknos[i]);
 			/* the first and last page register their segments for fsync */
-			smgrextend(RelationGetSmgr(rel), fork, blknos[i], (char *) pagev[i],
-					   i != 0 && i != npages - 1);
+			bool		skip_fsync = i != 0 && i != npages - 1;
+
+			PageSetChecksumInplace(pagev[i], blknos[i]);
+			/* a presized file (see datagen_par.c) is written, not extended */
+			if (presized)
+				smgrwrite(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);
+			else
+				smgrextend(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);
 		}
 	}
 	PG_FINALLY();
@@ -371,14 +356,21 @@ datagen_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool page_std,
 	PG_END_TRY();
 }
 
-static void
+void
 datagen_target_flush(DatagenTarget *target)
 {
 	if (target->npages == 0)
 		return;
-	datagen_write_pages(target->rel, MAIN_FORKNUM, target->use_wal, true,
-						target->nblocks, target->npages, target->pages);
-	pgstat_count_heap_insert(target->rel, target->ntuples);
+	if (target->rel)
+		datagen_write_pages(RelationGetSmgr(target->rel), &target->rel->rd_node,
+							MAIN_FORKNUM, target->use_wal, true, false,
+							target->nblocks, target->npages, target->pages);
+	else
+		datagen_write_pages(target->smgr, &target->node, MAIN_FORKNUM,
+							target->use_wal, true, target->presized,
+							target->nblocks, target->npages, target->pages);
+	if (target->rel)
+		pgstat_count_heap_insert(target->rel, target->ntuples);
 	target->nblocks += target->npages;
 	target->npages = 0;
 	target->ntuples = 0;
@@ -415,14 +407,16 @@ datagen_target_write_vm(DatagenTarget *target)
 				map[heapblks / 4] = (uint8) ((1 << (2 * (heapblks % 4))) - 1);
 		}
 		/* the bitmap lies in the "hole" of a standard page: not page_std */
-		datagen_write_pages(target->rel, VISIBILITYMAP_FORKNUM, target->use_wal,
-							false, vmblk - n, n, target->pages);
+		datagen_write_pages(RelationGetSmgr(target->rel), &target->rel->rd_node,
+							VISIBILITYMAP_FORKNUM,
+							target->use_wal, false, false, vmblk - n, n,
+							target->pages);
 	}
 	/* tell other backends' smgr caches that the fork exists now */
 	CacheInvalidateSmgr(reln->smgr_rnode);
 }
 
-static void
+void
 datagen_target_close(DatagenTarget *target)
 {
 	if (target->rel == NULL)
@@ -435,11 +429,56 @@ datagen_target_close(DatagenTarget *target)
 }
 
 /*
+ * Take over the pages parallel workers wrote into target's relation:
+ * nblocks of them, ntuples rows.  datagen_target_close() then writes the
+ * visibility map.
+ */
+void
+datagen_target_adopt(DatagenTarget *target, BlockNumber nblocks, int64 ntuples)
+{
+	Assert(target->npages == 0);
+	target->nblocks = nblocks;
+	pgstat_count_heap_insert(target->rel, ntuples);
+}
+
+/*
+ * A target a parallel worker fills: no relation, only its file (node, opened
+ * through smgr), starting at first_block.  presized: other processes write
+ * the same file, which the leader has sized (smgrwrite, never smgrextend).
+ */
+void
+datagen_target_open_node(DatagenTarget *target, const RelFileNode *node,
+						 const DatagenPageSpec *spec, int max_batch_pages,
+						 BlockNumber first_block, bool presized)
+{
+	memset(target, 0, sizeof(*target));
+	target->node = *node;
+	target->smgr = smgropen(*node, InvalidBackendId);
+	target->use_wal = spec->use_wal;
+	target->save_free = spec->save_free;
+	target->xid = spec->xid;
+	target->cid = spec->cid;
+	target->max_pages = Max(1, Min(max_batch_pages, DATAGEN_BATCH_PAGES));
+	target->pages = palloc((Size) target->max_pages * BLCKSZ);
+	target->nblocks = first_block;
+	target->presized = presized;
+}
+
+/* Write what a worker's target still buffers, and free it. */
+void
+datagen_target_close_node(DatagenTarget *target)
+{
+	datagen_target_flush(target);
+	pfree(target->pages);
+	target->pages = NULL;
+}
+
+/*
  * Append one tuple to target: tup is a heap tuple header with its data,
  * len bytes; infomask and visibility fields are set here.  Returns the
  * tuple's header in the page, for callers that patch values in place.
  */
-static HeapTupleHeader
+HeapTupleHeader
 datagen_target_add(DatagenTarget *target, HeapTupleHeader tup, Size len)
 {
 	Page		page;
@@ -519,7 +558,7 @@ datagen_load_small(DatagenState *state)
 	int			nbranches = DATAGEN_NBRANCHES * state->opts->scale;
 	int			ntellers = DATAGEN_NTELLERS * state->opts->scale;
 
-	datagen_target_open(state, &target, datagen_table_oid("pgbench_branches"),
+	datagen_target_open(state->cid, &target, datagen_table_oid("pgbench_branches"),
 						DATAGEN_BATCH_PAGES);
 	for (int bid = 1; bid <= nbranches; bid++)
 	{
@@ -532,7 +571,7 @@ datagen_load_small(DatagenState *state)
 	datagen_target_close(&target);
 
 	nulls[2] = false;
-	datagen_target_open(state, &target, datagen_table_oid("pgbench_tellers"),
+	datagen_target_open(state->cid, &target, datagen_table_oid("pgbench_tellers"),
 						DATAGEN_BATCH_PAGES);
 	for (int tid = 1; tid <= ntellers; tid++)
 	{
@@ -565,6 +604,78 @@ datagen_report_progress(DatagenState *state, bool last)
 }
 
 /*
+ * The template row: aid 0, bid 0, abalance 0, filler = '' as char(84),
+ * that is 84 blanks.  The partitions have the parent's row type (they are
+ * created by CREATE TABLE ... PARTITION OF), so one template fits all.  aid
+ * and bid are the leading fixed-width, never-null columns: their offsets in
+ * the data area follow from alignment alone.
+ */
+static HeapTuple
+datagen_accounts_template(const DatagenState *state, TupleDesc desc,
+						  Size *aid_off, Size *bid_off)
+{
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+
+	values[0] = state->bigcols ? Int64GetDatum(0) : Int32GetDatum(0);
+	values[1] = Int32GetDatum(0);
+	values[2] = Int32GetDatum(0);
+	values[3] = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
+									ObjectIdGetDatum(InvalidOid),
+									Int32GetDatum(84 + VARHDRSZ));
+	*aid_off = att_align_nominal(0, TupleDescAttr(desc, 0)->attalign);
+	*bid_off = att_align_nominal(*aid_off + TupleDescAttr(desc, 0)->attlen,
+								 TupleDescAttr(desc, 1)->attalign);
+	if (TupleDescAttr(desc, 0)->attlen != (state->bigcols ? 8 : 4) ||
+		TupleDescAttr(desc, 1)->attlen != 4)
+		elog(ERROR, "unexpected row type of pgbench_accounts");
+	return heap_form_tuple(desc, values, nulls);
+}
+
+static void
+datagen_par_progress(void *arg, int64 rows_done, bool last)
+{
+	DatagenState *state = (DatagenState *) arg;
+
+	state->rows_done = rows_done;
+	if (!last)
+		datagen_report_progress(state, false);
+	else if (state->last_progress != state->load_start)
+		datagen_report_progress(state, true);
+}
+
+/*
+ * pgbench_accounts by state->jobs workers (datagen_par.c), the same pages
+ * as datagen_load_accounts() writes alone.
+ */
+static void
+datagen_load_accounts_parallel(DatagenState *state)
+{
+	DatagenParInput in;
+	Relation	rel;
+
+	memset(&in, 0, sizeof(in));
+	in.opts = state->opts;
+	in.jobs = state->jobs;
+	in.bigcols = state->bigcols;
+	in.cid = state->cid;
+	in.accounts = datagen_table_oid("pgbench_accounts");
+	in.rows_total = (int64) DATAGEN_NACCOUNTS * state->opts->scale;
+	state->rows_total = in.rows_total;
+	state->rows_done = 0;
+	state->load_start = state->last_progress = GetCurrentTimestamp();
+
+	rel = table_open(in.accounts, NoLock);
+	in.template = datagen_accounts_template(state, RelationGetDescr(rel),
+											&in.aid_off, &in.bid_off);
+	table_close(rel, NoLock);
+	in.progress = datagen_par_progress;
+	in.progress_arg = state;
+	datagen_par_load_accounts(&in);
+	heap_freetuple(in.template);
+}
+
+/*
  * accounts (aid, (aid-1)/100000+1, 0, '') in aid order, routed to the
  * partition the executor would choose.  Every row is the same template
  * tuple with aid and bid patched in place on the page: no tuple is formed
@@ -575,8 +686,6 @@ datagen_load_accounts(DatagenState *state)
 {
 	const DatagenOptions *opts = state->opts;
 	Oid			accounts = datagen_table_oid("pgbench_accounts");
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
 	int			ntargets = Max(opts->partitions, 1);
 	DatagenTarget *targets;
 	PartitionKey key = NULL;
@@ -591,6 +700,12 @@ datagen_load_accounts(DatagenState *state)
 	Size		aid_off;
 	Size		bid_off;
 
+	if (state->jobs > 1)
+	{
+		datagen_load_accounts_parallel(state);
+		return;
+	}
+
 	targets = palloc0(sizeof(DatagenTarget) * ntargets);
 	state->rows_total = (int64) DATAGEN_NACCOUNTS * opts->scale;
 	state->rows_done = 0;
@@ -600,7 +715,7 @@ datagen_load_accounts(DatagenState *state)
 	{
 		Oid			pkey_oid;
 
-		datagen_target_open(state, &targets[0], accounts, DATAGEN_BATCH_PAGES);
+		datagen_target_open(state->cid, &targets[0], accounts, DATAGEN_BATCH_PAGES);
 		/* its primary key, created on the empty table: built as we go */
 		pkey_oid = RelationGetPrimaryKeyIndex(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
@@ -629,32 +744,13 @@ datagen_load_accounts(DatagenState *state)
 		memcpy(part_oids, pdesc->oids, sizeof(Oid) * pdesc->nparts);
 		/* hash spreads rows over all partitions: keep all of them open */
 		for (int i = 0; opts->method == DATAGEN_PART_HASH && i < pdesc->nparts; i++)
-			datagen_target_open(state, &targets[i], part_oids[i],
+			datagen_target_open(state->cid, &targets[i], part_oids[i],
 								opts->partitions > DATAGEN_MANY_PARTITIONS ?
 								1 : DATAGEN_BATCH_PAGES);
 	}
 
-	/*
-	 * The template row: aid 0, bid 0, abalance 0, filler = '' as char(84),
-	 * that is 84 blanks.  The partitions have the parent's row type (they
-	 * are created by CREATE TABLE ... PARTITION OF), so one template fits
-	 * all.  aid and bid are the leading fixed-width, never-null columns:
-	 * their offsets in the data area follow from alignment alone.
-	 */
 	desc = RelationGetDescr(parent ? parent : targets[0].rel);
-	values[0] = state->bigcols ? Int64GetDatum(0) : Int32GetDatum(0);
-	values[1] = Int32GetDatum(0);
-	values[2] = Int32GetDatum(0);
-	values[3] = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
-									ObjectIdGetDatum(InvalidOid),
-									Int32GetDatum(84 + VARHDRSZ));
-	template = heap_form_tuple(desc, values, nulls);
-	aid_off = att_align_nominal(0, TupleDescAttr(desc, 0)->attalign);
-	bid_off = att_align_nominal(aid_off + TupleDescAttr(desc, 0)->attlen,
-								TupleDescAttr(desc, 1)->attalign);
-	if (TupleDescAttr(desc, 0)->attlen != (state->bigcols ? 8 : 4) ||
-		TupleDescAttr(desc, 1)->attlen != 4)
-		elog(ERROR, "unexpected row type of pgbench_accounts");
+	template = datagen_accounts_template(state, desc, &aid_off, &bid_off);
 
 	for (int64 aid = 1; aid <= state->rows_total; aid++)
 	{
@@ -671,7 +767,7 @@ datagen_load_accounts(DatagenState *state)
 				/* range partitions are filled one after the other */
 				if (current >= 0)
 					datagen_target_close(&targets[current]);
-				datagen_target_open(state, &targets[t], part_oids[t],
+				datagen_target_open(state->cid, &targets[t], part_oids[t],
 									DATAGEN_BATCH_PAGES);
 				current = t;
 			}
@@ -839,6 +935,7 @@ datagen_run(const DatagenOptions *opts)
 	memset(&state, 0, sizeof(state));
 	state.opts = opts;
 	state.bigcols = opts->scale >= DATAGEN_SCALE_32BIT_THRESHOLD;
+	state.jobs = datagen_par_jobs_used(opts, opts->jobs);
 	state.start = GetCurrentTimestamp();
 	initStringInfo(&state.timings);
 
@@ -895,7 +992,8 @@ datagen_run(const DatagenOptions *opts)
 	error_context_stack = errcallback.previous;
 
 	initStringInfo(&result);
-	appendStringInfo(&result, "done in %.2f s (%s).",
-					 datagen_seconds_since(state.start), state.timings.data);
+	appendStringInfo(&result, "done in %.2f s (%s), jobs %d.",
+					 datagen_seconds_since(state.start), state.timings.data,
+					 state.jobs);
 	return result.data;
 }

@@ -26,11 +26,13 @@ typedef struct DatagenOptions
 	DatagenPartitionMethod method;	/* --partition-method */
 	bool		unlogged;		/* --unlogged-tables */
 	bool		foreign_keys;	/* --foreign-keys */
+	int			jobs;			/* workers generating pgbench_accounts, 1: none */
 } DatagenOptions;
 
 /*
  * Drop, create, fill, index and analyze the pgbench tables in the caller's
- * transaction.  Returns pgbench's "done in ..." summary line, palloc'd.
+ * transaction.  Returns pgbench's "done in ..." summary line, palloc'd,
+ * with the number of jobs used at its end.
  */
 extern char *datagen_run(const DatagenOptions *opts);
 

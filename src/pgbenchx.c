@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -45,6 +46,7 @@
 #include "coordinator.h"
 #include "datagen.h"
 #include "launch.h"
+#include "owner.h"
 #include "run_shmem.h"
 #include "script_sql.h"
 #include "startup.h"
@@ -125,20 +127,55 @@ pgbenchx_null_argument(const char *argname)
 }
 
 /*
+ * pgbench_init's jobs: the workers that generate pgbench_accounts.  1 is
+ * the caller's backend alone, which needs no worker slot; more take one
+ * slot each.  The default: one per core, within the free worker slots.
+ */
+static int
+pgbenchx_init_jobs(bool given, int jobs)
+{
+	int			clients;
+	int			workers;
+	int			free_slots;
+	int			ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+
+	owner_count_backends(&clients, &workers);
+	free_slots = Max(max_worker_processes - workers, 0);
+	if (!given)
+		return Max(1, Min(ncpus, free_slots));
+	if (jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", jobs),
+				 errdetail("jobs is the number of processes generating pgbench_accounts; 1 means this session alone."),
+				 errhint("Pass jobs => 1 or more, or omit it to use one per core.")));
+	if (jobs > 1 && jobs > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d jobs need %d background worker slots, but only %d %s free",
+						jobs, jobs, free_slots, free_slots == 1 ? "is" : "are"),
+				 errdetail("pgbench_init with jobs greater than 1 takes one background worker per job; max_worker_processes is %d.",
+						   max_worker_processes),
+				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));
+	return jobs;
+}
+
+/*
  * pgbench_init(scale, fillfactor, partitions, partition_method, unlogged,
- *				foreign_keys) returns text
+ *				foreign_keys, jobs) returns text
  */
 Datum
 pgbench_init(PG_FUNCTION_ARGS)
 {
 	static const char *const argnames[] = {
 		"scale", "fillfactor", "partitions", "partition_method",
-		"unlogged", "foreign_keys"
+		"unlogged", "foreign_keys", "jobs"
 	};
 	DatagenOptions opts;
 	char	   *method;
 
-	for (int i = 0; i < PG_NARGS(); i++)
+	/* jobs NULL: the default */
+	for (int i = 0; i < PG_NARGS() && i < 6; i++)
 		if (PG_ARGISNULL(i))
 			pgbenchx_null_argument(argnames[i]);
 
@@ -200,6 +237,9 @@ pgbench_init(PG_FUNCTION_ARGS)
 				 errmsg("partition method \"hash\" requires partitions greater than zero"),
 				 errdetail("pgbench_accounts is partitioned only when partitions is greater than zero."),
 				 errhint("Pass partitions => N as well, with N of 1 or more.")));
+
+	opts.jobs = pgbenchx_init_jobs(PG_NARGS() > 6 && !PG_ARGISNULL(6),
+								   PG_NARGS() > 6 ? PG_GETARG_INT32(6) : 0);
 
 	PG_RETURN_TEXT_P(cstring_to_text(datagen_run(&opts)));
 }

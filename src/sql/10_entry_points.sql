@@ -11,9 +11,11 @@
  * schema of search_path), exactly as "pgbench -i -s scale" with the same
  * options would, and fills them server-side.  Everything happens in the
  * caller's transaction: an error or a cancel leaves the old tables as they
- * were.  Returns pgbench's "done in ..." line with the time of each step.
- * Caller: a role granted EXECUTE that may drop the old tables (owner) and
- * create tables in the schema.
+ * were.  jobs background workers generate pgbench_accounts (NULL: one per
+ * core within the free worker slots; 1: this backend alone).  Returns
+ * pgbench's "done in ..." line with the time of each step and the jobs
+ * used.  Caller: a role granted EXECUTE that may drop the old tables
+ * (owner) and create tables in the schema.
  */
 CREATE FUNCTION pgbench_init(
     scale            int DEFAULT 1,
@@ -21,12 +23,13 @@ CREATE FUNCTION pgbench_init(
     partitions       int DEFAULT 0,
     partition_method text DEFAULT 'range',
     unlogged         boolean DEFAULT false,
-    foreign_keys     boolean DEFAULT false)
+    foreign_keys     boolean DEFAULT false,
+    jobs             int DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'pgbench_init'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
-REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) FROM PUBLIC;
 
 /*
  * The benchmark engine.

@@ -457,7 +457,7 @@ sub catalogue
 # Which step below exercises which entry point.  An entry point missing here
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
-	'pgbench_init(integer, integer, integer, text, boolean, boolean)' => 'init',
+	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer)' => 'init',
 	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean)' => 'run',
 	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep',
 	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep_list',

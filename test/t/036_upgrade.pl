@@ -284,15 +284,16 @@ is(q_up("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $defaults AND run_id 
 # --- pg_dump and restore across the upgrade ------------------------------------------
 $node->safe_psql('postgres', 'CREATE DATABASE from01');
 # 0.3 gave run_bench, both run_sweep and run_replay a last parameter
-# (record_system): a dump taken before names them by their old signatures in
-# its GRANTs to runners, which fail, and only those; grant_runner again
-# gives the runner the new ones (README, Installing).
+# (record_system), 0.4 pgbench_init one (jobs): a dump taken before names
+# them by their old signatures in its GRANTs to runners, which fail, and
+# only those; grant_runner again gives the runner the new ones (README,
+# Installing).
 {
 	my ($ret, $out, $err) = $node->psql('from01', undef, on_error_stop => 0, extra_params => [ '-f', $dump01 ]);
 	my @errors = $err =~ /ERROR:  ([^\n]*)/g;
-	is(join("\n", grep { !/^function public\.run_(bench|sweep|replay)\(.*\) does not exist$/ } @errors), '',
+	is(join("\n", grep { !/^function public\.(run_bench|run_sweep|run_replay|pgbench_init)\(.*\) does not exist$/ } @errors), '',
 		"restore the 0.1 dump (CREATE EXTENSION installs $version): no error but the old wrappers' GRANTs");
-	cmp_ok(scalar(@errors), '<=', 4, 'at most one per wrapper');
+	cmp_ok(scalar(@errors), '<=', 5, 'at most one per wrapper and pgbench_init');
 	$node->safe_psql('from01', "SELECT pgbenchx.grant_runner('runner')");
 	is($node->safe_psql('from01', q{SELECT has_function_privilege('runner', 'run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean)', 'EXECUTE')}),
 		't', 'grant_runner after the restore gives the runner the new run_bench');
