@@ -54,6 +54,7 @@
 #include "coordinator.h"
 #include "loopback.h"
 #include "progress.h"
+#include "recorder.h"
 #include "results.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -991,6 +992,17 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = run_id;
 	step->njobs = coordinator_jobs(spec, clients);
 
+	/* several load generators (issue 14): the maintenance here, the rest recorder.c's */
+	if (spec->ngenerators > 0)
+	{
+		coordinator_prepare(spec, run_id, &before);
+		status = recorder_run_step(spec, coordinator_payload, &coordinator_mix, run_id,
+								   clients, cancelled);
+		step->run_id = 0;
+		progress_step_done();
+		return status;
+	}
+
 	coordinator_prepare(spec, run_id, &before);
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": %d %s, %d %s",
@@ -1080,6 +1092,7 @@ coordinator_abandon(const char *status, const char *message)
 		return;
 	coordinator_finished = true;
 	progress_clear();
+	recorder_abandon();
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();

@@ -52,6 +52,9 @@ typedef struct LaunchOptions
 	bool		shuffle;
 	bool		check_tpcb;		/* check the TPC-B invariant over each run */
 	bool		record_system;	/* record system_samples and wait_samples */
+	int			ngenerators;	/* generators: 0 if not given (issue 14) */
+	const char **generators;	/* their conninfos, as given */
+	double		max_clock_offset_ms;
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

@@ -238,7 +238,8 @@ typedef enum PgbxOptType
 	PGBX_BOOL,
 	PGBX_TEXT,
 	PGBX_JSONB,
-	PGBX_INT4_LIST				/* a one-dimensional array of int, no NULL */
+	PGBX_INT4_LIST,				/* a one-dimensional array of int, no NULL */
+	PGBX_TEXT_LIST				/* a one-dimensional array of text, no NULL */
 } PgbxOptType;
 
 /* the calls, as the bits of PgbxOption.calls */
@@ -255,6 +256,12 @@ typedef struct PgbxIntList
 	int		   *values;
 } PgbxIntList;
 
+typedef struct PgbxTextList
+{
+	int			n;
+	const char **values;
+} PgbxTextList;
+
 /* what one launch_* call reads: LaunchOptions, and what only one call takes */
 typedef struct PgbxCall
 {
@@ -265,6 +272,7 @@ typedef struct PgbxCall
 	PgbxIntList clients_list;	/* run_sweep (list) */
 	const char *queries;		/* run_replay */
 	bool		from_file;
+	PgbxTextList generators;	/* all calls; n 0 if not given */
 } PgbxCall;
 
 /* one option's value as read, for its check */
@@ -277,6 +285,7 @@ typedef union PgbxValue
 	const char *text;
 	Jsonb	   *jsonb;
 	PgbxIntList list;
+	PgbxTextList texts;
 } PgbxValue;
 
 typedef void (*PgbxCheck) (const PgbxValue *v);
@@ -374,6 +383,17 @@ pgbx_check_max_tries(const PgbxValue *v)
 }
 
 static void
+pgbx_check_max_clock_offset(const PgbxValue *v)
+{
+	if (!(v->f8 >= 0 && v->f8 <= 3600000))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid max_clock_offset_ms: %g", v->f8),
+				 errdetail("max_clock_offset_ms bounds the clock offset of each generator from this server, in milliseconds."),
+				 errhint("Pass a value between 0 and 3600000.")));
+}
+
+static void
 pgbx_check_repeats(const PgbxValue *v)
 {
 	if (v->i4 < 1)
@@ -421,6 +441,8 @@ static const PgbxOption pgbenchx_options[] = {
 	{"repeats", PGBX_INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, PGBX_AT(o.repeats), PGBX_NO_FLAG, pgbx_check_repeats},
 	{"check_tpcb", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.check_tpcb), PGBX_NO_FLAG, NULL},
 	{"record_system", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.record_system), PGBX_NO_FLAG, NULL},
+	{"generators", PGBX_TEXT_LIST, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(generators), PGBX_NO_FLAG, NULL},
+	{"max_clock_offset_ms", PGBX_FLOAT8, PGBX_ALL, false, "100", false, NULL, PGBX_AT(o.max_clock_offset_ms), PGBX_NO_FLAG, pgbx_check_max_clock_offset},
 };
 
 static const char *
@@ -457,6 +479,8 @@ pgbx_type_name(PgbxOptType type)
 			return "a jsonb value";
 		case PGBX_INT4_LIST:
 			return "an array of integers";
+		case PGBX_TEXT_LIST:
+			return "an array of text";
 	}
 	return "?";
 }
@@ -560,6 +584,39 @@ pgbx_convert(const PgbxOption *opt, JsonbValue *jv, PgbxValue *out)
 				out->list.n = n;
 			}
 			break;
+		case PGBX_TEXT_LIST:
+			{
+				JsonbIterator *it;
+				JsonbValue	elem;
+				JsonbIteratorToken tok;
+				int			n = 0;
+
+				if (jv->type != jbvBinary || !JsonContainerIsArray(jv->val.binary.data))
+					pgbx_wrong_type(opt);
+				out->texts.values = palloc(sizeof(char *) * Max(JsonContainerSize(jv->val.binary.data), 1));
+				it = JsonbIteratorInit(jv->val.binary.data);
+				while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+				{
+					if (tok != WJB_ELEM)
+						continue;
+					if (elem.type == jbvBinary)
+						ereport(ERROR,
+								(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+								 errmsg("%s must be a one-dimensional array", opt->name),
+								 errhint("Pass an array such as ARRAY['host=gen1 dbname=bench', 'host=gen2 dbname=bench'].")));
+					if (elem.type == jbvNull)
+						ereport(ERROR,
+								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+								 errmsg("argument \"%s\" must not contain NULL", opt->name),
+								 errdetail("Element %d of %s is NULL.", n + 1, opt->name),
+								 errhint("Pass one conninfo per generator, such as ARRAY['host=gen1 dbname=bench', 'host=gen2 dbname=bench'].")));
+					if (elem.type != jbvString)
+						pgbx_wrong_type(opt);
+					out->texts.values[n++] = pnstrdup(elem.val.string.val, elem.val.string.len);
+				}
+				out->texts.n = n;
+			}
+			break;
 	}
 }
 
@@ -590,6 +647,7 @@ pgbx_default(const PgbxOption *opt, PgbxValue *out)
 			out->jsonb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(opt->default_value)));
 			break;
 		case PGBX_INT4_LIST:
+		case PGBX_TEXT_LIST:
 			elog(ERROR, "pgbenchx option \"%s\" cannot have a default", opt->name);
 	}
 }
@@ -624,6 +682,12 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
 			break;
 		case PGBX_INT4_LIST:
 			*(PgbxIntList *) at = v->list;
+			break;
+		case PGBX_TEXT_LIST:
+			if (isnull)
+				memset(at, 0, sizeof(PgbxTextList));
+			else
+				*(PgbxTextList *) at = v->texts;
 			break;
 	}
 }
@@ -771,6 +835,15 @@ pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 		if (!isnull[i] && opt->check)
 			opt->check(&values[i]);
 		pgbx_store(opt, out, &values[i], isnull[i]);
+	}
+	/* generators => NULL: none; an empty array is launch.c's refusal */
+	if (getKeyJsonValueFromContainer(&options->root, "generators", strlen("generators"), NULL) != NULL &&
+		out->generators.values != NULL)
+	{
+		out->o.ngenerators = out->generators.n;
+		out->o.generators = out->generators.values;
+		if (out->o.ngenerators == 0)
+			out->o.ngenerators = -1;	/* given, but empty */
 	}
 }
 

@@ -338,3 +338,22 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }
+
+/*
+ * The id of the sweep, or of the lone run, in progress on this server as
+ * its coordinator publishes it (pgbenchx.generator_status, fleet.c); 0 when
+ * none is published.
+ */
+int64
+progress_running_id(void)
+{
+	RunProgress *p = progress_attach();
+	RunProgress copy;
+
+	SpinLockAcquire(&p->mutex);
+	memcpy(&copy, p, sizeof(copy));
+	SpinLockRelease(&p->mutex);
+	if (copy.coordinator_pid == 0 || !owner_coordinator_alive(copy.coordinator_pid))
+		return 0;
+	return copy.sweep_id != 0 ? copy.sweep_id : copy.run_id;
+}

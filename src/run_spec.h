@@ -80,6 +80,17 @@ typedef struct RunSpec
 	int			ncommands;
 	int			script_commands[SCRIPT_MAX_SCRIPTS];	/* commands of each script */
 	Size		payload_len;
+
+	/*
+	 * Several load generators (issue 14; recorder.c): the payload ends with
+	 * generators_len bytes, the clients' conninfo for the server under test
+	 * as the caller gave it (password included) "conninfo\0", then for each
+	 * generator "conninfo\0shown\0" (shown: without the password).  No
+	 * generator: ngenerators 0, generators_len 0.
+	 */
+	int			ngenerators;
+	double		max_clock_offset_ms;
+	Size		generators_len;
 } RunSpec;
 
 /* a payload read back; the strings point into it */
@@ -96,6 +107,17 @@ typedef struct RunMix
 } RunMix;
 
 extern void run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out);
+
+/* the generators' part of a payload (see RunSpec.generators_len) */
+typedef struct RunGenerators
+{
+	int			n;
+	const char *target;			/* the caller's conninfo for the server under test */
+	const char **conninfo;		/* palloc'd, n of them */
+	const char **shown;
+} RunGenerators;
+
+extern void run_spec_generators(const RunSpec *spec, const char *payload, RunGenerators *out);
 
 /* a spec and its payload in a segment: room for them, a copy, found again */
 extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);
