@@ -42,6 +42,7 @@
 #include "worker.h"
 #include "loopback.h"
 #include "owner.h"
+#include "part.h"
 #include "progress.h"
 #include "script.h"
 #include "script_sql.h"
@@ -784,7 +785,7 @@ static void
 launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 					 ScriptDefine *defs, int *ndefs)
 {
-	const char *what = is_sweep ? "run_sweep" : "run_bench";
+	const char *what = opts->is_part ? "launch_part" : is_sweep ? "run_sweep" : "run_bench";
 
 	if (launch_in_explicit_block())
 		ereport(ERROR,
@@ -813,6 +814,9 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
 		strlcpy(spec->tags, tags_text, sizeof(spec->tags));
 	}
+	/* a part: its clients within the run's, its mix, part_of in the tags */
+	if (opts->is_part)
+		part_check_options(opts, spec);
 	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
@@ -905,6 +909,8 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
 		spec->nscripts = 1;
 		builtin = false;
 	}
+	else if (opts->scripts)
+		spec->nscripts = part_build_mix(opts, payload, &display, &builtin);
 	else
 		spec->nscripts = launch_scripts(opts->script, payload, &display, &builtin);
 	strlcpy(spec->script_name, display.data, sizeof(spec->script_name));
@@ -936,7 +942,10 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	for (int i = 0; i < opts->nsteps; i++)
 		max_clients = Max(max_clients, opts->clients[i]);
 
-	launch_check_no_run();
+	/* the recorder's own share of its run goes beside it, without the lock (part.c) */
+	spec->part_unlocked = spec->is_part && part_runs_unlocked(opts);
+	if (!spec->part_unlocked)
+		launch_check_no_run();
 
 	spec->ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	free_slots = launch_free_worker_slots();

@@ -70,6 +70,18 @@ typedef struct RunSpec
 	char		conninfo_shown[RUN_CONNINFO_LEN];	/* the caller's, password removed */
 
 	/*
+	 * launch_part (part.c): this server's share of a run a recorder drives.
+	 * A lone run (not a part) has first_client 0 and total_clients equal to
+	 * its clients.
+	 */
+	bool		is_part;		/* waits for pgbenchx.part_go before it measures */
+	bool		part_unlocked;	/* the recorder's own server: runs beside its run,
+								 * without the cluster-wide lock */
+	int			first_client;	/* global number of the part's first client */
+	int			total_clients;	/* of the whole run: the clients' seeds follow it */
+	int			go_timeout_s;	/* how long a part waits for its go */
+
+	/*
 	 * The script mix, as launch parsed it: the payload holds nscripts
 	 * "name\0weight\0text\0", then ndefines "name\0value\0", then the first
 	 * line of each of the ncommands commands "line\0", the scripts' commands

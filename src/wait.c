@@ -373,7 +373,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
  * only a superuser; otherwise a role with the privileges of owner or of
  * pg_signal_backend.
  */
-static bool
+bool
 wait_may_cancel(const char *owner)
 {
 	Oid			caller = GetUserId();

@@ -224,7 +224,7 @@ COMMENT ON COLUMN pgbenchx.progress.transactions IS 'transactions in the seconds
 COMMENT ON COLUMN pgbenchx.progress.current_tps IS 'tps of the last second sampled';
 COMMENT ON COLUMN pgbenchx.progress.current_p99_ms IS '99th percentile latency of the last second sampled, ms';
 COMMENT ON COLUMN pgbenchx.progress.seconds_sampled IS 'seconds of the measured interval sampled so far';
-COMMENT ON COLUMN pgbenchx.progress.phase IS 'what the coordinator is doing: maintenance (vacuum, truncate, check_tpcb''s sums), checkpoint, connecting, measuring, finishing (the totals and rows stored)';
+COMMENT ON COLUMN pgbenchx.progress.phase IS 'what the coordinator is doing: maintenance (vacuum, truncate, check_tpcb''s sums), checkpoint, connecting, ready (a part connected, waiting for pgbenchx.part_go), measuring, finishing (the totals and rows stored)';
 COMMENT ON COLUMN pgbenchx.progress.step IS 'this run''s place in its sweep, from 1; 1 for a lone run';
 COMMENT ON COLUMN pgbenchx.progress.steps IS 'the runs of the sweep (client counts times repeats); 1 for a lone run';
 COMMENT ON COLUMN pgbenchx.progress.eta IS 'when the whole run or sweep is expected to end: the durations left, and for the steps to come what the last finished step spent beyond its duration; NULL while unknown (bounded by transactions, before the last step measures)';

@@ -466,6 +466,9 @@ my %covers = (
 	'launch_bench(jsonb)' => 'run',
 	'launch_sweep(jsonb)' => 'sweep',
 	'launch_replay(jsonb)' => 'replay',
+	# a generator's side of a run driven from several servers (issue 14)
+	'launch_part(jsonb)' => 'part',
+	'part_go(bigint, timestamp with time zone)' => 'part',
 	'wait(bigint)' => 'run',
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',
@@ -545,6 +548,17 @@ sub exercise
 	$sql->('sweep_list', "CALL pgbenchx.wait($list)");
 	my $replay = $sql->('replay', "SELECT run_replay(E'SELECT 1;\\nSELECT abalance FROM pgbench_accounts WHERE aid = 1;\\nSELECT 1/0;\\n', 1, 2, checkpoint => false)");
 	$sql->('replay', "CALL pgbenchx.wait($replay)");
+
+	# a part: ready, then started by part_go
+	my $part = $sql->('part', "SELECT pgbenchx.launch_part('{\"clients\": 2, \"duration\": 1, "
+		  . "\"scripts\": [{\"name\": \"s\", \"body\": \"\\\\set x random(1, 10)\\nSELECT :x;\\n\", \"weight\": 1}], "
+		  . "\"part_of\": {\"recorder\": \"elsewhere/db\", \"run_id\": 1, \"generator\": 1}}')");
+	ok($node->poll_query_until($db,
+			"SELECT p.phase OPERATOR(pg_catalog.=) 'ready' FROM pgbenchx.progress_state() p "
+			  . "WHERE p.run_id OPERATOR(pg_catalog.=) ${part}::bigint"), "$db: the part is ready");
+	$sql->('part', "SELECT pgbenchx.part_go($part, pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '0.2 s'::pg_catalog.interval)");
+	$sql->('part', "CALL pgbenchx.wait($part)");
+	is($node->safe_psql($db, "SELECT status FROM pgbenchx.runs WHERE run_id = $part"), 'completed', "$db: the part completed");
 
 	# a long run: wait until progress shows (wait's 5-second report), then cancel
 	my $long = $sql->('cancel', "SELECT run_bench(1, 60, 'trapped', vacuum => false, checkpoint => false)");
