@@ -490,9 +490,9 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 	char	   *err = NULL;
 	PGresult   *res = NULL;
 	const char *params[1];
-	Oid			types[6] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		values[6];
-	char		nulls[6] = "      ";
+	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[7];
+	char		nulls[7] = "       ";
 
 	if (p->part_id == 0)
 		return;
@@ -503,7 +503,8 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 						 "SELECT pg_catalog.to_jsonb(r), (SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
 						 "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), "
 						 "(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t)) FROM pgbenchx.statement_stats t "
-						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id) "
+						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id), "
+						 "(SELECT s.system_identifier FROM pgbenchx.generator_status() s) "
 						 "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
 						 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
 		if (res == NULL)
@@ -518,11 +519,16 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 			nulls[3] = 'n';
 		else
 			values[3] = CStringGetTextDatum(PQgetvalue(res, 0, 1));
+		if (PQgetisnull(res, 0, 3))
+			nulls[6] = 'n';
+		else
+			values[6] = CStringGetTextDatum(PQgetvalue(res, 0, 3));
 	}
 	else
 	{
 		nulls[2] = 'n';
 		nulls[3] = 'n';
+		nulls[6] = 'n';
 	}
 	if (p->lost)
 		values[4] = CStringGetTextDatum("lost");
@@ -537,7 +543,7 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 	results_exec_params("UPDATE pgbenchx.run_generators g SET "
 						"part_run = $3::pg_catalog.jsonb, "
 						"environment = $4::pg_catalog.jsonb, "
-						"system_identifier = coalesce(g.system_identifier, ($4::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'system_identifier'), "
+						"system_identifier = coalesce($7, g.system_identifier), "
 						"status = coalesce($5, ($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'status', 'lost'), "
 						"error = coalesce($6, ($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'error'), "
 						"jobs = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'jobs')::pg_catalog.int4, "
@@ -555,7 +561,7 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 						"aborted_clients = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'aborted_clients')::pg_catalog.int4, "
 						"latency_hist = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_hist')::pg_catalog.bytea "
 						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 AND g.generator OPERATOR(pg_catalog.=) $2",
-						6, types, values, nulls, false);
+						7, types, values, nulls, false);
 }
 
 /* the recorder's runs row from its run_generators rows */

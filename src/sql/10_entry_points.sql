@@ -89,7 +89,9 @@ CREATE FUNCTION run_bench(
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -104,7 +106,8 @@ BEGIN
              'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
-             'check_tpcb', check_tpcb, 'record_system', record_system)
+             'check_tpcb', check_tpcb, 'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -135,7 +138,9 @@ CREATE FUNCTION run_sweep(
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -152,7 +157,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
-             'record_system', record_system)
+             'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -181,7 +187,9 @@ CREATE FUNCTION run_sweep(
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -197,7 +205,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
-             'record_system', record_system)
+             'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -226,7 +235,9 @@ CREATE FUNCTION run_replay(
     conninfo     text DEFAULT NULL,
     tags         jsonb DEFAULT NULL,
     random_seed  bigint DEFAULT NULL,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -238,7 +249,8 @@ BEGIN
              'max_clients', max_clients, 'from_file', from_file,
              'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
              'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
-             'random_seed', random_seed, 'record_system', record_system)
+             'random_seed', random_seed, 'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
 END
@@ -382,16 +394,32 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
 
 -- the progress view's columns are described in 80_comments.sql
 
+-- What a recorder asks a generator before a run driven from several servers
+-- (run_bench(..., generators => ...)): the versions of pgbenchx's SQL and
+-- library here, the run or sweep in progress on this server (any role's;
+-- 0 while one is starting; NULL if none), the free background worker slots
+-- and connections, the CPUs, the system identifier and this server's
+-- clock.  One row, the same for every role.  Callers: runners, and the
+-- recorder's calling role over libpq.
+CREATE FUNCTION pgbenchx.generator_status(
+    OUT sql_version text, OUT library_version text, OUT running bigint,
+    OUT free_worker_slots int, OUT free_connections int, OUT ncpus int,
+    OUT system_identifier text, OUT now timestamptz)
+RETURNS record
+AS 'MODULE_PATHNAME', 'pgbenchx_generator_status'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.generator_status() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_part(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.part_go(bigint, timestamptz) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean, text[], float8) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;

@@ -458,10 +458,10 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean)' => 'run',
-	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep',
-	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep_list',
-	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean)' => 'replay',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision)' => 'run',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep_list',
+	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean, text[], double precision)' => 'replay',
 	# the seam the four above call through (issue 11)
 	'launch_bench(jsonb)' => 'run',
 	'launch_sweep(jsonb)' => 'sweep',
@@ -469,6 +469,8 @@ my %covers = (
 	# a generator's side of a run driven from several servers (issue 14)
 	'launch_part(jsonb)' => 'part',
 	'part_go(bigint, timestamp with time zone)' => 'part',
+	# what a recorder asks a generator before such a run
+	'generator_status()' => 'misc',
 	'wait(bigint)' => 'run',
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',
@@ -570,6 +572,7 @@ sub exercise
 	ok(nothing_left($node), "$db: nothing left running");
 
 	$sql->('misc', "SELECT * FROM pgbenchx.check_tpcb()");
+	$sql->('misc', "SELECT s.library_version FROM pgbenchx.generator_status() s");
 	$sql->('misc', "SELECT pgbenchx.eval('abs(-3) + :x * 2 + random(1, 5)', '{\"x\": \"4\"}', 42)");
 	$sql->('misc', "SELECT pgbenchx.sweep_ladder(1, 100)");
 	$sql->('scripts', "SELECT pgbenchx.script_text('trapped'), pgbenchx.script_text('tpcb')");
