@@ -1,0 +1,224 @@
+# One run driven from several load generators (issue 14): three clusters on
+# this machine, the server under test S (pgbench_init(1)) and generators A
+# and B (both with pgbenchx); the caller is on A, so A records the run and
+# is a generator too.  Checks that the merged run is exact (transactions =
+# the sum of the parts' runs.transactions read on each generator; the
+# merged p99 = the p99 of the union of the parts' histograms, computed here;
+# each second = the sum of the parts' seconds), the run_generators rows, a
+# sweep and a replay, the refusals before anything starts (a generator
+# down, no extension, not enough worker slots, a run in progress there, a
+# clock offset simulated with libfaketime), a cancel reaching both
+# generators, and generator B stopped with -m immediate mid-run.  Then the
+# recorder is S and the generators A and B.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use POSIX qw(ceil);
+use Time::HiRes qw(time);
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $s = pgbenchx_node('sut', scale => 1, conf => "max_connections = 100\n");
+my $a = pgbenchx_node('gen_a', conf => "max_worker_processes = 16\n");
+my $b = pgbenchx_node('gen_b', conf => "max_worker_processes = 16\n");
+
+sub ci { my ($n) = @_; return 'host=' . $n->host . ' port=' . $n->port . ' dbname=postgres'; }
+my ($cs, $ca, $cb) = (ci($s), ci($a), ci($b));
+my $gens = "ARRAY['$ca', '$cb']";
+sub qa { return $a->safe_psql('postgres', $_[0]); }
+sub qb { return $b->safe_psql('postgres', $_[0]); }
+sub qn { my ($n, $sql) = @_; return $n->safe_psql('postgres', $sql); }
+
+# the refusal of a call on A, as its error text
+sub refused
+{
+	my ($node, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql);
+	return $ret == 0 ? "accepted: $out" : $err;
+}
+
+# the p99 of the union of the histograms (ms) of a list of [node, run_id],
+# nearest rank on the bucket's midpoint clamped to [min, max], as stats.c
+sub union_p99
+{
+	my (@parts) = @_;
+	my %count;
+	my ($min, $max);
+	for my $p (@parts)
+	{
+		my ($node, $id) = @$p;
+		for my $row (split /\n/, qn($node, "SELECT lower_ms, upper_ms, count FROM pgbenchx.runs r, "
+			  . "pgbenchx.latency_buckets(r.latency_hist) WHERE run_id = $id"))
+		{
+			my ($lo, $hi, $c) = split /\|/, $row;
+			$count{"$lo|$hi"} += $c;
+		}
+		my ($mn, $mx) = split /\|/, qn($node, "SELECT pgbenchx.latency_percentile(latency_hist, 1e-9), latency_max_ms "
+			  . "FROM pgbenchx.runs WHERE run_id = $id");
+		$min = $mn if !defined $min || $mn < $min;
+		$max = $mx if !defined $max || $mx > $max;
+	}
+	my @buckets = sort { (split /\|/, $a)[0] <=> (split /\|/, $b)[0] } keys %count;
+	my $n = 0;
+	$n += $count{$_} for @buckets;
+	my $rank = ceil(0.99 * $n);
+	$rank = 1 if $rank < 1;
+	return $min if $rank == 1;
+	return $max if $rank == $n;
+	my $cum = 0;
+	for my $k (@buckets)
+	{
+		$cum += $count{$k};
+		next if $cum < $rank;
+		my ($lo, $hi) = map { int($_ * 1000 + 0.5) } split /\|/, $k;
+		my $p = ($lo + ($hi - 1 - $lo) / 2) / 1000;
+		$p = $min if $p < $min;
+		$p = $max if $p > $max;
+		return $p;
+	}
+}
+
+# the parts of a recorder's run: [node, part_run_id] per generator
+sub parts_of
+{
+	my ($rec, $id, @nodes) = @_;
+	my @ids = split /\n/, qn($rec, "SELECT part_run_id FROM pgbenchx.run_generators WHERE run_id = $id ORDER BY generator");
+	return map { [ $nodes[$_], $ids[$_] ] } 0 .. $#ids;
+}
+
+# the merged run checked against its parts, read on each generator
+sub check_merged
+{
+	my ($rec, $id, $what, @nodes) = @_;
+	my @parts = parts_of($rec, $id, @nodes);
+	is(scalar(@parts), scalar(@nodes), "$what: one run_generators row per generator");
+	my $sum = 0;
+	$sum += qn($_->[0], "SELECT transactions FROM pgbenchx.runs WHERE run_id = $_->[1]") for @parts;
+	cmp_ok($sum, '>', 0, "$what: the parts ran transactions");
+	is(qn($rec, "SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), $sum,
+		"$what: merged transactions = the sum of the parts' runs.transactions");
+	my $p99 = union_p99(@parts);
+	my $merged = qn($rec, "SELECT latency_p99_ms FROM pgbenchx.runs WHERE run_id = $id");
+	ok(abs($merged - $p99) < 1e-9, "$what: merged p99 $merged = the union's p99 computed here $p99");
+	# each second: the sum of the parts' same second
+	my %sec;
+	for my $p (@parts)
+	{
+		for my $row (split /\n/, qn($p->[0], "SELECT second, transactions FROM pgbenchx.samples WHERE run_id = $p->[1]"))
+		{
+			my ($k, $t) = split /\|/, $row;
+			$sec{$k} += $t;
+		}
+	}
+	my %rsec = map { split /\|/ } split /\n/, qn($rec, "SELECT second, transactions FROM pgbenchx.samples WHERE run_id = $id");
+	is_deeply(\%rsec, \%sec, "$what: each second's transactions = the sum of the parts' same second");
+	is(qn($rec, "SELECT count(*) FROM pgbenchx.run_generators WHERE run_id = $id AND status = 'completed' "
+		  . "AND transactions > 0 AND latency_hist IS NOT NULL AND environment IS NOT NULL "
+		  . "AND clock_offset_ms IS NOT NULL AND system_identifier IS NOT NULL"),
+		scalar(@nodes), "$what: run_generators rows hold each generator's figures, clock and environment");
+	return @parts;
+}
+
+# --- a run across two generators, the caller on A ---------------------------
+my $id = qa("SET client_min_messages = warning; SELECT run_bench(4, 2, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(qa("SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run_id = $id"), 'completed',
+	'a run across two generators completed');
+is(qa("SELECT string_agg(clients || '@' || first_client, ',' ORDER BY generator) FROM pgbenchx.run_generators WHERE run_id = $id"),
+	'2@0,2@2', 'the clients split as pgbench splits them, in array order');
+check_merged($a, $id, 'run', $a, $b);
+
+# --- a sweep and a replay ---------------------------------------------------
+my $sw = qa("SET client_min_messages = warning; SELECT run_sweep(ARRAY[1, 3], 1, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($sw)");
+is(qa("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sw"), 'completed', 'a sweep across two generators completed');
+my @steps = split /\n/, qa("SELECT run_id || '|' || clients FROM pgbenchx.runs WHERE sweep_id = $sw ORDER BY run_id");
+my ($step1, $c1) = split /\|/, $steps[0];
+is(qa("SELECT count(*) FROM pgbenchx.run_generators WHERE run_id = $step1"), '1',
+	'a step of 1 client uses only the first generator');
+my ($step2) = split /\|/, $steps[1];
+check_merged($a, $step2, 'sweep step of 3 clients', $a, $b);
+
+my $rp = qa("SET client_min_messages = warning; SELECT run_replay('SELECT 1; SELECT 2; SELECT 3;', 2, 2, "
+	  . "conninfo => '$cs', generators => $gens, checkpoint => false)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($rp)");
+my $rrun = qa("SELECT run_id FROM pgbenchx.runs WHERE sweep_id = $rp");
+is(qa("SELECT status || '|' || transactions FROM pgbenchx.runs WHERE run_id = $rrun"), 'completed|6',
+	'a replay across two generators: each of 2 clients ran the 3 statements once');
+
+# --- refusals before anything starts ----------------------------------------
+my $down = PostgreSQL::Test::Cluster->new('gen_down');
+$down->init;
+my $cdown = ci($down);
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => ARRAY['$ca', '$cdown'])"),
+	qr/generator 2 \(host=.* port=.* dbname=postgres\) cannot be reached/, 'a generator down is refused, named');
+qb("CREATE DATABASE bare");
+(my $cbare = $cb) =~ s/dbname=postgres/dbname=bare/;
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => ARRAY['$ca', '$cbare'])"),
+	qr/generator 2 .* has no pgbenchx in that database/, 'a database without pgbenchx is refused');
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => ARRAY['$ca', '$ca'])"),
+	qr/generators 1 and 2 are the same conninfo/, 'the same generator twice is refused');
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => ARRAY[]::text[])"),
+	qr/generators must not be empty/, 'an empty array is refused');
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => ARRAY['$ca', NULL])"),
+	qr/must not contain NULL/, 'a NULL generator is refused');
+like(refused($a, "SELECT run_bench(40, 1, jobs => 20, conninfo => '$cs', generators => $gens)"),
+	qr/generator 1 .* has not enough free background worker slots/, 'not enough worker slots is refused');
+is(qa("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $rrun"), '0', 'nothing was recorded by the refusals');
+
+# a run in progress on B
+my $busy = qb("SET client_min_messages = warning; SELECT run_bench(1, 30, 'select-only', conninfo => '$cs', vacuum => false, checkpoint => false)");
+ok(run_sampled($b, "run_id = $busy"), 'a run is in progress on B');
+like(refused($a, "SELECT run_bench(2, 1, conninfo => '$cs', generators => $gens)"),
+	qr/generator 2 .* has a run in progress/, 'a generator with a run in progress is refused');
+qb("SELECT pgbenchx.cancel($busy)");
+qb("SET client_min_messages = warning; CALL pgbenchx.wait($busy)");
+
+# --- a cancel reaches both generators ---------------------------------------
+$id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+ok(run_sampled($a, "run_id = $id", 2), 'the long run is measuring');
+my @parts = parts_of($a, $id, $a, $b);
+my $t0 = time;
+qa("SELECT pgbenchx.cancel($id)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+my $took = time - $t0;
+is(qa("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'the cancelled run reads cancelled');
+for my $p (@parts)
+{
+	is(qn($p->[0], "SELECT status FROM pgbenchx.runs WHERE run_id = $p->[1]"), 'cancelled', 'its part was cancelled on its generator');
+}
+cmp_ok($took, '<', 15, "the cancel ended every part within a generous bound (took ${took}s)");
+ok(nothing_left($a) && nothing_left($b), 'nothing left running on A and B');
+
+# --- generator B stopped with -m immediate mid-run --------------------------
+$id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+ok(run_sampled($a, "run_id = $id", 2), 'the run is measuring before B stops');
+$b->stop('immediate');
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+my ($st, $err) = split /\|/, qa("SELECT status, error FROM pgbenchx.runs WHERE run_id = $id");
+is($st, 'failed', 'the run lost a generator: failed');
+like($err, qr/generator 2 \(.*\) was lost/, 'its error names generator 2');
+cmp_ok(qa("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 2, 'the samples measured before stay');
+is(qa("SELECT status FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 2"), 'lost', 'run_generators says B was lost');
+ok(nothing_left($a), 'nothing left running on A');
+$b->start;
+
+# --- the recorder is S, the generators A and B -------------------------------
+qn($s, "SELECT 1");
+$id = qn($s, "SET client_min_messages = warning; SELECT run_bench(3, 2, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+qn($s, "SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(qn($s, "SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run_id = $id"), 'completed',
+	'S records a run driven from A and B');
+check_merged($s, $id, 'recorder S', $a, $b);
+
+ok(nothing_left($a) && nothing_left($b) && nothing_left($s), 'nothing left running anywhere');
+$_->stop for ($a, $b, $s);
+done_testing();
