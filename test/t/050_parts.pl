@@ -141,7 +141,7 @@ sub psql_err
 {
 	my $done = q1("SELECT max(run_id) FROM pgbenchx.runs WHERE tags ? 'part_of'");
 	like(psql_err("SELECT pgbenchx.part_go($done, clock_timestamp())"),
-		qr/55000: run $done is not a part waiting for its start.*DETAIL:  run $done is completed/s,
+		qr/55000: run $done is not a part waiting for its start.*DETAIL:  Run $done is completed/s,
 		'part_go on a finished part: 55000, naming its state');
 	my $plain = q1("SELECT max(run_id) FROM pgbenchx.runs WHERE NOT coalesce(tags ? 'part_of', false)");
 	like(psql_err("SELECT pgbenchx.part_go($plain, clock_timestamp())"),
