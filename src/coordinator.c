@@ -704,7 +704,7 @@ coordinator_go(CoordinatorStep *step)
 	progress_phase(RUN_PHASE_MEASURING);
 	for (int i = 0; i < step->njobs; i++)
 		SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
-	results_bench_started(step->run_id);
+	results_bench_started(step->run_id, run->bench_start);
 }
 
 /*

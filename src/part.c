@@ -291,12 +291,10 @@ part_build_mix(const LaunchOptions *opts, StringInfo payload, StringInfo display
 		if (elem == NULL || elem->type != jbvBinary || !JsonContainerIsObject(elem->val.binary.data))
 			part_bad_scripts(psprintf("Element %d of scripts is not an object.", i + 1));
 		obj = elem->val.binary.data;
-		if (JsonContainerSize(obj) > 3)
-			part_bad_scripts(psprintf("Element %d of scripts has members other than name, body and weight.", i + 1));
 		name = getKeyJsonValueFromContainer(obj, "name", 4, NULL);
 		body = getKeyJsonValueFromContainer(obj, "body", 4, NULL);
 		weight = getKeyJsonValueFromContainer(obj, "weight", 6, NULL);
-		if (JsonContainerSize(obj) != 2 + (weight != NULL))
+		if ((int) JsonContainerSize(obj) != (name != NULL) + (body != NULL) + (weight != NULL))
 			part_bad_scripts(psprintf("Element %d of scripts has members other than name, body and weight.", i + 1));
 		if (name == NULL || name->type != jbvString || name->val.string.len < 1 ||
 			name->val.string.len > PART_NAME_MAX)
@@ -575,15 +573,15 @@ part_run_state(int64 run_id)
 		char	   *is_part = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
 
 		if (is_part == NULL || strcmp(is_part, "true") != 0)
-			state = psprintf("run " INT64_FORMAT " is not a part (it was not started by pgbenchx.launch_part); it is %s",
+			state = psprintf("Run " INT64_FORMAT " is not a part (it was not started by pgbenchx.launch_part); it is %s",
 							 run_id, status ? status : "?");
 		else if (status && strcmp(status, "running") == 0)
-			state = psprintf("run " INT64_FORMAT " is running but is not waiting for its start now (pgbenchx.progress_state() shows its phase)", run_id);
+			state = psprintf("Run " INT64_FORMAT " is running but is not waiting for its start now (pgbenchx.progress_state() shows its phase)", run_id);
 		else
-			state = psprintf("run " INT64_FORMAT " is %s", run_id, status ? status : "?");
+			state = psprintf("Run " INT64_FORMAT " is %s", run_id, status ? status : "?");
 	}
 	else
-		state = psprintf("there is no run " INT64_FORMAT " in this database", run_id);
+		state = psprintf("There is no run " INT64_FORMAT " in this database", run_id);
 	state = MemoryContextStrdup(caller, state);
 	searchpath_restore(nestlevel);
 	SPI_finish();
@@ -655,7 +653,7 @@ pgbenchx_part_go(PG_FUNCTION_ARGS)
 		bool		went = slot->coordinator_pid == copy.coordinator_pid && slot->run_id == run_id && slot->go;
 
 		SpinLockRelease(&ps->mutex);
-		part_not_waiting(run_id, went ? psprintf("run " INT64_FORMAT " has received its start already", run_id)
+		part_not_waiting(run_id, went ? psprintf("Run " INT64_FORMAT " has received its start already", run_id)
 						 : part_run_state(run_id));
 	}
 	slot->go = true;

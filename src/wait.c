@@ -277,6 +277,9 @@ wait_report_progress(int64 id)
 			appendStringInfo(&buf, "connecting %s client%s", clients, wait_plural(clients));
 		else if (strcmp(phase, "finishing") == 0)
 			appendStringInfoString(&buf, "finishing (storing the results)");
+		else if (strcmp(phase, "ready") == 0)
+			appendStringInfo(&buf, "ready, %s client%s connected, waiting for its start (pgbenchx.part_go)",
+							 clients, wait_plural(clients));
 		else
 			appendStringInfoString(&buf, phase);
 		if (left)
