@@ -285,7 +285,7 @@ fleet_clock(FleetGenerator *g, char **errmsg)
 		PGresult   *res;
 
 		res = fleet_exec(g->conn,
-						 "SELECT (pg_catalog.extract(epoch FROM pg_catalog.clock_timestamp()) "
+						 "SELECT (pg_catalog.extract('epoch'::pg_catalog.text, pg_catalog.clock_timestamp()) "
 						 "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8",
 						 0, NULL, FLEET_ANSWER_TIMEOUT_MS, errmsg, NULL);
 		received = fleet_now_unix_usec();

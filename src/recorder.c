@@ -32,6 +32,7 @@
 
 #include <math.h>
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
@@ -82,6 +83,9 @@ typedef struct RecorderPart
 	int			last_second;	/* the last second read */
 } RecorderPart;
 
+/* "<system identifier>/<database>": this recorder, for each part's part_of */
+static char *recorder_self;
+
 /* the parts of the step in progress, for recorder_abandon */
 static RecorderPart *recorder_parts;
 static int	recorder_nparts;
@@ -116,7 +120,6 @@ recorder_part_options(const RunSpec *spec, const RunMix *mix, const RunGenerator
 {
 	StringInfoData b;
 	StringInfoData s;
-	char	   *sysid = psprintf(UINT64_FORMAT, GetSystemIdentifier());
 
 	initStringInfo(&b);
 	appendStringInfoChar(&b, '{');
@@ -184,7 +187,7 @@ recorder_part_options(const RunSpec *spec, const RunMix *mix, const RunGenerator
 	}
 	initStringInfo(&s);
 	appendStringInfoChar(&s, '{');
-	recorder_json_text(&s, "recorder", psprintf("%s/%s", sysid, get_database_name(MyDatabaseId)));
+	recorder_json_text(&s, "recorder", recorder_self);
 	recorder_json_raw(&s, "run_id", psprintf(INT64_FORMAT, run_id));
 	recorder_json_raw(&s, "generator", psprintf("%d", p->g.index));
 	appendStringInfoChar(&s, '}');
@@ -446,9 +449,10 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 								"NULLIF(pg_catalog.sum(u.t), 0), "
 								"pgbenchx.latency_percentile(pgbenchx.latency_merge(u.h), 99), "
 								"pg_catalog.sum(u.f), pg_catalog.max(u.c), pgbenchx.latency_merge(u.h) "
-								"FROM pg_catalog.unnest($3::pg_catalog.int8[], $4::pg_catalog.float8[], "
-								"$5::pg_catalog.float8[], $6::pg_catalog.int8[], $7::pg_catalog.float8[], "
-								"$8::pg_catalog.bytea[]) AS u(t, tps, avg, f, c, h)",
+								"FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.int8[]), pg_catalog.unnest($4::pg_catalog.float8[]), "
+								"pg_catalog.unnest($5::pg_catalog.float8[]), pg_catalog.unnest($6::pg_catalog.int8[]), "
+								"pg_catalog.unnest($7::pg_catalog.float8[]), pg_catalog.unnest($8::pg_catalog.bytea[])) "
+								"AS u(t, tps, avg, f, c, h)",
 								8, types, values, n8, true);
 			for (int c = 0; c < 6; c++)
 				pfree(DatumGetPointer(values[2 + c]));
@@ -582,7 +586,7 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 						"transactions = g.t, failed = g.f, "
 						"tps = g.t OPERATOR(pg_catalog./) NULLIF(g.d, 0::pg_catalog.float8), "
-						"tps_incl_conn = g.t OPERATOR(pg_catalog./) NULLIF(g.d OPERATOR(pg_catalog.+) g.conn OPERATOR(pg_catalog./) 1000, 0::pg_catalog.float8), "
+						"tps_incl_conn = g.t OPERATOR(pg_catalog./) NULLIF(g.d OPERATOR(pg_catalog.+) (g.conn OPERATOR(pg_catalog./) 1000), 0::pg_catalog.float8), "
 						"latency_avg_ms = g.avg, latency_stddev_ms = g.sd, "
 						"latency_p50_ms = pgbenchx.latency_percentile(g.h, 50), "
 						"latency_p90_ms = pgbenchx.latency_percentile(g.h, 90), "
@@ -597,10 +601,12 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"coalesce(pg_catalog.sum(failed_transactions), 0)::pg_catalog.int8 AS f, "
 						"pg_catalog.max(bench_duration_s) AS d, pg_catalog.max(conn_time_ms) AS conn, "
 						"pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0) AS avg, "
-						"pg_catalog.sqrt(pg_catalog.greatest(0, "
-						"pg_catalog.sum(transactions OPERATOR(pg_catalog.*) (latency_stddev_ms OPERATOR(pg_catalog.^) 2 OPERATOR(pg_catalog.+) latency_avg_ms OPERATOR(pg_catalog.^) 2)) "
-						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0) OPERATOR(pg_catalog.-) "
-						"(pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) OPERATOR(pg_catalog.^) 2)) AS sd, "
+						"pg_catalog.sqrt(GREATEST(0::pg_catalog.float8, "
+						"(pg_catalog.sum(transactions OPERATOR(pg_catalog.*) ((latency_stddev_ms OPERATOR(pg_catalog.*) latency_stddev_ms) "
+						"OPERATOR(pg_catalog.+) (latency_avg_ms OPERATOR(pg_catalog.*) latency_avg_ms))) "
+						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) OPERATOR(pg_catalog.-) "
+						"((pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) "
+						"OPERATOR(pg_catalog.*) (pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0))))) AS sd, "
 						"pg_catalog.max(latency_max_ms) AS mx, pgbenchx.latency_merge(latency_hist) AS h, "
 						"pg_catalog.sum(driver_cpu_s) AS cpu, pg_catalog.sum(aborted_clients)::pg_catalog.int4 AS ab "
 						"FROM pgbenchx.run_generators WHERE run_id OPERATOR(pg_catalog.=) $1) g "
@@ -924,6 +930,15 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	char	   *error;
 
 	run_spec_generators(spec, payload, &rg);
+	if (recorder_self == NULL)
+	{
+		/* the catalogue is read in a transaction */
+		StartTransactionCommand();
+		recorder_self = MemoryContextStrdup(TopMemoryContext,
+											psprintf(UINT64_FORMAT "/%s", GetSystemIdentifier(),
+													 get_database_name(MyDatabaseId)));
+		CommitTransactionCommand();
+	}
 	n = rg.n;
 	parts = MemoryContextAllocZero(TopMemoryContext, sizeof(RecorderPart) * n);
 	for (int i = 0; i < n; i++)
