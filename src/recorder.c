@@ -203,7 +203,9 @@ recorder_lose(RecorderPart *p, const char *what, const char *why)
 	if (p->lost)
 		return;
 	p->lost = true;
-	p->error = psprintf("%s was lost %s: %s", fleet_name(&p->g), what, why);
+	/* kept for the step: the measure loop's own context is reset each time */
+	p->error = MemoryContextStrdup(TopMemoryContext,
+								   psprintf("%s was lost %s: %s", fleet_name(&p->g), what, why));
 	ereport(LOG, (errmsg("pgbenchx: %s", p->error)));
 	fleet_close(p->g.conn);
 	p->g.conn = NULL;
@@ -337,9 +339,10 @@ recorder_poll(RecorderPart *parts, int n)
 		{
 			p->finished = true;
 			if (strcmp(status, "completed") != 0 && strcmp(status, "cancelled") != 0 && p->error == NULL)
-				p->error = psprintf("%s: its part ended %s%s%s", fleet_name(&p->g), status,
-									PQgetisnull(res, 0, 1) ? "" : ": ",
-									PQgetisnull(res, 0, 1) ? "" : PQgetvalue(res, 0, 1));
+				p->error = MemoryContextStrdup(TopMemoryContext,
+											   psprintf("%s: its part ended %s%s%s", fleet_name(&p->g), status,
+														PQgetisnull(res, 0, 1) ? "" : ": ",
+														PQgetisnull(res, 0, 1) ? "" : PQgetvalue(res, 0, 1)));
 		}
 		PQclear(res);
 	}
@@ -1013,6 +1016,13 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	}
 	recorder_parts = NULL;
 	recorder_nparts = 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (parts[i].error)
+			pfree(parts[i].error);
+		while (parts[i].pending != NIL)
+			recorder_pop(&parts[i]);
+	}
 	pfree(parts);
 	return status;
 }
