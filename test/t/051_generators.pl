@@ -209,7 +209,35 @@ like($err, qr/generator 2 \(.*\) was lost/, 'its error names generator 2');
 cmp_ok(qa("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '>=', 2, 'the samples measured before stay');
 is(qa("SELECT status FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 2"), 'lost', 'run_generators says B was lost');
 ok(nothing_left($ga), 'nothing left running on A');
-$gb->start;
+
+# --- clock skew: B started again with its clock 2 s ahead (libfaketime) ------
+my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+ok(-e $faketime, "libfaketime is installed ($faketime; apt-get install faketime)");
+{
+	local $ENV{LD_PRELOAD} = $faketime;
+	local $ENV{FAKETIME} = '+2s';
+	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
+	$gb->start;
+}
+my $skew = qb("SELECT extract(epoch FROM clock_timestamp())") - time;
+ok($skew > 1.5 && $skew < 2.5, "B's clock runs 2 s ahead (measured here: $skew s)");
+like(refused($ga, "SELECT run_bench(2, 1, 'select-only', conninfo => '$cs', generators => $gens)"),
+	qr/generator 2 .* has a clock offset above max_clock_offset_ms/, 'a clock offset above the bound is refused');
+$id = qa("SET client_min_messages = warning; SELECT run_bench(4, 2, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, max_clock_offset_ms => 5000, vacuum => false, checkpoint => false)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(qa("SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run_id = $id"), 'completed',
+	'max_clock_offset_ms => 5000 accepts it');
+my $off = qa("SELECT clock_offset_ms FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 2");
+ok($off > 1500 && $off < 2500, "run_generators records B's offset ($off ms)");
+check_merged($ga, $id, 'skewed run', $ga, $gb);
+# the parts started at the same instant: their started_at differ by the offset
+my $gap = qb("SELECT extract(epoch FROM started_at) FROM pgbenchx.runs WHERE run_id = "
+	  . qa("SELECT part_run_id FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 2"))
+  - qa("SELECT extract(epoch FROM started_at) FROM pgbenchx.runs WHERE run_id = "
+	  . qa("SELECT part_run_id FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 1"));
+ok(abs($gap - $off / 1000) < 0.1, "the parts' seconds line up: their starts differ by the offset (gap $gap s)");
+$gb->restart;
 
 # --- the recorder is S, the generators A and B -------------------------------
 qn($s, "SELECT 1");
