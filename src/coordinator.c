@@ -1110,7 +1110,11 @@ coordinator_abandon(const char *status, const char *message)
 	PG_TRY();
 	{
 		if (step->run_id != 0)
+		{
 			results_abandon_run(step->run_id, status, message);
+			if (coordinator_spec && coordinator_spec->ngenerators > 0)
+				recorder_abandon_rows(step->run_id, status);
+		}
 		if (coordinator_spec && coordinator_spec->is_sweep)
 			results_finish_sweep(coordinator_spec->id, status, message);
 	}

@@ -58,6 +58,8 @@
 #define RECORDER_POLL_MS			250
 /* after a cancel or a loss: how long the other parts may take to end */
 #define RECORDER_STOP_TIMEOUT_MS	10000
+/* a part whose seconds lag the others' by more than this is lost */
+#define RECORDER_MAX_LAG_S			60
 /* the margin added to the round trips before the common start */
 #define RECORDER_GO_MARGIN_MS		250
 
@@ -596,7 +598,7 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"latency_p95_ms = pgbenchx.latency_percentile(g.h, 95), "
 						"latency_p99_ms = pgbenchx.latency_percentile(g.h, 99), "
 						"latency_max_ms = g.mx, latency_hist = g.h, conn_time_ms = g.conn, "
-						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, "
+						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, jobs = coalesce(g.j, r.jobs), "
 						"samples_lost = 0, samples_lost_transactions = g.t OPERATOR(pg_catalog.-) "
 						"(SELECT coalesce(pg_catalog.sum(x.transactions), 0)::pg_catalog.int8 FROM pgbenchx.samples x "
 						"WHERE x.run_id OPERATOR(pg_catalog.=) $1) "
@@ -611,7 +613,8 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"((pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) "
 						"OPERATOR(pg_catalog.*) (pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0))))) AS sd, "
 						"pg_catalog.max(latency_max_ms) AS mx, pgbenchx.latency_merge(latency_hist) AS h, "
-						"pg_catalog.sum(driver_cpu_s) AS cpu, pg_catalog.sum(aborted_clients)::pg_catalog.int4 AS ab "
+						"pg_catalog.sum(driver_cpu_s) AS cpu, pg_catalog.sum(aborted_clients)::pg_catalog.int4 AS ab, "
+						"pg_catalog.sum(jobs)::pg_catalog.int4 AS j "
 						"FROM pgbenchx.run_generators WHERE run_id OPERATOR(pg_catalog.=) $1) g "
 						"WHERE r.run_id OPERATOR(pg_catalog.=) $1",
 						3, types, values, nulls, false);
@@ -841,6 +844,20 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 				deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), RECORDER_STOP_TIMEOUT_MS);
 		}
 		recorder_poll(parts, n);
+		/* a part that falls far behind would hold the others' seconds without bound */
+		{
+			int			ahead = 0;
+
+			for (int i = 0; i < n; i++)
+				if (parts[i].clients > 0)
+					ahead = Max(ahead, parts[i].last_second);
+			for (int i = 0; i < n; i++)
+				if (recorder_live(&parts[i]) && parts[i].part_id != 0 && !parts[i].finished &&
+					ahead - parts[i].last_second > RECORDER_MAX_LAG_S)
+					recorder_lose(&parts[i], "while measuring",
+								  psprintf("its seconds fell more than %d s behind the other generators'",
+										   RECORDER_MAX_LAG_S));
+		}
 		recorder_merge(run_id, parts, n, &next_second, false);
 		for (int i = 0; i < n; i++)
 			if (parts[i].clients > 0 && !parts[i].finished && !parts[i].lost)
@@ -917,6 +934,18 @@ recorder_abandon(void)
 	}
 	recorder_parts = NULL;
 	recorder_nparts = 0;
+}
+
+void
+recorder_abandon_rows(int64 run_id, const char *status)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2] = {Int64GetDatum(run_id), CStringGetTextDatum(status)};
+
+	results_exec_params("UPDATE pgbenchx.run_generators SET status = $2, "
+						"error = coalesce(error, 'the recorder''s run ended ' OPERATOR(pg_catalog.||) $2 OPERATOR(pg_catalog.||) ' before this part''s figures were read') "
+						"WHERE run_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running'",
+						2, types, values, "  ", false);
 }
 
 const char *

@@ -24,4 +24,7 @@ extern const char *recorder_run_step(const RunSpec *spec, const char *payload,
 /* After an error or a termination: cancel the parts still live, best effort. */
 extern void recorder_abandon(void);
 
+/* Then, in a transaction of its own: the run's run_generators rows still running get status. */
+extern void recorder_abandon_rows(int64 run_id, const char *status);
+
 #endif							/* PGBENCHX_RECORDER_H */

@@ -197,6 +197,23 @@ for my $p (@parts)
 cmp_ok($took, '<', 15, "the cancel ended every part within a generous bound (took ${took}s)");
 ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B');
 
+# --- the recorder's coordinator terminated: best effort, the parts cancelled --
+$id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+ok(run_sampled($ga, "run_id = $id", 1), 'a run to terminate is measuring');
+@parts = parts_of($ga, $id, $ga, $gb);
+qa("SELECT pg_terminate_backend(coordinator_pid) FROM pgbenchx.runs WHERE run_id = $id");
+ok($ga->poll_query_until('postgres', "SELECT status = 'aborted' FROM pgbenchx.runs WHERE run_id = $id"),
+	'the terminated recorder\'s run reads aborted');
+for my $p (@parts)
+{
+	ok($p->[0]->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $p->[1]"),
+		'its part on its generator ended too');
+}
+is(qa("SELECT string_agg(status, ',') FROM pgbenchx.run_generators WHERE run_id = $id"), 'aborted,aborted',
+	'run_generators rows say aborted');
+ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B after the terminate');
+
 # --- generator B stopped with -m immediate mid-run --------------------------
 $id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
 	  . "generators => $gens, vacuum => false, checkpoint => false)");
