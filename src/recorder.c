@@ -509,10 +509,11 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 	{
 		params[0] = psprintf(INT64_FORMAT, p->part_id);
 		res = fleet_exec(p->g.conn,
-						 "SELECT pg_catalog.to_jsonb(r), (SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
-						 "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), "
+						 "SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('statement_stats', "
 						 "(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t)) FROM pgbenchx.statement_stats t "
-						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id), "
+						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id)), "
+						 "(SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
+						 "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), NULL, "
 						 "(SELECT s.system_identifier FROM pgbenchx.generator_status() s) "
 						 "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
 						 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
@@ -587,6 +588,22 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 		values[2] = CStringGetTextDatum(error);
 	else
 		nulls[2] = 'n';
+	/* pgbench -r: the parts' statements, summed (there before the final status) */
+	results_exec_params("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, executions, "
+						"latency_avg_ms, failures, retries) "
+						"SELECT $1, e.script, e.command, pg_catalog.min(e.command_text), "
+						"pg_catalog.sum(e.executions)::pg_catalog.int8, "
+						"pg_catalog.sum(e.latency_avg_ms OPERATOR(pg_catalog.*) e.executions) OPERATOR(pg_catalog./) "
+						"NULLIF(pg_catalog.sum(e.executions) FILTER (WHERE e.latency_avg_ms IS NOT NULL), 0), "
+						"pg_catalog.sum(e.failures)::pg_catalog.int8, pg_catalog.sum(e.retries)::pg_catalog.int8 "
+						"FROM pgbenchx.run_generators g, "
+						"pg_catalog.jsonb_to_recordset(CASE WHEN pg_catalog.jsonb_typeof(g.part_run OPERATOR(pg_catalog.->) 'statement_stats') "
+						"OPERATOR(pg_catalog.=) 'array' THEN g.part_run OPERATOR(pg_catalog.->) 'statement_stats' ELSE '[]'::pg_catalog.jsonb END) "
+						"AS e(script text, command int, command_text text, executions bigint, latency_avg_ms float8, "
+						"failures bigint, retries bigint) "
+						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
+						"GROUP BY e.script, e.command",
+						1, types, values, nulls, false);
 	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
 						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 						"transactions = g.t, failed = g.f, "

@@ -115,6 +115,10 @@ sub check_merged
 	}
 	my %rsec = map { split /\|/ } split /\n/, qn($rec, "SELECT second, transactions FROM pgbenchx.samples WHERE run_id = $id");
 	is_deeply(\%rsec, \%sec, "$what: each second's transactions = the sum of the parts' same second");
+	my $exec = 0;
+	$exec += qn($_->[0], "SELECT coalesce(sum(executions), 0) FROM pgbenchx.statement_stats WHERE run_id = $_->[1]") for @parts;
+	is(qn($rec, "SELECT coalesce(sum(executions), 0) FROM pgbenchx.statement_stats WHERE run_id = $id"), $exec,
+		"$what: statement_stats executions = the sum of the parts'");
 	is(qn($rec, "SELECT count(*) FROM pgbenchx.run_generators WHERE run_id = $id AND status = 'completed' "
 		  . "AND transactions > 0 AND latency_hist IS NOT NULL AND environment IS NOT NULL "
 		  . "AND clock_offset_ms IS NOT NULL AND system_identifier IS NOT NULL"),

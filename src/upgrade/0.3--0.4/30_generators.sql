@@ -333,7 +333,7 @@ COMMENT ON COLUMN pgbenchx.run_generators.driver_cpu_s IS 'CPU seconds of its dr
 COMMENT ON COLUMN pgbenchx.run_generators.aborted_clients IS 'its clients that aborted';
 COMMENT ON COLUMN pgbenchx.run_generators.latency_hist IS 'its latency histogram (the format of runs.latency_hist): the run''s is their merge';
 COMMENT ON COLUMN pgbenchx.run_generators.environment IS 'the generator''s environment as it recorded it (its pgbenchx.environments row)';
-COMMENT ON COLUMN pgbenchx.run_generators.part_run IS 'its part''s whole runs row on the generator, as jsonb';
+COMMENT ON COLUMN pgbenchx.run_generators.part_run IS 'its part''s whole runs row on the generator, as jsonb, with its statement_stats rows under the key statement_stats (the run''s statement_stats are their sums)';
 
 -- generator_status for the runners (those holding EXECUTE on wait), and
 -- SELECT on run_generators for those who may read samples; initial
