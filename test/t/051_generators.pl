@@ -260,6 +260,53 @@ my $gap = qb("SELECT extract(epoch FROM started_at) FROM pgbenchx.runs WHERE run
 ok(abs($gap - $off / 1000) < 0.1, "the parts' seconds line up: their starts differ by the offset (gap $gap s)");
 $gb->restart;
 
+# --- a runner: its connections to generators follow the clients' password rule
+for my $n ($s, $ga, $gb)
+{
+	qn($n, "CREATE ROLE runner LOGIN PASSWORD 'pw'; SELECT pgbenchx.grant_runner('runner')");
+	# scram for the runner on S and A; on B the runner gets in without a password, for now
+	my $hba = $n->data_dir . '/pg_hba.conf';
+	my $old = PostgreSQL::Test::Utils::slurp_file($hba);
+	open my $fh, '>', $hba or die;
+	print $fh ($n == $gb ? "local all runner trust\n" : "local all runner scram-sha-256\n") . $old;
+	close $fh;
+	$n->reload;
+}
+qn($s, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO runner");
+sub qr_runner
+{
+	my ($sql) = @_;
+	local $ENV{PGPASSWORD} = 'pw';
+	my ($ret, $out, $err) = $ga->psql('postgres', "SET client_min_messages = warning; $sql", extra_params => [ '-U', 'runner' ]);
+	return $ret == 0 ? $out : "refused: $err";
+}
+my $rgens = "ARRAY['$ca password=pw', '$cb password=pw']";
+like(qr_runner("SELECT run_bench(2, 1, 'select-only', conninfo => '$cs password=pw', generators => $rgens, "
+	  . "vacuum => false, checkpoint => false)"),
+	qr/generator 2 .* let a non-superuser in without a password/, 'a runner\'s generator that asks no password is refused');
+{
+	my $hba = $gb->data_dir . '/pg_hba.conf';
+	my $conf = PostgreSQL::Test::Utils::slurp_file($hba);
+	$conf =~ s/local all runner trust/local all runner scram-sha-256/;
+	open my $fh, '>', $hba or die;
+	print $fh $conf;
+	close $fh;
+	$gb->reload;
+}
+like(qr_runner("SELECT run_bench(2, 1, 'select-only', conninfo => '$cs password=pw', generators => ARRAY['$ca password=pw', '$cb'], "
+	  . "vacuum => false, checkpoint => false)"),
+	qr/generator 2 .* cannot be reached.*password/s, 'a runner\'s generator conninfo without the password cannot log in');
+$id = qr_runner("SELECT run_bench(2, 1, 'select-only', conninfo => '$cs password=pw', generators => $rgens, "
+	  . "vacuum => false, checkpoint => false)");
+like($id, qr/^\d+$/, 'a runner starts a run across two generators with passwords');
+qr_runner("CALL pgbenchx.wait($id)");
+is(qa("SELECT status || coalesce(': ' || error, '') || '|' || owner FROM pgbenchx.runs WHERE run_id = $id"), 'completed|runner',
+	'the runner\'s run completed');
+is(qb("SELECT owner FROM pgbenchx.runs WHERE run_id = (SELECT max(run_id) FROM pgbenchx.runs)"), 'runner',
+	'its part on B ran as the runner');
+is(qa("SELECT conninfo FROM pgbenchx.run_generators WHERE run_id = $id AND generator = 2") =~ /pw/ ? 'shown' : 'masked',
+	'masked', 'run_generators shows no password');
+
 # --- the recorder is S, the generators A and B -------------------------------
 qn($s, "SELECT 1");
 $id = qn($s, "SET client_min_messages = warning; SELECT run_bench(3, 2, 'select-only', conninfo => '$cs', "
