@@ -158,3 +158,21 @@ SELECT pgbx_try($$SELECT pgbenchx.part_go(1, NULL)$$);
 SELECT pgbx_try($$SELECT pgbenchx.part_go(1, 'infinity')$$);
 SELECT pgbx_try($$SELECT pgbenchx.part_go(987654321, now())$$);
 SELECT count(*) AS runs_after_part_refusals FROM pgbenchx.runs;
+
+-- several load generators (issue 14): what the arguments alone refuse,
+-- before any generator is reached; nothing is recorded
+SELECT count(*) AS runs_before_generator_refusals FROM pgbenchx.runs;
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY[]::text[])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', NULL])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY[['host=a'], ['host=b']])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'host=b', 'host=a'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, generators => ARRAY['host=a'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => (SELECT array_agg('host=g' || i) FROM generate_series(1, 65) i))$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], check_tpcb => true)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'hots=b'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], max_clock_offset_ms => -1)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], max_clock_offset_ms => 'NaN')$$);
+SELECT pgbx_try($$SELECT run_sweep(1, 2, 1, conninfo => 'host=s', generators => ARRAY[]::text[])$$);
+SELECT pgbx_try($$SELECT run_sweep(ARRAY[1, 2], 1, generators => ARRAY['host=a'])$$);
+SELECT pgbx_try($$SELECT run_replay('SELECT 1;', 1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'host=a'])$$);
+SELECT count(*) AS runs_after_generator_refusals FROM pgbenchx.runs;

@@ -983,22 +983,20 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 }
 
 /*
- * Phase 4b, several load generators (issue 14): the array refused for what
- * it cannot mean, each conninfo checked by the clients' rule (a
- * non-superuser names no other role and reads no file of the server's
- * account), the clients' shares, then fleet.c's pre-flight on every
- * generator.  Appends the generators' part of the payload (run_spec.h).
+ * Phase 2b, several load generators (issue 14), from the arguments alone:
+ * the array refused for what it cannot mean, and each conninfo checked by
+ * the clients' rule (a non-superuser names no other role and reads no file
+ * of the server's account).  Returns the generators as the recorder will
+ * connect to them; NULL without generators.
  */
-static void
-launch_check_generators(const LaunchOptions *opts, RunSpec *spec, StringInfo payload)
+static FleetGenerator *
+launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
 {
 	FleetGenerator *gens;
 	int			n = opts->ngenerators;
-	int		   *max_share;
-	Size		start = payload->len;
 
 	if (n == 0)
-		return;
+		return NULL;
 	if (n < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1020,6 +1018,7 @@ launch_check_generators(const LaunchOptions *opts, RunSpec *spec, StringInfo pay
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("check_tpcb is not supported with generators"),
+				 errdetail("The TPC-B check compares sums before and after one run's clients; the parts of a run driven from several generators end apart."),
 				 errhint("Leave check_tpcb out, or run from one server.")));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
@@ -1031,7 +1030,6 @@ launch_check_generators(const LaunchOptions *opts, RunSpec *spec, StringInfo pay
 						 errhint("List each generator once; more clients on one generator come from more clients in the call.")));
 
 	gens = palloc0(sizeof(FleetGenerator) * n);
-	max_share = palloc0(sizeof(int) * n);
 	for (int i = 0; i < n; i++)
 	{
 		StringInfoData shown;
@@ -1055,6 +1053,25 @@ launch_check_generators(const LaunchOptions *opts, RunSpec *spec, StringInfo pay
 		gens[i].conninfo = full.data;
 		gens[i].shown = shown.data;
 	}
+	return gens;
+}
+
+/*
+ * Phase 4b, the generators themselves: the clients' shares, then fleet.c's
+ * pre-flight on every generator.  Appends the generators' part of the
+ * payload (run_spec.h).
+ */
+static void
+launch_check_generators(const LaunchOptions *opts, RunSpec *spec, FleetGenerator *gens,
+						StringInfo payload)
+{
+	int			n = opts->ngenerators;
+	int		   *max_share;
+	Size		start = payload->len;
+
+	if (gens == NULL)
+		return;
+	max_share = palloc0(sizeof(int) * n);
 	/* pgbench's share formula, in array order, for every step */
 	for (int s = 0; s < opts->nsteps; s++)
 	{
@@ -1185,12 +1202,14 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	char	   *quoted;
 	bool		remote;
 	bool		builtin;
+	FleetGenerator *gens;
 	StringInfoData payload;
 	dsm_segment *seg;
 	LaunchHandshake *hs;
 
 	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
 	quoted = launch_check_caller(opts, spec, &remote);
+	gens = launch_check_generator_args(opts, spec);
 
 	/* in our own context: it outlives SPI_finish */
 	initStringInfo(&payload);
@@ -1198,7 +1217,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
 	launch_check_server(opts, spec, quoted, remote, builtin);
-	launch_check_generators(opts, spec, &payload);
+	launch_check_generators(opts, spec, gens, &payload);
 	spec->dboid = MyDatabaseId;
 	spec->roleid = GetUserId();
 	spec->id = launch_next_id();
