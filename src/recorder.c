@@ -340,7 +340,9 @@ recorder_poll(RecorderPart *parts, int n)
 		if (strcmp(status, "running") != 0)
 		{
 			p->finished = true;
-			if (strcmp(status, "completed") != 0 && strcmp(status, "cancelled") != 0 && p->error == NULL)
+			/* cancelled by us is expected; by anyone else, or failed, it is the run's failure */
+			if (strcmp(status, "completed") != 0 &&
+				!(strcmp(status, "cancelled") == 0 && p->cancel_sent) && p->error == NULL)
 				p->error = MemoryContextStrdup(TopMemoryContext,
 											   psprintf("%s: its part ended %s%s%s", fleet_name(&p->g), status,
 														PQgetisnull(res, 0, 1) ? "" : ": ",
