@@ -148,6 +148,14 @@ is(qa("SELECT count(*) FROM pgbenchx.run_generators WHERE run_id = $step1"), '1'
 my ($step2) = split /\|/, $steps[1];
 check_merged($ga, $step2, 'sweep step of 3 clients', $ga, $gb);
 
+# export and import carry the sweep's run_generators (S imports A's sweep)
+my $doc = qa("SELECT pgbenchx.export(ARRAY[$sw])");
+my ($imported) = qn($s, "SELECT (pgbenchx.import(\$doc\$$doc\$doc\$::jsonb))[1]") =~ /(\d+)/;
+my $fp = "SELECT count(*) || '|' || sum(g.transactions) || '|' || md5(string_agg(encode(g.latency_hist, 'hex') || g.clients || g.first_client "
+  . "|| g.status || g.clock_offset_ms || (g.environment IS NOT NULL) || (g.part_run IS NOT NULL), ',' ORDER BY r.clients, g.generator)) "
+  . "FROM pgbenchx.run_generators g JOIN pgbenchx.runs r USING (run_id) WHERE r.sweep_id = ";
+is(qn($s, $fp . $imported), qa($fp . $sw), 'export and import carry the run_generators rows, histograms included');
+
 my $rp = qa("SET client_min_messages = warning; SELECT run_replay('SELECT 1; SELECT 2; SELECT 3;', 2, 2, "
 	  . "conninfo => '$cs', generators => $gens, checkpoint => false)");
 qa("SET client_min_messages = warning; CALL pgbenchx.wait($rp)");
