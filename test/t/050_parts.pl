@@ -28,7 +28,11 @@ sub launch
 	my ($members) = @_;
 	my $json = "{$members, \"part_of\": $part_of}";
 	$json =~ s/'/''/g;
-	return q1("SET client_min_messages = warning; SELECT pgbenchx.launch_part('$json')");
+	my ($ret, $id, $err) = $node->psql('postgres', "SELECT pgbenchx.launch_part('$json')");
+	die "launch_part failed: $err" if $ret != 0;
+	like($err, qr/NOTICE:  run $id: \d+ clients?.*, clients \d+ to \d+ of \d+; it starts at the moment pgbenchx.part_go\($id, \.\.\.\) names; follow it/,
+		"launch_part says which clients run $id has and what it waits for");
+	return $id;
 }
 
 sub ready
@@ -212,6 +216,9 @@ sub psql_err
 	wait_run($id);
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the part completed');
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'running', 'while the recorder\'s run went on');
+	like(q1("SELECT array_to_string(system_notes, ' ') FROM pgbenchx.runs WHERE run_id = $id"),
+		qr/another run \(the recorder's, whose part this is\) measured on this server at the same time/,
+		'its system figures say they are shared with the recorder\'s run');
 	wait_run($run);
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'completed', 'and completed');
 	ok(nothing_left($node), 'nothing left running');
