@@ -117,6 +117,24 @@ sub psql_err
 		'each part counted its own clients\' transactions');
 }
 
+# --- two parts of one job each do not choose their scripts alike ------------------
+{
+	q1("CREATE TABLE chosen (seq serial, client_id int, s text)");
+	for my $first (0, 1)
+	{
+		my $id = launch("\"clients\": 1, \"jobs\": 1, \"transactions\": 24, \"random_seed\": 5, "
+			  . "\"first_client\": $first, \"total_clients\": 2, \"scripts\": ["
+			  . "{\"name\": \"a\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'a');\"}, "
+			  . "{\"name\": \"b\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'b');\"}]");
+		ok(ready($id), "mixed part of client $first is ready");
+		go($id, 0.3);
+		wait_run($id);
+	}
+	my @seq = split /\n/, q1("SELECT string_agg(s, '' ORDER BY seq) FROM chosen GROUP BY client_id ORDER BY client_id");
+	is(scalar(@seq), 2, 'both parts ran their client');
+	isnt($seq[0], $seq[1], 'the two parts\' drivers draw their scripts from different streams');
+}
+
 # --- a replay part: its clients' share of a local replay -------------------------
 {
 	q1("CREATE TABLE replayed (seq serial, client_id int, k int)");
@@ -185,6 +203,14 @@ sub psql_err
 	is(q1("SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $id"),
 		'failed: no start came from the recorder within 1 s', 'no go within go_timeout_s fails the part');
 	cmp_ok(time - $t0, '<', 15, 'and it does not wait longer');
+
+	$id = launch('"clients": 1, "duration": 1, "script": "select-only"');
+	ok(ready($id), 'ready');
+	my $pid = q1("SELECT coordinator_pid FROM pgbenchx.runs WHERE run_id = $id");
+	q1("SELECT pg_terminate_backend($pid)");
+	wait_run($id);
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'a terminate while waiting for the go: aborted');
+	ok(nothing_left($node), 'nothing left running');
 
 	$id = launch('"clients": 2, "duration": 1, "script": "select-only"');
 	ok(ready($id), 'ready');
