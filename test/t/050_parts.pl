@@ -251,5 +251,18 @@ sub psql_err
 	$part_of = $saved;
 }
 
+# --- a built-in's own text sent inline keeps its :scale -------------------------------
+{
+	q1("SET client_min_messages = warning; SELECT pgbench_init(2)");
+	my $id = q1("SET client_min_messages = warning; SELECT pgbenchx.launch_part(jsonb_build_object("
+		  . "'clients', 1, 'transactions', 200, 'random_seed', 3, 'part_of', '$part_of'::jsonb, "
+		  . "'scripts', jsonb_build_array(jsonb_build_object('name', 'tpcb-like', 'body', pgbenchx.script_text('tpcb-like')))))");
+	ok(ready($id), 'the inline tpcb-like part is ready');
+	go($id, 0.2);
+	wait_run($id);
+	is(q1("SELECT max(bid) FROM pgbench_history"), '2',
+		'the built-in tpcb-like sent as its text draws branches over the scale of pgbench_branches (2), not 1');
+}
+
 $node->stop;
 done_testing();
