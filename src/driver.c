@@ -1813,8 +1813,13 @@ driver_main(Datum main_arg)
 	{
 		prng_state	sample;
 
-		/* pgbench's per-thread random states, in its order */
-		script_seed_thread(dr.spec->random_seed, dr.run->total_clients, true, dr.index,
+		/*
+		 * pgbench's per-thread random states, in its order.  A part's
+		 * drivers count from its first client (at most one driver per
+		 * client), so no two drivers of the parts of a run draw alike.
+		 */
+		script_seed_thread(dr.spec->random_seed, dr.run->total_clients, true,
+						   dr.run->first_client + dr.index,
 						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 

@@ -314,6 +314,11 @@ progress_launch_message(const RunSpec *spec)
 			appendStringInfo(&buf, INT64_FORMAT " transaction%s per client",
 							 spec->transactions, PLURAL(spec->transactions));
 	}
+	/* a part (part.c): which clients of the run, and what it waits for */
+	if (spec->is_part)
+		appendStringInfo(&buf, ", clients %d to %d of %d; it starts at the moment pgbenchx.part_go(" INT64_FORMAT ", ...) names",
+						 spec->first_client, spec->first_client + spec->clients[0] - 1,
+						 spec->total_clients, id);
 	appendStringInfo(&buf, "; follow it with CALL pgbenchx.wait(" INT64_FORMAT ")", id);
 	return buf.data;
 }

@@ -211,7 +211,8 @@ typedef enum RunPhase
 
 /*
  * The run in progress, in the main shared memory (one per cluster: one run
- * at a time), found by name with ShmemInitStruct (progress.c).  Written by
+ * at a time, and a second place for a part running beside it on its
+ * recorder's server, part.c), found by name with ShmemInitStruct (progress.c).  Written by
  * the coordinator only, read by any session, both under the spinlock.  Valid
  * while coordinator_pid is a live coordinator.  The expected end is computed
  * by the reader from the times below, so that it stays true while a phase

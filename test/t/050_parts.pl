@@ -28,7 +28,11 @@ sub launch
 	my ($members) = @_;
 	my $json = "{$members, \"part_of\": $part_of}";
 	$json =~ s/'/''/g;
-	return q1("SET client_min_messages = warning; SELECT pgbenchx.launch_part('$json')");
+	my ($ret, $id, $err) = $node->psql('postgres', "SELECT pgbenchx.launch_part('$json')");
+	die "launch_part failed: $err" if $ret != 0;
+	like($err, qr/NOTICE:  run $id: \d+ clients?.*, clients \d+ to \d+ of \d+; it starts at the moment pgbenchx.part_go\($id, \.\.\.\) names; follow it/,
+		"launch_part says which clients run $id has and what it waits for");
+	return $id;
 }
 
 sub ready
@@ -113,6 +117,24 @@ sub psql_err
 		'each part counted its own clients\' transactions');
 }
 
+# --- two parts of one job each do not choose their scripts alike ------------------
+{
+	q1("CREATE TABLE chosen (seq serial, client_id int, s text)");
+	for my $first (0, 1)
+	{
+		my $id = launch("\"clients\": 1, \"jobs\": 1, \"transactions\": 24, \"random_seed\": 5, "
+			  . "\"first_client\": $first, \"total_clients\": 2, \"scripts\": ["
+			  . "{\"name\": \"a\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'a');\"}, "
+			  . "{\"name\": \"b\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'b');\"}]");
+		ok(ready($id), "mixed part of client $first is ready");
+		go($id, 0.3);
+		wait_run($id);
+	}
+	my @seq = split /\n/, q1("SELECT string_agg(s, '' ORDER BY seq) FROM chosen GROUP BY client_id ORDER BY client_id");
+	is(scalar(@seq), 2, 'both parts ran their client');
+	isnt($seq[0], $seq[1], 'the two parts\' drivers draw their scripts from different streams');
+}
+
 # --- a replay part: its clients' share of a local replay -------------------------
 {
 	q1("CREATE TABLE replayed (seq serial, client_id int, k int)");
@@ -182,6 +204,14 @@ sub psql_err
 		'failed: no start came from the recorder within 1 s', 'no go within go_timeout_s fails the part');
 	cmp_ok(time - $t0, '<', 15, 'and it does not wait longer');
 
+	$id = launch('"clients": 1, "duration": 1, "script": "select-only"');
+	ok(ready($id), 'ready');
+	my $pid = q1("SELECT coordinator_pid FROM pgbenchx.runs WHERE run_id = $id");
+	q1("SELECT pg_terminate_backend($pid)");
+	wait_run($id);
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'a terminate while waiting for the go: aborted');
+	ok(nothing_left($node), 'nothing left running');
+
 	$id = launch('"clients": 2, "duration": 1, "script": "select-only"');
 	ok(ready($id), 'ready');
 	$t0 = time;
@@ -212,10 +242,26 @@ sub psql_err
 	wait_run($id);
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the part completed');
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'running', 'while the recorder\'s run went on');
+	like(q1("SELECT array_to_string(system_notes, ' ') FROM pgbenchx.runs WHERE run_id = $id"),
+		qr/another run \(the recorder's, whose part this is\) measured on this server at the same time/,
+		'its system figures say they are shared with the recorder\'s run');
 	wait_run($run);
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'completed', 'and completed');
 	ok(nothing_left($node), 'nothing left running');
 	$part_of = $saved;
+}
+
+# --- a built-in's own text sent inline keeps its :scale -------------------------------
+{
+	q1("SET client_min_messages = warning; SELECT pgbench_init(2)");
+	my $id = q1("SET client_min_messages = warning; SELECT pgbenchx.launch_part(jsonb_build_object("
+		  . "'clients', 1, 'transactions', 200, 'random_seed', 3, 'part_of', '$part_of'::jsonb, "
+		  . "'scripts', jsonb_build_array(jsonb_build_object('name', 'tpcb-like', 'body', pgbenchx.script_text('tpcb-like')))))");
+	ok(ready($id), 'the inline tpcb-like part is ready');
+	go($id, 0.2);
+	wait_run($id);
+	is(q1("SELECT max(bid) FROM pgbench_history"), '2',
+		'the built-in tpcb-like sent as its text draws branches over the scale of pgbench_branches (2), not 1');
 }
 
 $node->stop;
