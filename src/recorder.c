@@ -51,6 +51,7 @@
 #include "progress.h"
 #include "recorder.h"
 #include "results.h"
+#include "sysrecord.h"
 
 /* how long the parts may take to connect their clients */
 #define RECORDER_READY_TIMEOUT_MS	(130 * 1000)
@@ -384,7 +385,8 @@ recorder_pop(RecorderPart *p)
  * stopped, write what is left.
  */
 static void
-recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool final)
+recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool final,
+			   SysRecord *sysrec)
 {
 	for (;;)
 	{
@@ -395,6 +397,8 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 		char	   *vals[6][FLEET_MAX_GENERATORS];
 		bool		nulls[6][FLEET_MAX_GENERATORS];
 		int			m = 0;
+		double		covered = 0;
+		bool		last = final;
 
 		for (int i = 0; i < n; i++)
 		{
@@ -437,6 +441,8 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 				vals[c][m] = s->v[c];
 				nulls[c][m] = s->v[c] == NULL;
 			}
+			if (s->v[4])
+				covered = Max(covered, strtod(s->v[4], NULL));
 			m++;
 		}
 		{
@@ -468,6 +474,11 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 			if (parts[i].pending != NIL &&
 				((RecorderSecond *) linitial(parts[i].pending))->second == k)
 				recorder_pop(&parts[i]);
+		/* this server's figures of second k; the last one from the end reading */
+		for (int i = 0; i < n; i++)
+			if (parts[i].pending != NIL)
+				last = false;
+		sysrecord_write(sysrec, k, covered > 0 ? covered : 1, last);
 		(*next_second)++;
 	}
 }
@@ -683,7 +694,8 @@ recorder_any_failed(RecorderPart *parts, int n)
  */
 static void
 recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
-			   RecorderPart *parts, int n, int64 run_id, int clients, char **why)
+			   RecorderPart *parts, int n, int64 run_id, int clients, char **why,
+			   SysRecord **sysrec)
 {
 	char	   *err;
 	int			next_second = 1;
@@ -846,6 +858,22 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 							"($2 OPERATOR(pg_catalog.*) interval '1 microsecond') WHERE run_id OPERATOR(pg_catalog.=) $1",
 							2, types, values, "  ", false);
 	}
+	/*
+	 * This server's machine and server figures over the run, as for any run
+	 * whose clients are elsewhere (sysrecord.c): no drivers here, the
+	 * baseline at the common start.
+	 */
+	{
+		RunShared  *none = MemoryContextAllocZero(TopMemoryContext, sizeof(RunShared));
+		TimestampTz start = (TimestampTz) (go_at -
+										   (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC);
+
+		none->ring_len = RUN_SECOND_RING;
+		*sysrec = sysrecord_begin(spec, run_id, none, NULL, 0);
+		while (GetCurrentTimestamp() < start)
+			recorder_sleep(Max((start - GetCurrentTimestamp()) / 1000, 1));
+		sysrecord_baseline(*sysrec, start);
+	}
 	progress_phase(RUN_PHASE_MEASURING);
 
 	/* follow the parts until every one has ended */
@@ -862,6 +890,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			if (deadline == 0)
 				deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), RECORDER_STOP_TIMEOUT_MS);
 		}
+		sysrecord_tick(*sysrec);
 		recorder_poll(parts, n);
 		/* a part that falls far behind would hold the others' seconds without bound */
 		{
@@ -877,7 +906,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 								  psprintf("its seconds fell more than %d s behind the other generators'",
 										   RECORDER_MAX_LAG_S));
 		}
-		recorder_merge(run_id, parts, n, &next_second, false);
+		recorder_merge(run_id, parts, n, &next_second, false, *sysrec);
 		for (int i = 0; i < n; i++)
 			if (parts[i].clients > 0 && !parts[i].finished && !parts[i].lost)
 				all_done = false;
@@ -896,7 +925,8 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		recorder_sleep(RECORDER_POLL_MS);
 	}
 	MemoryContextDelete(loop_cxt);
-	recorder_merge(run_id, parts, n, &next_second, true);
+	sysrecord_end(*sysrec);
+	recorder_merge(run_id, parts, n, &next_second, true, *sysrec);
 }
 
 /*
@@ -979,6 +1009,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	char	   *why = NULL;
 	const char *status;
 	char	   *error;
+	SysRecord  *sysrec = NULL;
 
 	run_spec_generators(spec, payload, &rg);
 	if (recorder_self == NULL)
@@ -1006,10 +1037,11 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	}
 	recorder_parts = parts;
 	recorder_nparts = n;
-	results_system_note(run_id, "driven from generators: this server's system_samples and wait_samples are not recorded for it; each generator records its part's in its own tables (run_generators.part_run_id)");
+	if (spec->record_system)
+		results_system_note(run_id, "driven from generators: system_samples are this server's machine and server figures; wait_samples and the client backends' CPU are not recorded (the clients are the generators'), each generator records its part's own in its tables (run_generators.part_run_id)");
 
 	progress_phase(RUN_PHASE_CONNECTING);
-	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why);
+	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &sysrec);
 	progress_phase(RUN_PHASE_FINISHING);
 	if (why != NULL || recorder_cancel_requested())
 	{
@@ -1056,6 +1088,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	else
 		status = "completed";
 	recorder_finish_run(run_id, status, error);
+	sysrecord_finish(sysrec);
 
 	for (int i = 0; i < n; i++)
 	{

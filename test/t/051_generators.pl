@@ -135,6 +135,10 @@ is(qa("SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run
 is(qa("SELECT string_agg(clients || '/' || first_client, ',' ORDER BY generator) FROM pgbenchx.run_generators WHERE run_id = $id"),
 	'2/0,2/2', 'the clients split as pgbench splits them, in array order');
 check_merged($ga, $id, 'run', $ga, $gb);
+is(qa("SELECT count(*) >= 1 AND count(*) = count(cpu_user) FROM pgbenchx.system_samples WHERE run_id = $id"), 't',
+	'the recorder records its own machine\'s figures each second (system_samples)');
+like(qa("SELECT array_to_string(system_notes, ' / ') FROM pgbenchx.runs WHERE run_id = $id"), qr/driven from generators/,
+	'and system_notes says the wait sampler is the generators\'');
 
 # --- a sweep and a replay ---------------------------------------------------
 my $sw = qa("SET client_min_messages = warning; SELECT run_sweep(ARRAY[1, 3], 1, 'select-only', conninfo => '$cs', "
