@@ -34,7 +34,10 @@ OBJS = \
 	src/worker.o \
 	src/sysrecord.o \
 	src/sysstat.o \
-	src/waitsample.o
+	src/waitsample.o \
+	src/fleet.o \
+	src/recorder.o \
+	src/part.o
 
 # The SQL surface: 0.1 (the first release, kept as it was), the upgrade
 # script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:

@@ -92,8 +92,8 @@ say "pgbenchx tests: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), logs in $logs"
 
 if want packages; then
 	export PGX_APT_LOG=$logs/apt.log
-	if run_stage packages "apt packages (PostgreSQL 15, gcc, clang-14/libFuzzer, chromium)" \
-		pgx_ensure_packages clang-14 libclang-rt-14-dev chromium fonts-dejavu-core; then
+	if run_stage packages "apt packages (PostgreSQL 15, gcc, clang-14/libFuzzer, chromium, faketime)" \
+		pgx_ensure_packages clang-14 libclang-rt-14-dev chromium fonts-dejavu-core faketime; then
 		say "          $(sed -n 's/^== //p' "$logs/packages.log" | head -n 1)"
 	else
 		show_tail "$logs/packages.log"

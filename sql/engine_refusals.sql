@@ -127,3 +127,52 @@ SELECT count(*) AS dropped
 FROM unnest(ARRAY['refuse_pipe', 'refuse_pipe_if', 'refuse_open', 'refuse_twice', 'refuse_end',
                   'refuse_gset', 'refuse_aset']) n, LATERAL pgbenchx.drop_script(n) d;
 TRUNCATE pgbench_history;
+
+-- launch_part and part_go (a generator's share of a run): refused before anything starts
+CREATE TEMP TABLE part_opts AS SELECT '{"clients": 2, "duration": 1, "script": "select-only", "part_of": {"recorder": "1/db", "run_id": 5, "generator": 1}}'::jsonb AS o;
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'part_of') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"part_of": null}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"part_of": {"recorder": "1/db", "run_id": 5}}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"part_of": {"recorder": "1/db", "run_id": 0, "generator": 1}}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"part_of": {"recorder": "1/db", "run_id": 5, "generator": 65}}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"part_of": {"recorder": "1/db", "run_id": 5, "generator": 1, "x": 1}}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"vacuum": true}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"first_client": -1}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"first_client": 3, "total_clients": 4}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"go_timeout_s": 0}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"scripts": [{"name": "a", "body": "SELECT 1;"}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": []}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": [{"name": "a"}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": [{"name": "a", "body": "SELECT 1;", "weight": -1}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": [{"name": "a", "body": "SELECT 1;", "w": 1}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": [{"name": "a", "body": "SELECT 1;", "weight": 0}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' || '{"scripts": [{"name": "a", "body": "\\set x"}]}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o - 'script' - 'duration' || '{"replay_queries": "SELECT 1;", "duration": 1}') FROM part_opts$$);
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o || '{"shuffle": true}') FROM part_opts$$);
+BEGIN;
+SELECT pgbx_try($$SELECT pgbenchx.launch_part(o) FROM part_opts$$);
+ROLLBACK;
+SELECT pgbx_try($$SELECT pgbenchx.part_go(NULL, now())$$);
+SELECT pgbx_try($$SELECT pgbenchx.part_go(1, NULL)$$);
+SELECT pgbx_try($$SELECT pgbenchx.part_go(1, 'infinity')$$);
+SELECT pgbx_try($$SELECT pgbenchx.part_go(987654321, now())$$);
+SELECT count(*) AS runs_after_part_refusals FROM pgbenchx.runs;
+
+-- several load generators (issue 14): what the arguments alone refuse,
+-- before any generator is reached; nothing is recorded
+SELECT count(*) AS runs_before_generator_refusals FROM pgbenchx.runs;
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY[]::text[])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', NULL])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY[['host=a'], ['host=b']])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'host=b', 'host=a'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, generators => ARRAY['host=a'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => (SELECT array_agg('host=g' || i) FROM generate_series(1, 65) i))$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], check_tpcb => true)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'hots=b'])$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], max_clock_offset_ms => -1)$$);
+SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'host=s', generators => ARRAY['host=a'], max_clock_offset_ms => 'NaN')$$);
+SELECT pgbx_try($$SELECT run_sweep(1, 2, 1, conninfo => 'host=s', generators => ARRAY[]::text[])$$);
+SELECT pgbx_try($$SELECT run_sweep(ARRAY[1, 2], 1, generators => ARRAY['host=a'])$$);
+SELECT pgbx_try($$SELECT run_replay('SELECT 1;', 1, 1, conninfo => 'host=s', generators => ARRAY['host=a', 'host=a'])$$);
+SELECT count(*) AS runs_after_generator_refusals FROM pgbenchx.runs;

@@ -89,7 +89,15 @@ INSERT INTO bad_docs (what, doc) VALUES
   ('run record_system "y"',  jsonb_set(:'doc', '{runs,0,record_system}', '"yes"')),
   ('run top_waits string',   jsonb_set(:'doc', '{runs,0,top_waits}', '"Lock"')),
   ('run system_notes [1]',   jsonb_set(:'doc', '{runs,0,system_notes}', '[1]')),
-  ('run verdict 3',          jsonb_set(:'doc', '{runs,0,verdict}', '3'));
+  ('run verdict 3',          jsonb_set(:'doc', '{runs,0,verdict}', '3')),
+  -- issue 14: a run's generators
+  ('generator 0',            :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 0, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed"}]}'),
+  ('generator of run 999',   :'doc'::jsonb || '{"run_generators": [{"run_id": 999, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed"}]}'),
+  ('generator status "x"',   :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "x"}]}'),
+  ('generator twice',        :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed"}, {"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed"}]}'),
+  ('generator tps -1',       :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed", "tps": -1}]}'),
+  ('generator hist bad',     :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed", "latency_hist": "AAAA"}]}'),
+  ('generator env string',   :'doc'::jsonb || '{"run_generators": [{"run_id": 302, "generator": 1, "conninfo": "host=g1", "clients": 1, "first_client": 0, "status": "completed", "environment": "x"}]}');
 SELECT n, what, pgbx_try(format('SELECT pgbenchx.import(%L)', doc)) FROM bad_docs ORDER BY n;
 SELECT (SELECT count(*) FROM pgbenchx.sweeps) AS sweeps, (SELECT count(*) FROM pgbenchx.runs) AS runs,
        (SELECT count(*) FROM pgbenchx.samples) AS samples, (SELECT count(*) FROM pgbenchx.imports) AS imports;

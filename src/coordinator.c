@@ -53,7 +53,9 @@
 
 #include "coordinator.h"
 #include "loopback.h"
+#include "part.h"
 #include "progress.h"
+#include "recorder.h"
 #include "results.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -583,6 +585,9 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	run->nclients = clients;
 	run->njobs = njobs;
 	run->ring_len = coordinator_ring_seconds;
+	/* a part's clients are numbered within the whole run (part.c) */
+	run->first_client = spec->is_part ? spec->first_client : 0;
+	run->total_clients = spec->is_part ? spec->total_clients : clients;
 	/* what the clients' loop reads on every transaction (run_shmem.h) */
 	run->duration = spec->duration;
 	run->transactions = spec->transactions;
@@ -699,7 +704,7 @@ coordinator_go(CoordinatorStep *step)
 	progress_phase(RUN_PHASE_MEASURING);
 	for (int i = 0; i < step->njobs; i++)
 		SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
-	results_bench_started(step->run_id);
+	results_bench_started(step->run_id, run->bench_start);
 }
 
 /*
@@ -978,6 +983,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	CoordinatorBefore before;
 	RunResult	result;
 	TimestampTz connect_start;
+	TimestampTz connected_at;
 	stats_run  *total;
 	stats_run  *drivers_total;
 	stats_second *scratch;
@@ -991,6 +997,17 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = run_id;
 	step->njobs = coordinator_jobs(spec, clients);
 
+	/* several load generators (issue 14): the maintenance here, the rest recorder.c's */
+	if (spec->ngenerators > 0)
+	{
+		coordinator_prepare(spec, run_id, &before);
+		status = recorder_run_step(spec, coordinator_payload, &coordinator_mix, run_id,
+								   clients, cancelled);
+		step->run_id = 0;
+		progress_step_done();
+		return status;
+	}
+
 	coordinator_prepare(spec, run_id, &before);
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": %d %s, %d %s",
@@ -1000,10 +1017,16 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	coordinator_setup_segment(step, spec, clients);
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
+	connected_at = GetCurrentTimestamp();
+	/* a part: 'ready', then its go, at the moment the recorder chose (part.c) */
+	if (spec->is_part)
+		part_wait_for_go(spec, run_id, &coordinator_cancel_requested, cancelled);
 	/* sysrecord: the devices and the drivers' pids, before the measured interval */
 	step->sysrec = sysrecord_begin(spec, run_id, step->run, step->handles, step->njobs);
 	coordinator_go(step);
-	result.conn_time_ms = (double) (step->run->bench_start - connect_start) / 1000.0;
+	/* the initial connection time; a part's wait for its go is not in it */
+	result.conn_time_ms = (double) ((spec->is_part ? connected_at : step->run->bench_start) -
+									connect_start) / 1000.0;
 	if (spec->record_system)
 		step->sampler = waitsample_start(run_id, step->client_pids, clients,
 										 step->run->bench_start, step->run->ring_len,
@@ -1080,13 +1103,18 @@ coordinator_abandon(const char *status, const char *message)
 		return;
 	coordinator_finished = true;
 	progress_clear();
+	recorder_abandon();
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
 	PG_TRY();
 	{
 		if (step->run_id != 0)
+		{
 			results_abandon_run(step->run_id, status, message);
+			if (coordinator_spec && coordinator_spec->ngenerators > 0)
+				recorder_abandon_rows(step->run_id, status);
+		}
 		if (coordinator_spec && coordinator_spec->is_sweep)
 			results_finish_sweep(coordinator_spec->id, status, message);
 	}
@@ -1245,11 +1273,13 @@ coordinator_main(Datum main_arg)
 	searchpath_pin_worker();
 	pgstat_report_appname("pgbenchx coordinator");
 
-	if (!coordinator_lock())
+	/* a part beside its recorder's run on this server goes without the lock (part.c) */
+	if (spec->part_unlocked ? !part_claim_unlocked() : !coordinator_lock())
 	{
 		uint32		expected = LAUNCH_PENDING;
 
-		strlcpy(hs->error, "another pgbenchx run started first", RUN_ERROR_LEN);
+		strlcpy(hs->error, spec->part_unlocked ? "another part runs beside the run in progress" :
+				"another pgbenchx run started first", RUN_ERROR_LEN);
 		pg_write_barrier();
 		if (pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_FAILED))
 			SetLatch(&ProcGlobal->allProcs[hs->caller_procno].procLatch);
@@ -1265,7 +1295,8 @@ coordinator_main(Datum main_arg)
 		bool		any_failed = false;
 
 		/* we hold the only lock: any row still "running" lost its coordinator */
-		(void) results_mark_orphans_aborted();
+		if (!spec->part_unlocked)
+			(void) results_mark_orphans_aborted();
 		if (spec->is_sweep)
 			results_start_sweep(spec);
 		else

@@ -305,7 +305,7 @@ driver_publish_pid(DriverRun *dr, DriverClient *c)
 	if (dr->client_pids == NULL)
 		return;
 	pg_write_barrier();
-	pg_atomic_write_u32(&dr->client_pids[c->id],
+	pg_atomic_write_u32(&dr->client_pids[c->id - dr->run->first_client],
 						c->conn ? (uint32) PQbackendPID(c->conn) : 0);
 }
 
@@ -1712,7 +1712,8 @@ driver_setup_clients(DriverRun *dr)
 					 "%s%d_%d", driver_prepared_names_prefix, k, j);
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
-	default_seed = script_seed_default_seed(dr->spec->random_seed, dr->run->nclients);
+	/* a part's clients draw as the clients of the whole run (part.c) */
+	default_seed = script_seed_default_seed(dr->spec->random_seed, dr->run->total_clients);
 
 	for (int i = 0; i < dr->nclients; i++)
 	{
@@ -1720,7 +1721,7 @@ driver_setup_clients(DriverRun *dr)
 		ScriptClientOptions opts;
 
 		memset(&opts, 0, sizeof(opts));
-		c->id = dr->me->first_client + i;
+		c->id = dr->run->first_client + dr->me->first_client + i;
 		c->wes_pos = -1;
 		opts.query_mode = (ScriptQueryMode) dr->run->protocol;
 		opts.client_id = c->id;
@@ -1812,8 +1813,13 @@ driver_main(Datum main_arg)
 	{
 		prng_state	sample;
 
-		/* pgbench's per-thread random states, in its order */
-		script_seed_thread(dr.spec->random_seed, dr.run->nclients, true, dr.index,
+		/*
+		 * pgbench's per-thread random states, in its order.  A part's
+		 * drivers count from its first client (at most one driver per
+		 * client), so no two drivers of the parts of a run draw alike.
+		 */
+		script_seed_thread(dr.spec->random_seed, dr.run->total_clients, true,
+						   dr.run->first_client + dr.index,
 						   &dr.choose_rs, &dr.throttle_rs, &sample);
 	}
 

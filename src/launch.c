@@ -36,11 +36,13 @@
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
+#include "fleet.h"
 #include "launch.h"
 #include "run_spec.h"
 #include "worker.h"
 #include "loopback.h"
 #include "owner.h"
+#include "part.h"
 #include "progress.h"
 #include "script.h"
 #include "script_sql.h"
@@ -783,7 +785,7 @@ static void
 launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 					 ScriptDefine *defs, int *ndefs)
 {
-	const char *what = is_sweep ? "run_sweep" : "run_bench";
+	const char *what = opts->is_part ? "launch_part" : is_sweep ? "run_sweep" : "run_bench";
 
 	if (launch_in_explicit_block())
 		ereport(ERROR,
@@ -812,6 +814,9 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
 		strlcpy(spec->tags, tags_text, sizeof(spec->tags));
 	}
+	/* a part: its clients within the run's, its mix, part_of in the tags */
+	if (opts->is_part)
+		part_check_options(opts, spec);
 	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
@@ -904,6 +909,8 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
 		spec->nscripts = 1;
 		builtin = false;
 	}
+	else if (opts->scripts)
+		spec->nscripts = part_build_mix(opts, payload, &display, &builtin);
 	else
 		spec->nscripts = launch_scripts(opts->script, payload, &display, &builtin);
 	strlcpy(spec->script_name, display.data, sizeof(spec->script_name));
@@ -935,12 +942,18 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	for (int i = 0; i < opts->nsteps; i++)
 		max_clients = Max(max_clients, opts->clients[i]);
 
-	launch_check_no_run();
+	/* the recorder's own share of its run goes beside it, without the lock (part.c) */
+	spec->part_unlocked = spec->is_part && part_runs_unlocked(opts);
+	if (!spec->part_unlocked)
+		launch_check_no_run();
 
 	spec->ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	free_slots = launch_free_worker_slots();
 	max_jobs = opts->jobs_given ? Min(opts->jobs, max_clients) :
 		worker_default_jobs(max_clients, spec->ncpus, free_slots);
+	/* with generators, only the coordinator runs here (fleet.c counts theirs) */
+	if (opts->ngenerators > 0)
+		max_jobs = 0;
 	if (max_jobs + 1 > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -953,7 +966,8 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 
 	if (!remote)
 		launch_check_connections(max_clients);
-	launch_check_nofile(opts, spec->ncpus);
+	if (opts->ngenerators == 0)
+		launch_check_nofile(opts, spec->ncpus);
 
 	dbname = get_database_name(MyDatabaseId);
 	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
@@ -966,6 +980,156 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
 	strlcpy(spec->conninfo, conninfo, sizeof(spec->conninfo));
+}
+
+/*
+ * Phase 2b, several load generators (issue 14), from the arguments alone:
+ * the array refused for what it cannot mean, and each conninfo checked by
+ * the clients' rule (a non-superuser names no other role and reads no file
+ * of the server's account).  Returns the generators as the recorder will
+ * connect to them; NULL without generators.
+ */
+static FleetGenerator *
+launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
+{
+	FleetGenerator *gens;
+	int			n = opts->ngenerators;
+
+	if (n == 0)
+		return NULL;
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must not be empty"),
+				 errdetail("generators lists the servers that drive the run's clients, one conninfo each."),
+				 errhint("Pass one conninfo per load generator, or leave generators out to run from this server alone.")));
+	if (n > FLEET_MAX_GENERATORS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d generators are too many", n),
+				 errdetail("A run takes at most %d generators.", FLEET_MAX_GENERATORS),
+				 errhint("Pass at most %d conninfos.", FLEET_MAX_GENERATORS)));
+	if (opts->conninfo == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators need conninfo naming the server under test"),
+				 errdetail("Every generator's clients connect to the server that conninfo names; without it each would benchmark its own server."),
+				 errhint("Pass conninfo => 'host=... port=... dbname=...' of the server under test, as the generators reach it.")));
+	if (opts->check_tpcb)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("check_tpcb is not supported with generators"),
+				 errdetail("The TPC-B check compares sums before and after one run's clients; the parts of a run driven from several generators end apart."),
+				 errhint("Leave check_tpcb out, or run from one server.")));
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(opts->generators[i], opts->generators[j]) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("generators %d and %d are the same conninfo", j + 1, i + 1),
+						 errdetail("A server hosts one part of a run at a time."),
+						 errhint("List each generator once; more clients on one generator come from more clients in the call.")));
+
+	gens = palloc0(sizeof(FleetGenerator) * n);
+	for (int i = 0; i < n; i++)
+	{
+		StringInfoData shown;
+		StringInfoData quoted;
+		StringInfoData full;
+		bool		password = false;
+
+		initStringInfo(&shown);
+		initStringInfo(&quoted);
+		initStringInfo(&full);
+		{
+			char	   *perr = NULL;
+			PQconninfoOption *parsed = PQconninfoParse(opts->generators[i], &perr);
+
+			if (parsed == NULL)
+			{
+				char	   *msg = pstrdup(perr ? perr : "out of memory");
+				int			len = strlen(msg);
+
+				while (len > 0 && msg[len - 1] == '\n')
+					msg[--len] = '\0';
+				if (perr)
+					PQfreemem(perr);
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid conninfo of generator %d", i + 1),
+						 errdetail("%s", msg),
+						 errhint("Pass libpq keyword=value parameters for each generator, such as 'host=gen1 dbname=bench'.")));
+			}
+			PQconninfoFree(parsed);
+		}
+		(void) launch_check_conninfo(opts->generators[i], &shown, &quoted, spec->owner, &password);
+		loopback_append_param(&full, "user", spec->owner);
+		loopback_append_param(&full, "application_name", "pgbenchx recorder");
+		loopback_append_param(&full, "connect_timeout", "10");
+		loopback_append_param(&full, "keepalives", "1");
+		loopback_append_param(&full, "keepalives_idle", "5");
+		loopback_append_param(&full, "keepalives_interval", "2");
+		loopback_append_param(&full, "keepalives_count", "2");
+		appendStringInfo(&full, " %s", quoted.data);
+		gens[i].index = i + 1;
+		gens[i].conninfo = full.data;
+		gens[i].shown = shown.data;
+	}
+	return gens;
+}
+
+/*
+ * Phase 4b, the generators themselves: the clients' shares, then fleet.c's
+ * pre-flight on every generator.  Appends the generators' part of the
+ * payload (run_spec.h).
+ */
+static void
+launch_check_generators(const LaunchOptions *opts, RunSpec *spec, FleetGenerator *gens,
+						StringInfo payload)
+{
+	int			n = opts->ngenerators;
+	int		   *max_share;
+	Size		start = payload->len;
+
+	if (gens == NULL)
+		return;
+	max_share = palloc0(sizeof(int) * n);
+	/* pgbench's share formula, in array order, for every step */
+	for (int s = 0; s < opts->nsteps; s++)
+	{
+		int			left = opts->clients[s];
+
+		for (int i = 0; i < n; i++)
+		{
+			int			share = (left + (n - i) - 1) / (n - i);
+
+			max_share[i] = Max(max_share[i], share);
+			left -= share;
+		}
+	}
+	fleet_preflight(gens, n, max_share, opts->jobs_given ? opts->jobs : 0,
+					opts->max_clock_offset_ms, !superuser());
+
+	/* the generators' part of the payload: the target, then each generator */
+	{
+		StringInfoData shown;
+		StringInfoData quoted;
+		bool		password = false;
+
+		initStringInfo(&shown);
+		initStringInfo(&quoted);
+		(void) launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, &password);
+		appendBinaryStringInfo(payload, quoted.data, quoted.len + 1);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		appendBinaryStringInfo(payload, gens[i].conninfo, strlen(gens[i].conninfo) + 1);
+		appendBinaryStringInfo(payload, gens[i].shown, strlen(gens[i].shown) + 1);
+	}
+	spec->ngenerators = n;
+	spec->max_clock_offset_ms = opts->max_clock_offset_ms;
+	spec->generators_len = payload->len - start;
+	spec->payload_len = payload->len;
 }
 
 /*
@@ -1060,12 +1224,14 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	char	   *quoted;
 	bool		remote;
 	bool		builtin;
+	FleetGenerator *gens;
 	StringInfoData payload;
 	dsm_segment *seg;
 	LaunchHandshake *hs;
 
 	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
 	quoted = launch_check_caller(opts, spec, &remote);
+	gens = launch_check_generator_args(opts, spec);
 
 	/* in our own context: it outlives SPI_finish */
 	initStringInfo(&payload);
@@ -1073,6 +1239,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
 	launch_check_server(opts, spec, quoted, remote, builtin);
+	launch_check_generators(opts, spec, gens, &payload);
 	spec->dboid = MyDatabaseId;
 	spec->roleid = GetUserId();
 	spec->id = launch_next_id();

@@ -52,6 +52,18 @@ typedef struct LaunchOptions
 	bool		shuffle;
 	bool		check_tpcb;		/* check the TPC-B invariant over each run */
 	bool		record_system;	/* record system_samples and wait_samples */
+	int			ngenerators;	/* generators: 0 if not given (issue 14) */
+	const char **generators;	/* their conninfos, as given */
+	double		max_clock_offset_ms;
+
+	/* launch_part (part.c) */
+	bool		is_part;
+	int			first_client;
+	bool		total_clients_given;
+	int			total_clients;
+	Jsonb	   *scripts;		/* the mix inline: [{name, body, weight}]; NULL if not given */
+	Jsonb	   *part_of;		/* {recorder, run_id, generator} */
+	int			go_timeout_s;
 } LaunchOptions;
 
 /* Validate, check the environment, start the coordinator; returns the id. */

@@ -72,6 +72,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_run_replay);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_bench);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_sweep);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_replay);
+PG_FUNCTION_INFO_V1(pgbenchx_launch_part);
 
 /* the most partitions pgbench_init creates: each is a table with its locks */
 #define PGBENCHX_MAX_PARTITIONS		10000
@@ -278,7 +279,8 @@ typedef enum PgbxOptType
 	PGBX_BOOL,
 	PGBX_TEXT,
 	PGBX_JSONB,
-	PGBX_INT4_LIST				/* a one-dimensional array of int, no NULL */
+	PGBX_INT4_LIST,				/* a one-dimensional array of int, no NULL */
+	PGBX_TEXT_LIST				/* a one-dimensional array of text, no NULL */
 } PgbxOptType;
 
 /* the calls, as the bits of PgbxOption.calls */
@@ -286,6 +288,7 @@ typedef enum PgbxOptType
 #define PGBX_SWEEP		0x02	/* run_sweep(min_clients, max_clients, ...) */
 #define PGBX_LIST		0x04	/* run_sweep(clients int[], ...) */
 #define PGBX_REPLAY		0x08	/* run_replay */
+#define PGBX_PART		0x10	/* launch_part (part.c): a generator's share of a run */
 #define PGBX_RUNS		(PGBX_BENCH | PGBX_SWEEP | PGBX_LIST)
 #define PGBX_ALL		(PGBX_RUNS | PGBX_REPLAY)
 
@@ -295,6 +298,12 @@ typedef struct PgbxIntList
 	int		   *values;
 } PgbxIntList;
 
+typedef struct PgbxTextList
+{
+	int			n;
+	const char **values;
+} PgbxTextList;
+
 /* what one launch_* call reads: LaunchOptions, and what only one call takes */
 typedef struct PgbxCall
 {
@@ -303,8 +312,9 @@ typedef struct PgbxCall
 	int			min_clients;	/* run_sweep (range), run_replay */
 	int			max_clients;
 	PgbxIntList clients_list;	/* run_sweep (list) */
-	const char *queries;		/* run_replay */
+	const char *queries;		/* run_replay; launch_part's replay_queries */
 	bool		from_file;
+	PgbxTextList generators;	/* all calls; n 0 if not given */
 } PgbxCall;
 
 /* one option's value as read, for its check */
@@ -317,6 +327,7 @@ typedef union PgbxValue
 	const char *text;
 	Jsonb	   *jsonb;
 	PgbxIntList list;
+	PgbxTextList texts;
 } PgbxValue;
 
 typedef void (*PgbxCheck) (const PgbxValue *v);
@@ -414,6 +425,17 @@ pgbx_check_max_tries(const PgbxValue *v)
 }
 
 static void
+pgbx_check_max_clock_offset(const PgbxValue *v)
+{
+	if (!(v->f8 >= 0 && v->f8 <= 3600000))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid max_clock_offset_ms: %g", v->f8),
+				 errdetail("max_clock_offset_ms bounds the clock offset of each generator from this server, in milliseconds."),
+				 errhint("Pass a value between 0 and 3600000.")));
+}
+
+static void
 pgbx_check_repeats(const PgbxValue *v)
 {
 	if (v->i4 < 1)
@@ -434,33 +456,43 @@ pgbx_check_repeats(const PgbxValue *v)
  */
 static const PgbxOption pgbenchx_options[] = {
 	/* name, type, calls, required, default, nullable, null hint, where, its "given" flag, check */
-	{"clients", PGBX_INT4, PGBX_BENCH, true, NULL, false, NULL, PGBX_AT(clients), PGBX_NO_FLAG, NULL},
+	{"clients", PGBX_INT4, PGBX_BENCH | PGBX_PART, true, NULL, false, NULL, PGBX_AT(clients), PGBX_NO_FLAG, NULL},
 	{"clients", PGBX_INT4_LIST, PGBX_LIST, true, NULL, false, NULL, PGBX_AT(clients_list), PGBX_NO_FLAG, NULL},
 	{"queries", PGBX_TEXT, PGBX_REPLAY, true, NULL, false,
 	 "Pass the statements to replay, or a server file name with from_file => true.", PGBX_AT(queries), PGBX_NO_FLAG, NULL},
 	{"min_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(min_clients), PGBX_NO_FLAG, NULL},
 	{"max_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(max_clients), PGBX_NO_FLAG, NULL},
 	{"from_file", PGBX_BOOL, PGBX_REPLAY, false, "false", false, NULL, PGBX_AT(from_file), PGBX_NO_FLAG, NULL},
-	{"shuffle", PGBX_BOOL, PGBX_REPLAY, false, "false", false, NULL, PGBX_AT(o.shuffle), PGBX_NO_FLAG, NULL},
-	{"duration", PGBX_INT4, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.duration), PGBX_AT(o.duration_given), pgbx_check_duration},
+	{"shuffle", PGBX_BOOL, PGBX_REPLAY | PGBX_PART, false, "false", false, NULL, PGBX_AT(o.shuffle), PGBX_NO_FLAG, NULL},
+	{"duration", PGBX_INT4, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.duration), PGBX_AT(o.duration_given), pgbx_check_duration},
 	{"script", PGBX_TEXT, PGBX_RUNS, false, "tpcb-like", false, NULL, PGBX_AT(o.script), PGBX_NO_FLAG, NULL},
-	{"jobs", PGBX_INT4, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.jobs), PGBX_AT(o.jobs_given), pgbx_check_jobs},
-	{"protocol", PGBX_TEXT, PGBX_ALL, false, "simple", false, NULL, PGBX_AT(o.protocol), PGBX_NO_FLAG, NULL},
-	{"transactions", PGBX_INT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.transactions), PGBX_AT(o.transactions_given), pgbx_check_transactions},
+	{"jobs", PGBX_INT4, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.jobs), PGBX_AT(o.jobs_given), pgbx_check_jobs},
+	{"protocol", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, "simple", false, NULL, PGBX_AT(o.protocol), PGBX_NO_FLAG, NULL},
+	{"transactions", PGBX_INT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.transactions), PGBX_AT(o.transactions_given), pgbx_check_transactions},
 	{"vacuum", PGBX_BOOL, PGBX_RUNS, false, "true", false, NULL, PGBX_AT(o.vacuum), PGBX_NO_FLAG, NULL},
 	{"checkpoint", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.checkpoint), PGBX_NO_FLAG, NULL},
-	{"label", PGBX_TEXT, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.label), PGBX_NO_FLAG, NULL},
-	{"conninfo", PGBX_TEXT, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.conninfo), PGBX_NO_FLAG, NULL},
-	{"random_seed", PGBX_INT8, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.random_seed), PGBX_AT(o.random_seed_given), NULL},
-	{"variables", PGBX_JSONB, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.variables), PGBX_NO_FLAG, NULL},
-	{"rate", PGBX_FLOAT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.rate), PGBX_AT(o.rate_given), pgbx_check_rate},
-	{"latency_limit", PGBX_FLOAT8, PGBX_RUNS, false, NULL, true, NULL, PGBX_AT(o.latency_limit), PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit},
-	{"max_tries", PGBX_INT4, PGBX_RUNS, false, "1", false, NULL, PGBX_AT(o.max_tries), PGBX_NO_FLAG, pgbx_check_max_tries},
-	{"connect_per_transaction", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.connect_per_transaction), PGBX_NO_FLAG, NULL},
-	{"tags", PGBX_JSONB, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(o.tags), PGBX_NO_FLAG, NULL},
+	{"label", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.label), PGBX_NO_FLAG, NULL},
+	{"conninfo", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.conninfo), PGBX_NO_FLAG, NULL},
+	{"random_seed", PGBX_INT8, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.random_seed), PGBX_AT(o.random_seed_given), NULL},
+	{"variables", PGBX_JSONB, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.variables), PGBX_NO_FLAG, NULL},
+	{"rate", PGBX_FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.rate), PGBX_AT(o.rate_given), pgbx_check_rate},
+	{"latency_limit", PGBX_FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.latency_limit), PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit},
+	{"max_tries", PGBX_INT4, PGBX_RUNS | PGBX_PART, false, "1", false, NULL, PGBX_AT(o.max_tries), PGBX_NO_FLAG, pgbx_check_max_tries},
+	{"connect_per_transaction", PGBX_BOOL, PGBX_RUNS | PGBX_PART, false, "false", false, NULL, PGBX_AT(o.connect_per_transaction), PGBX_NO_FLAG, NULL},
+	{"tags", PGBX_JSONB, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.tags), PGBX_NO_FLAG, NULL},
 	{"repeats", PGBX_INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, PGBX_AT(o.repeats), PGBX_NO_FLAG, pgbx_check_repeats},
 	{"check_tpcb", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.check_tpcb), PGBX_NO_FLAG, NULL},
-	{"record_system", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.record_system), PGBX_NO_FLAG, NULL},
+	{"generators", PGBX_TEXT_LIST, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(generators), PGBX_NO_FLAG, NULL},
+	{"max_clock_offset_ms", PGBX_FLOAT8, PGBX_ALL, false, "100", false, NULL, PGBX_AT(o.max_clock_offset_ms), PGBX_NO_FLAG, pgbx_check_max_clock_offset},
+	{"record_system", PGBX_BOOL, PGBX_ALL | PGBX_PART, false, "true", false, NULL, PGBX_AT(o.record_system), PGBX_NO_FLAG, NULL},
+	/* launch_part: exactly one of script, scripts and replay_queries (part.c checks) */
+	{"script", PGBX_TEXT, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.script), PGBX_NO_FLAG, NULL},
+	{"scripts", PGBX_JSONB, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.scripts), PGBX_NO_FLAG, NULL},
+	{"replay_queries", PGBX_TEXT, PGBX_PART, false, NULL, true, NULL, PGBX_AT(queries), PGBX_NO_FLAG, NULL},
+	{"first_client", PGBX_INT4, PGBX_PART, false, "0", false, NULL, PGBX_AT(o.first_client), PGBX_NO_FLAG, NULL},
+	{"total_clients", PGBX_INT4, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.total_clients), PGBX_AT(o.total_clients_given), NULL},
+	{"part_of", PGBX_JSONB, PGBX_PART, true, NULL, false, NULL, PGBX_AT(o.part_of), PGBX_NO_FLAG, NULL},
+	{"go_timeout_s", PGBX_INT4, PGBX_PART, false, "60", false, NULL, PGBX_AT(o.go_timeout_s), PGBX_NO_FLAG, NULL},
 };
 
 static const char *
@@ -473,6 +505,8 @@ pgbx_call_name(int call)
 		case PGBX_SWEEP:
 		case PGBX_LIST:
 			return "run_sweep";
+		case PGBX_PART:
+			return "launch_part";
 		default:
 			return "run_replay";
 	}
@@ -497,6 +531,8 @@ pgbx_type_name(PgbxOptType type)
 			return "a jsonb value";
 		case PGBX_INT4_LIST:
 			return "an array of integers";
+		case PGBX_TEXT_LIST:
+			return "an array of text";
 	}
 	return "?";
 }
@@ -600,6 +636,39 @@ pgbx_convert(const PgbxOption *opt, JsonbValue *jv, PgbxValue *out)
 				out->list.n = n;
 			}
 			break;
+		case PGBX_TEXT_LIST:
+			{
+				JsonbIterator *it;
+				JsonbValue	elem;
+				JsonbIteratorToken tok;
+				int			n = 0;
+
+				if (jv->type != jbvBinary || !JsonContainerIsArray(jv->val.binary.data))
+					pgbx_wrong_type(opt);
+				out->texts.values = palloc(sizeof(char *) * Max(JsonContainerSize(jv->val.binary.data), 1));
+				it = JsonbIteratorInit(jv->val.binary.data);
+				while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+				{
+					if (tok != WJB_ELEM)
+						continue;
+					if (elem.type == jbvBinary)
+						ereport(ERROR,
+								(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+								 errmsg("%s must be a one-dimensional array", opt->name),
+								 errhint("Pass an array such as ARRAY['host=gen1 dbname=bench', 'host=gen2 dbname=bench'].")));
+					if (elem.type == jbvNull)
+						ereport(ERROR,
+								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+								 errmsg("argument \"%s\" must not contain NULL", opt->name),
+								 errdetail("Element %d of %s is NULL.", n + 1, opt->name),
+								 errhint("Pass one conninfo per generator, such as ARRAY['host=gen1 dbname=bench', 'host=gen2 dbname=bench'].")));
+					if (elem.type != jbvString)
+						pgbx_wrong_type(opt);
+					out->texts.values[n++] = pnstrdup(elem.val.string.val, elem.val.string.len);
+				}
+				out->texts.n = n;
+			}
+			break;
 	}
 }
 
@@ -630,6 +699,7 @@ pgbx_default(const PgbxOption *opt, PgbxValue *out)
 			out->jsonb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(opt->default_value)));
 			break;
 		case PGBX_INT4_LIST:
+		case PGBX_TEXT_LIST:
 			elog(ERROR, "pgbenchx option \"%s\" cannot have a default", opt->name);
 	}
 }
@@ -664,6 +734,12 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
 			break;
 		case PGBX_INT4_LIST:
 			*(PgbxIntList *) at = v->list;
+			break;
+		case PGBX_TEXT_LIST:
+			if (isnull)
+				memset(at, 0, sizeof(PgbxTextList));
+			else
+				*(PgbxTextList *) at = v->texts;
 			break;
 	}
 }
@@ -812,6 +888,15 @@ pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 			opt->check(&values[i]);
 		pgbx_store(opt, out, &values[i], isnull[i]);
 	}
+	/* generators => NULL: none; an empty array is launch.c's refusal */
+	if (getKeyJsonValueFromContainer(&options->root, "generators", strlen("generators"), NULL) != NULL &&
+		out->generators.values != NULL)
+	{
+		out->o.ngenerators = out->generators.n;
+		out->o.generators = out->generators.values;
+		if (out->o.ngenerators == 0)
+			out->o.ngenerators = -1;	/* given, but empty */
+	}
 }
 
 /* pgbenchx.launch_bench(options jsonb): run_bench's seam */
@@ -874,6 +959,49 @@ pgbenchx_launch_sweep(PG_FUNCTION_ARGS)
 	c.o.nsteps = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
 	c.o.clients = ladder;
 	PG_RETURN_INT64(launch_start(&c.o, true));
+}
+
+/*
+ * pgbenchx.launch_part(options jsonb): a generator's share of a run that a
+ * recorder drives (part.c): launch_bench's options, but vacuum, checkpoint
+ * and check_tpcb (the recorder does the maintenance once), with the mix
+ * inline or a replay list, the part's clients within the run's, and
+ * part_of.  The part waits for pgbenchx.part_go before it measures.
+ */
+Datum
+pgbenchx_launch_part(PG_FUNCTION_ARGS)
+{
+	PgbxCall	c;
+
+	pgbx_read_options(fcinfo, PGBX_PART, &c);
+	c.o.nsteps = 1;
+	c.o.clients = &c.clients;
+	c.o.repeats = 1;
+	c.o.is_part = true;
+	c.o.vacuum = false;
+	c.o.checkpoint = false;
+	c.o.check_tpcb = false;
+	if (c.queries)
+	{
+		if (strlen(c.queries) > PGBENCHX_MAX_REPLAY_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("the statement list is larger than %d bytes", PGBENCHX_MAX_REPLAY_BYTES),
+					 errhint("Replay a shorter list.")));
+		/* as run_replay: each client runs the list once */
+		if (c.o.duration_given || c.o.transactions_given || c.o.rate_given ||
+			c.o.latency_limit_given || c.o.max_tries != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("a replay part takes no duration, transactions, rate, latency_limit or max_tries"),
+					 errdetail("Each client of a replay runs the statement list once, as run_replay's do."),
+					 errhint("Leave those out with replay_queries.")));
+		c.o.inline_script = c.queries;
+		c.o.replay = true;
+		c.o.transactions_given = true;
+		c.o.transactions = 1;
+	}
+	PG_RETURN_INT64(launch_start(&c.o, false));
 }
 
 /*

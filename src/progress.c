@@ -5,12 +5,14 @@
  *	  expected end of the run in progress, and the line a launch prints.
  *
  * The coordinator publishes its phase (maintenance, checkpoint, connecting,
- * measuring, finishing), its step and the expected end of the whole run or
+ * ready (a part waiting for its go), measuring, finishing), its step and the expected end of the whole run or
  * sweep in RunProgress (run_shmem.h), one struct in the main shared memory
  * found by name with ShmemInitStruct: it needs no shared_preload_libraries
  * (the few bytes come from the slack the server keeps for add-ins), and
  * every session reads it through pgbenchx.progress_state(), which the
- * pgbenchx.progress view joins to the running rows.  A state whose
+ * pgbenchx.progress view joins to the running rows.  A part that runs
+ * beside its recorder's run on the same server (part.c) has a second
+ * place; progress_state() then shows a row for each.  A state whose
  * coordinator is gone (a crash) is not shown.
  *
  * The expected end counts only what is known: the durations still to run,
@@ -41,9 +43,18 @@
 
 PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
 
-#define PROGRESS_SHMEM_NAME "pgbenchx run progress"
+/*
+ * Two places: one for the run that holds the cluster-wide lock, one for the
+ * part that may run beside it on its recorder's own server (part.c).  A
+ * new name, not 0.3's: a struct of another size under the same name would
+ * be refused while the old library's lives on in the server.
+ */
+#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places)"
+#define PROGRESS_PLACES		2
 
 static RunProgress *progress_shared = NULL;
+/* the coordinator's own place, from progress_start */
+static RunProgress *progress_mine = NULL;
 
 static RunProgress *
 progress_attach(void)
@@ -53,11 +64,12 @@ progress_attach(void)
 	if (progress_shared != NULL)
 		return progress_shared;
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	progress_shared = ShmemInitStruct(PROGRESS_SHMEM_NAME, sizeof(RunProgress), &found);
+	progress_shared = ShmemInitStruct(PROGRESS_SHMEM_NAME, sizeof(RunProgress) * PROGRESS_PLACES, &found);
 	if (!found)
 	{
-		memset(progress_shared, 0, sizeof(RunProgress));
-		SpinLockInit(&progress_shared->mutex);
+		memset(progress_shared, 0, sizeof(RunProgress) * PROGRESS_PLACES);
+		for (int i = 0; i < PROGRESS_PLACES; i++)
+			SpinLockInit(&progress_shared[i].mutex);
 	}
 	LWLockRelease(AddinShmemInitLock);
 	return progress_shared;
@@ -108,7 +120,9 @@ progress_eta(const RunProgress *e, TimestampTz now)
 void
 progress_start(const RunSpec *spec)
 {
-	RunProgress *p = progress_attach();
+	RunProgress *p = &progress_attach()[spec->part_unlocked ? 1 : 0];
+
+	progress_mine = p;
 
 	SpinLockAcquire(&p->mutex);
 	p->coordinator_pid = MyProcPid;
@@ -129,9 +143,11 @@ progress_start(const RunSpec *spec)
 void
 progress_step(int64 run_id, int step, int clients)
 {
-	RunProgress *p = progress_attach();
+	RunProgress *p = progress_mine;
 	TimestampTz now = GetCurrentTimestamp();
 
+	if (p == NULL)
+		return;
 	SpinLockAcquire(&p->mutex);
 	p->run_id = run_id;
 	p->step = step;
@@ -146,7 +162,7 @@ progress_step(int64 run_id, int step, int clients)
 void
 progress_phase(RunPhase phase)
 {
-	RunProgress *p = progress_shared;
+	RunProgress *p = progress_mine;
 	TimestampTz now = GetCurrentTimestamp();
 
 	if (p == NULL)
@@ -167,7 +183,7 @@ progress_phase(RunPhase phase)
 void
 progress_measured(double fraction)
 {
-	RunProgress *p = progress_shared;
+	RunProgress *p = progress_mine;
 	TimestampTz now = GetCurrentTimestamp();
 
 	if (p == NULL)
@@ -185,7 +201,7 @@ progress_measured(double fraction)
 void
 progress_step_done(void)
 {
-	RunProgress *p = progress_shared;
+	RunProgress *p = progress_mine;
 	TimestampTz now = GetCurrentTimestamp();
 
 	if (p == NULL)
@@ -204,7 +220,7 @@ progress_step_done(void)
 void
 progress_clear(void)
 {
-	RunProgress *p = progress_shared;
+	RunProgress *p = progress_mine;
 
 	if (p == NULL)
 		return;
@@ -233,6 +249,8 @@ progress_phase_name(RunPhase phase)
 			return "measuring";
 		case RUN_PHASE_FINISHING:
 			return "finishing";
+		case RUN_PHASE_READY:
+			return "ready";
 		case RUN_PHASE_NONE:
 			break;
 	}
@@ -296,6 +314,11 @@ progress_launch_message(const RunSpec *spec)
 			appendStringInfo(&buf, INT64_FORMAT " transaction%s per client",
 							 spec->transactions, PLURAL(spec->transactions));
 	}
+	/* a part (part.c): which clients of the run, and what it waits for */
+	if (spec->is_part)
+		appendStringInfo(&buf, ", clients %d to %d of %d; it starts at the moment pgbenchx.part_go(" INT64_FORMAT ", ...) names",
+						 spec->first_client, spec->first_client + spec->clients[0] - 1,
+						 spec->total_clients, id);
 	appendStringInfo(&buf, "; follow it with CALL pgbenchx.wait(" INT64_FORMAT ")", id);
 	return buf.data;
 }
@@ -309,32 +332,56 @@ Datum
 pgbenchx_progress_state(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	RunProgress *p = progress_attach();
-	RunProgress copy;
-	Datum		values[6];
-	bool		nulls[6] = {0};
-	const char *phase;
-	TimestampTz eta;
+	RunProgress *places = progress_attach();
 
 	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < PROGRESS_PLACES; i++)
+	{
+		RunProgress *p = &places[i];
+		RunProgress copy;
+		Datum		values[6];
+		bool		nulls[6] = {0};
+		const char *phase;
+		TimestampTz eta;
+
+		SpinLockAcquire(&p->mutex);
+		memcpy(&copy, p, sizeof(copy));
+		SpinLockRelease(&p->mutex);
+		if (copy.coordinator_pid == 0 || copy.run_id == 0 ||
+			!owner_coordinator_alive(copy.coordinator_pid))
+			continue;
+
+		phase = progress_phase_name(copy.phase);
+		values[0] = Int64GetDatum(copy.run_id);
+		values[1] = Int64GetDatum(copy.sweep_id);
+		nulls[1] = copy.sweep_id == 0;
+		values[2] = phase ? CStringGetTextDatum(phase) : (Datum) 0;
+		nulls[2] = phase == NULL;
+		values[3] = Int32GetDatum(copy.step);
+		values[4] = Int32GetDatum(copy.steps);
+		eta = progress_eta(&copy, GetCurrentTimestamp());
+		values[5] = TimestampTzGetDatum(eta);
+		nulls[5] = eta == 0;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * The id of the sweep, or of the lone run, in progress on this server as
+ * its coordinator publishes it (pgbenchx.generator_status, fleet.c); 0 when
+ * none is published.
+ */
+int64
+progress_running_id(void)
+{
+	RunProgress *p = progress_attach();
+	RunProgress copy;
+
 	SpinLockAcquire(&p->mutex);
 	memcpy(&copy, p, sizeof(copy));
 	SpinLockRelease(&p->mutex);
-	if (copy.coordinator_pid == 0 || copy.run_id == 0 ||
-		!owner_coordinator_alive(copy.coordinator_pid))
-		return (Datum) 0;
-
-	phase = progress_phase_name(copy.phase);
-	values[0] = Int64GetDatum(copy.run_id);
-	values[1] = Int64GetDatum(copy.sweep_id);
-	nulls[1] = copy.sweep_id == 0;
-	values[2] = phase ? CStringGetTextDatum(phase) : (Datum) 0;
-	nulls[2] = phase == NULL;
-	values[3] = Int32GetDatum(copy.step);
-	values[4] = Int32GetDatum(copy.steps);
-	eta = progress_eta(&copy, GetCurrentTimestamp());
-	values[5] = TimestampTzGetDatum(eta);
-	nulls[5] = eta == 0;
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	return (Datum) 0;
+	if (copy.coordinator_pid == 0 || !owner_coordinator_alive(copy.coordinator_pid))
+		return 0;
+	return copy.sweep_id != 0 ? copy.sweep_id : copy.run_id;
 }

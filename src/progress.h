@@ -33,4 +33,7 @@ extern char *progress_launch_message(const RunSpec *spec);
 
 extern Datum pgbenchx_progress_state(PG_FUNCTION_ARGS);
 
+/* the sweep or lone run in progress here, 0 if none is published (fleet.c) */
+extern int64 progress_running_id(void);
+
 #endif							/* PGBENCHX_PROGRESS_H */

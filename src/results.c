@@ -415,13 +415,18 @@ results_create_run(const RunSpec *spec, int64 run_id, int clients, int jobs, int
 }
 
 void
-results_bench_started(int64 run_id)
+results_bench_started(int64 run_id, TimestampTz bench_start)
 {
 	ResultsStmt st = {0};
 
-	/* progress counts elapsed time from the start of the measured interval */
+	/*
+	 * progress counts elapsed time from the start of the measured interval;
+	 * the moment the drivers were given, exactly: a recorder lines up its
+	 * generators' samples by it (part.c)
+	 */
 	results_int8(&st, run_id);
-	results_exec("UPDATE pgbenchx.runs SET started_at = pg_catalog.clock_timestamp() WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
+	results_arg(&st, TIMESTAMPTZOID, TimestampTzGetDatum(bench_start), false);
+	results_exec("UPDATE pgbenchx.runs SET started_at = $2 WHERE run_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
 /*

@@ -72,7 +72,8 @@ extern void results_finish_sweep(int64 sweep_id, const char *status, const char 
 /* run_id 0: take the next id.  Returns the run's id. */
 extern int64 results_create_run(const RunSpec *spec, int64 run_id,
 								int clients, int jobs, int repeat);
-extern void results_bench_started(int64 run_id);
+/* the measured interval started at bench_start: runs.started_at */
+extern void results_bench_started(int64 run_id, TimestampTz bench_start);
 extern void results_write_sample(int64 run_id, int second,
 								  const stats_second *s, double span_s);
 extern void results_finish_run(int64 run_id, const RunResult *r);

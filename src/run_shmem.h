@@ -135,7 +135,7 @@ typedef struct DriverShared
 {
 	pg_atomic_uint32 state;		/* DriverState */
 	int			procno;			/* for SetLatch by the coordinator */
-	int			first_client;	/* global index of its first client */
+	int			first_client;	/* index of its first client in the step (from 0) */
 	int			nclients;
 
 	/* connection phase */
@@ -180,6 +180,8 @@ typedef struct RunShared
 	int			nclients;
 	int			njobs;
 	int			ring_len;		/* slots of each driver's ring in use */
+	int			first_client;	/* global number of client 0 (a part's first_client) */
+	int			total_clients;	/* of the whole run; nclients but for a part */
 
 	/* of the RunSpec, for the clients' loop */
 	int			duration;		/* seconds; 0 when transactions is used */
@@ -203,12 +205,14 @@ typedef enum RunPhase
 	RUN_PHASE_CHECKPOINT,
 	RUN_PHASE_CONNECTING,		/* the drivers open their clients' connections */
 	RUN_PHASE_MEASURING,		/* the measured interval */
-	RUN_PHASE_FINISHING			/* the drivers' totals, the rows stored */
+	RUN_PHASE_FINISHING,		/* the drivers' totals, the rows stored */
+	RUN_PHASE_READY				/* a part: connected, waiting for its go (part.c) */
 } RunPhase;
 
 /*
  * The run in progress, in the main shared memory (one per cluster: one run
- * at a time), found by name with ShmemInitStruct (progress.c).  Written by
+ * at a time, and a second place for a part running beside it on its
+ * recorder's server, part.c), found by name with ShmemInitStruct (progress.c).  Written by
  * the coordinator only, read by any session, both under the spinlock.  Valid
  * while coordinator_pid is a live coordinator.  The expected end is computed
  * by the reader from the times below, so that it stays true while a phase

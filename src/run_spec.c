@@ -50,6 +50,23 @@ run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out)
 	out->first_lines = palloc(sizeof(char *) * Max(1, spec->ncommands));
 	for (int i = 0; i < spec->ncommands; i++)
 		out->first_lines[i] = run_spec_next(&p);
+	Assert(p == payload + spec->payload_len - spec->generators_len);
+}
+
+void
+run_spec_generators(const RunSpec *spec, const char *payload, RunGenerators *out)
+{
+	const char *p = payload + spec->payload_len - spec->generators_len;
+
+	out->n = spec->ngenerators;
+	out->conninfo = palloc0(sizeof(char *) * Max(1, spec->ngenerators));
+	out->shown = palloc0(sizeof(char *) * Max(1, spec->ngenerators));
+	out->target = spec->ngenerators > 0 ? run_spec_next(&p) : "";
+	for (int i = 0; i < spec->ngenerators; i++)
+	{
+		out->conninfo[i] = run_spec_next(&p);
+		out->shown[i] = run_spec_next(&p);
+	}
 	Assert(p == payload + spec->payload_len);
 }
 

@@ -70,6 +70,18 @@ typedef struct RunSpec
 	char		conninfo_shown[RUN_CONNINFO_LEN];	/* the caller's, password removed */
 
 	/*
+	 * launch_part (part.c): this server's share of a run a recorder drives.
+	 * A lone run (not a part) has first_client 0 and total_clients equal to
+	 * its clients.
+	 */
+	bool		is_part;		/* waits for pgbenchx.part_go before it measures */
+	bool		part_unlocked;	/* the recorder's own server: runs beside its run,
+								 * without the cluster-wide lock */
+	int			first_client;	/* global number of the part's first client */
+	int			total_clients;	/* of the whole run: the clients' seeds follow it */
+	int			go_timeout_s;	/* how long a part waits for its go */
+
+	/*
 	 * The script mix, as launch parsed it: the payload holds nscripts
 	 * "name\0weight\0text\0", then ndefines "name\0value\0", then the first
 	 * line of each of the ncommands commands "line\0", the scripts' commands
@@ -80,6 +92,17 @@ typedef struct RunSpec
 	int			ncommands;
 	int			script_commands[SCRIPT_MAX_SCRIPTS];	/* commands of each script */
 	Size		payload_len;
+
+	/*
+	 * Several load generators (issue 14; recorder.c): the payload ends with
+	 * generators_len bytes, the clients' conninfo for the server under test
+	 * as the caller gave it (password included) "conninfo\0", then for each
+	 * generator "conninfo\0shown\0" (shown: without the password).  No
+	 * generator: ngenerators 0, generators_len 0.
+	 */
+	int			ngenerators;
+	double		max_clock_offset_ms;
+	Size		generators_len;
 } RunSpec;
 
 /* a payload read back; the strings point into it */
@@ -96,6 +119,17 @@ typedef struct RunMix
 } RunMix;
 
 extern void run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out);
+
+/* the generators' part of a payload (see RunSpec.generators_len) */
+typedef struct RunGenerators
+{
+	int			n;
+	const char *target;			/* the caller's conninfo for the server under test */
+	const char **conninfo;		/* palloc'd, n of them */
+	const char **shown;
+} RunGenerators;
+
+extern void run_spec_generators(const RunSpec *spec, const char *payload, RunGenerators *out);
 
 /* a spec and its payload in a segment: room for them, a copy, found again */
 extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);

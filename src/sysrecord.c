@@ -80,6 +80,7 @@ struct SysRecord
 	RunShared  *run;
 	BackgroundWorkerHandle **handles;
 	int			njobs;
+	bool		shared_server;	/* a part beside its recorder's run (part.c) */
 	double	   *driver_last;	/* per driver: the last CPU seconds seen */
 	bool	   *driver_seen;
 	long		hz;
@@ -337,6 +338,9 @@ sysrecord_begin(const RunSpec *spec, int64 run_id, RunShared *run,
 	rec->run = run;
 	rec->handles = handles;
 	rec->njobs = njobs;
+	rec->shared_server = spec->part_unlocked;
+	if (rec->shared_server)
+		sysrecord_note(rec, "another run (the recorder's, whose part this is) measured on this server at the same time: the machine's and the server's figures are theirs together");
 	rec->driver_last = palloc0(sizeof(double) * Max(njobs, 1));
 	rec->driver_seen = palloc0(sizeof(bool) * Max(njobs, 1));
 	rec->hz = sysstat_ticks_per_second();
@@ -441,7 +445,7 @@ sysrecord_end(SysRecord *rec)
 {
 	TimestampTz deadline;
 	SysReading *r;
-	bool		left;
+	bool		left = false;
 
 	if (rec == NULL || rec->last_k < 0)
 		return;
@@ -451,7 +455,8 @@ sysrecord_end(SysRecord *rec)
 	r->at = GetCurrentTimestamp();
 	sysrecord_read_os(rec, r, true);
 	deadline = r->at + SYSRECORD_SETTLE_USEC;
-	while ((left = sysrecord_clients_left()) && GetCurrentTimestamp() < deadline)
+	/* beside another run, its clients stay: do not wait for them */
+	while (!rec->shared_server && (left = sysrecord_clients_left()) && GetCurrentTimestamp() < deadline)
 	{
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 10, PG_WAIT_EXTENSION);

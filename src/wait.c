@@ -278,6 +278,9 @@ wait_report_progress(int64 id)
 			appendStringInfo(&buf, "connecting %s client%s", clients, wait_plural(clients));
 		else if (strcmp(phase, "finishing") == 0)
 			appendStringInfoString(&buf, "finishing (storing the results)");
+		else if (strcmp(phase, "ready") == 0)
+			appendStringInfo(&buf, "ready, %s client%s connected, waiting for its start (pgbenchx.part_go)",
+							 clients, wait_plural(clients));
 		else
 			appendStringInfoString(&buf, phase);
 		if (left)
@@ -375,7 +378,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
  * only a superuser; otherwise a role with the privileges of owner or of
  * pg_signal_backend.
  */
-static bool
+bool
 wait_may_cancel(const char *owner)
 {
 	Oid			caller = GetUserId();

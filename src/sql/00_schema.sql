@@ -231,6 +231,48 @@ CREATE TABLE pgbenchx.samples (
 );
 COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 
+/*
+ * A run driven from several load generators (issue 14: run_bench(...,
+ * generators => ...)): one row per generator that took part, with its own
+ * figures as its part's runs row on that generator recorded them, its
+ * clock offset from this server, and its environment, so that a slow or
+ * failing generator can be spotted.  The recorder's runs row holds the
+ * merged figures.
+ */
+CREATE TABLE pgbenchx.run_generators (
+    run_id               bigint NOT NULL REFERENCES pgbenchx.runs ON DELETE CASCADE,
+    generator            int NOT NULL CHECK (generator >= 1),
+    conninfo             text NOT NULL,
+    system_identifier    text,
+    part_run_id          bigint,
+    clients              int NOT NULL,
+    jobs                 int,
+    first_client         int NOT NULL,
+    clock_offset_ms      float8,
+    clock_uncertainty_ms float8,
+    status               text NOT NULL DEFAULT 'running',
+    error                text,
+    transactions         bigint,
+    failed_transactions  bigint,
+    tps                  float8,
+    latency_avg_ms       float8,
+    latency_stddev_ms    float8,
+    latency_p50_ms       float8,
+    latency_p99_ms       float8,
+    latency_max_ms       float8,
+    conn_time_ms         float8,
+    bench_duration_s     float8,
+    driver_cpu_s         float8,
+    aborted_clients      int,
+    latency_hist         bytea,
+    environment          jsonb,
+    part_run             jsonb,
+    PRIMARY KEY (run_id, generator)
+);
+COMMENT ON TABLE pgbenchx.run_generators IS 'the load generators of a run driven from several servers, one row each';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbenchx.run_generators', '');
+
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.environments_environment_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.sweeps', '');

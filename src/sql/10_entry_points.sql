@@ -2,7 +2,8 @@
  * src/sql/10_entry_points.sql: the calls that start, watch and stop work:
  * pgbench_init, run_bench, both run_sweep, run_replay (in the extension's
  * schema), and pgbenchx.sweep_ladder, wait, cancel, coordinator_alive,
- * check_tpcb, progress_state and the progress view.
+ * check_tpcb, progress_state and the progress view; launch_part and
+ * part_go, a generator's side of a run driven from several servers.
  */
 
 /*
@@ -91,7 +92,9 @@ CREATE FUNCTION run_bench(
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -106,7 +109,8 @@ BEGIN
              'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
-             'check_tpcb', check_tpcb, 'record_system', record_system)
+             'check_tpcb', check_tpcb, 'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -137,7 +141,9 @@ CREATE FUNCTION run_sweep(
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -154,7 +160,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
-             'record_system', record_system)
+             'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -183,7 +190,9 @@ CREATE FUNCTION run_sweep(
     tags         jsonb DEFAULT NULL,
     repeats      int DEFAULT 1,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -199,7 +208,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
-             'record_system', record_system)
+             'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -228,7 +238,9 @@ CREATE FUNCTION run_replay(
     conninfo     text DEFAULT NULL,
     tags         jsonb DEFAULT NULL,
     random_seed  bigint DEFAULT NULL,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    generators   text[] DEFAULT NULL,
+    max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -240,11 +252,37 @@ BEGIN
              'max_clients', max_clients, 'from_file', from_file,
              'shuffle', shuffle, 'jobs', jobs, 'protocol', protocol,
              'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
-             'random_seed', random_seed, 'record_system', record_system)
+             'random_seed', random_seed, 'record_system', record_system,
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
 END
 $$;
+
+/*
+ * A part: this server's share of a run that a recorder drives from several
+ * generator servers (run_bench(..., generators => ...)); the recorder's
+ * coordinator calls these over libpq, as the calling role, on each
+ * generator.  launch_part takes launch_bench's options (not vacuum,
+ * checkpoint, check_tpcb: the recorder does the maintenance once) and
+ * first_client, total_clients (the part's clients are those of one run of
+ * total_clients), scripts (the mix inline: [{"name", "body", "weight"}]) or
+ * script or replay_queries (with shuffle), part_of ({"recorder": "<system
+ * identifier>/<database>", "run_id", "generator"}, stored in runs.tags) and
+ * go_timeout_s (default 60).  It returns the part's run id once its
+ * coordinator has started; the part connects its clients, shows the phase
+ * 'ready' in progress_state(), and waits for part_go(run_id, start_at): it
+ * then starts measuring at start_at on this server's clock.  A go more than
+ * 200 ms late, or none within go_timeout_s, fails the part.  part_go is
+ * allowed to whoever may cancel the part.  Callers: runners (grant_runner).
+ */
+CREATE FUNCTION pgbenchx.launch_part(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_part'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.part_go(run_id bigint, start_at timestamptz) RETURNS void
+AS 'MODULE_PATHNAME', 'pgbenchx_part_go'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
 -- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
@@ -321,10 +359,11 @@ AS 'MODULE_PATHNAME', 'pgbenchx_coordinator_alive'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 
 -- The run in progress as its coordinator publishes it in shared memory:
--- its phase (maintenance, checkpoint, connecting, measuring, finishing),
--- its step (a lone run is step 1 of 1) and the expected end of the whole
--- run or sweep (NULL while unknown).  One row, or none.  Internal to the
--- progress view; the same for every role.
+-- its phase (maintenance, checkpoint, connecting, ready (a part waiting
+-- for its go), measuring, finishing), its step (a lone run is step 1 of 1)
+-- and the expected end of the whole run or sweep (NULL while unknown).  One
+-- row, or none; two while a part runs beside its recorder's run on this
+-- server.  Internal to the progress view; the same for every role.
 CREATE FUNCTION pgbenchx.progress_state(
     OUT run_id bigint, OUT sweep_id bigint, OUT phase text,
     OUT step int, OUT steps int, OUT eta timestamptz)
@@ -358,14 +397,32 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
 
 -- the progress view's columns are described in 80_comments.sql
 
+-- What a recorder asks a generator before a run driven from several servers
+-- (run_bench(..., generators => ...)): the versions of pgbenchx's SQL and
+-- library here, the run or sweep in progress on this server (any role's;
+-- 0 while one is starting; NULL if none), the free background worker slots
+-- and connections, the CPUs, the system identifier and this server's
+-- clock.  One row, the same for every role.  Callers: runners, and the
+-- recorder's calling role over libpq.
+CREATE FUNCTION pgbenchx.generator_status(
+    OUT sql_version text, OUT library_version text, OUT running bigint,
+    OUT free_worker_slots int, OUT free_connections int, OUT ncpus int,
+    OUT system_identifier text, OUT now timestamptz)
+RETURNS record
+AS 'MODULE_PATHNAME', 'pgbenchx_generator_status'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
 REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.generator_status() FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.launch_part(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.part_go(bigint, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean, text[], float8) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;

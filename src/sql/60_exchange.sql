@@ -12,7 +12,7 @@
  *                     "pgbenchx_version", "server_version" },
  *     "environments": [...], "sweeps": [...], "runs": [...],
  *     "samples": [...], "statement_stats": [...], "imports": [...],
- *     "system_samples": [...], "wait_samples": [...] }
+ *     "system_samples": [...], "wait_samples": [...], "run_generators": [...] }
  * Each array holds the table rows as to_jsonb() writes them, but for the
  * latency histograms of runs and samples (0.3, issue 14): "latency_hist" is
  * the bytes in base64, or null; "imports"
@@ -20,6 +20,8 @@
  * system_samples and wait_samples (issue 13, pgbenchx 0.3) may be absent:
  * a document of 0.2 has neither, nor the runs' columns of 0.3, and its
  * runs import with those parts empty (NULL, as runs recorded before 0.3).
+ * run_generators (issue 14, pgbenchx 0.4: the generators of runs driven
+ * from several servers, "latency_hist" in base64 too) may be absent.
  */
 
 -- export(sweep_ids): the sweeps (in the order given, duplicates once),
@@ -120,6 +122,11 @@ BEGIN
         'wait_samples', coalesce((
             SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.second, x.wait_event_type, x.wait_event)
             FROM pgbenchx.wait_samples x JOIN pgbenchx.runs r USING (run_id)
+            WHERE r.sweep_id = ANY (ids)), '[]'),
+        'run_generators', coalesce((
+            SELECT jsonb_agg(to_jsonb(x) || jsonb_build_object('latency_hist', translate(encode(x.latency_hist, 'base64'), E'\n', ''))
+                             ORDER BY x.run_id, x.generator)
+            FROM pgbenchx.run_generators x JOIN pgbenchx.runs r USING (run_id)
             WHERE r.sweep_id = ANY (ids)), '[]'));
 END $$;
 
@@ -198,7 +205,7 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
         END IF;
     END LOOP;
-    FOREACH k IN ARRAY ARRAY['imports', 'system_samples', 'wait_samples'] LOOP
+    FOREACH k IN ARRAY ARRAY['imports', 'system_samples', 'wait_samples', 'run_generators'] LOOP
         IF doc ? k AND jsonb_typeof(doc->k) <> 'array' THEN
             RAISE EXCEPTION 'key "%" of the import document must be an array, not %', k, jsonb_typeof(doc->k)
                 USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
@@ -227,7 +234,8 @@ BEGIN
         ('samples', ARRAY['run_id', 'second', 'transactions']),
         ('statement_stats', ARRAY['run_id', 'script', 'command', 'command_text', 'executions']),
         ('system_samples', ARRAY['run_id', 'second']),
-        ('wait_samples', ARRAY['run_id', 'second', 'wait_event_type', 'wait_event', 'samples'])
+        ('wait_samples', ARRAY['run_id', 'second', 'wait_event_type', 'wait_event', 'samples']),
+        ('run_generators', ARRAY['run_id', 'generator', 'conninfo', 'clients', 'first_client', 'status'])
     LOOP
         SELECT x.i, x.e, key INTO bad
         FROM jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
@@ -286,6 +294,9 @@ BEGIN
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
     UNION ALL
     SELECT format('a wait_samples row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a run_generators row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
     UNION ALL
     SELECT format('%s names environment %s', coalesce('run ' || (x->>'run_id'), 'sweep ' || (x->>'sweep_id')), x->>'environment_id')
@@ -371,7 +382,16 @@ BEGIN
         ('system_samples', 'checkpoints_done', 0, 2147483647, true),
         ('wait_samples', 'run_id', 1, 9223372036854775807, false),
         ('wait_samples', 'second', 1, 2147483647, false),
-        ('wait_samples', 'samples', 0, 2147483647, false)
+        ('wait_samples', 'samples', 0, 2147483647, false),
+        ('run_generators', 'run_id', 1, 9223372036854775807, false),
+        ('run_generators', 'generator', 1, 64, false),
+        ('run_generators', 'clients', 1, 100000, false),
+        ('run_generators', 'first_client', 0, 100000, false),
+        ('run_generators', 'jobs', 1, 100000, true),
+        ('run_generators', 'part_run_id', 1, 9223372036854775807, true),
+        ('run_generators', 'transactions', 0, 9223372036854775807, true),
+        ('run_generators', 'failed_transactions', 0, 9223372036854775807, true),
+        ('run_generators', 'aborted_clients', 0, 100000, true)
     LOOP
         SELECT x.i, x.e->want AS v INTO bad
         FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
@@ -473,7 +493,18 @@ BEGIN
         ('system_samples', 'data_await_ms', 0, 1e15, false),
         ('system_samples', 'data_queue', 0, 1e15, false),
         ('system_samples', 'wal_await_ms', 0, 1e15, false),
-        ('system_samples', 'wal_queue', 0, 1e15, false)
+        ('system_samples', 'wal_queue', 0, 1e15, false),
+        ('run_generators', 'clock_offset_ms', -1e12, 1e12, false),
+        ('run_generators', 'clock_uncertainty_ms', 0, 1e12, false),
+        ('run_generators', 'tps', 0, 1e12, false),
+        ('run_generators', 'latency_avg_ms', 0, 1e12, false),
+        ('run_generators', 'latency_stddev_ms', 0, 1e12, false),
+        ('run_generators', 'latency_p50_ms', 0, 1e12, false),
+        ('run_generators', 'latency_p99_ms', 0, 1e12, false),
+        ('run_generators', 'latency_max_ms', 0, 1e12, false),
+        ('run_generators', 'conn_time_ms', 0, 1e15, false),
+        ('run_generators', 'bench_duration_s', 0, 1e9, false),
+        ('run_generators', 'driver_cpu_s', 0, 1e9, false)
     LOOP
         SELECT x.i, x.e->want AS v INTO bad
         FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
@@ -526,13 +557,45 @@ BEGIN
                   DETAIL = 'A wait sample''s wait_event_type and wait_event are texts of 1 to 64 characters; a run''s record_system a boolean, verdict a text, system_notes a list of texts and top_waits a list of {"wait_event_type", "wait_event", "share"}, each or null.',
                   HINT = hint_export;
     END IF;
+    -- a run's generators (0.4): each once per run; texts, a status and
+    -- objects as the recorder writes them
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"%s" of element %s of "run_generators"', f.key, x.i) AS what, x.e->f.key AS v,
+               CASE f.key
+                    WHEN 'conninfo' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                         AND pg_catalog.length(x.e->>f.key) OPERATOR(pg_catalog.<=) 4096
+                    WHEN 'status' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                         AND (x.e->>f.key) OPERATOR(pg_catalog.=) ANY (ARRAY['completed', 'cancelled', 'failed', 'aborted', 'lost'])
+                    WHEN 'error' THEN coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') IN ('null', 'string')
+                    WHEN 'system_identifier' THEN coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') = 'null'
+                         OR (x.e->>f.key) OPERATOR(pg_catalog.~) '^[0-9]{1,20}$'
+                    ELSE coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') IN ('null', 'object') END AS ok
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) WITH ORDINALITY x(e, i),
+             (VALUES ('conninfo'), ('status'), ('error'), ('system_identifier'), ('environment'), ('part_run')) f(key)) y
+    WHERE NOT y.ok LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A run generator''s conninfo is a text of at most 4096 characters, its status completed, cancelled, failed, aborted or lost, its error a text, its system_identifier digits, its environment and part_run objects, each but conninfo and status or null.',
+                  HINT = hint_export;
+    END IF;
+    SELECT (x->>'run_id') || '/' || (x->>'generator') AS id INTO bad
+    FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x
+    GROUP BY x->>'run_id', x->>'generator' HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'generator % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
     -- latency histograms (absent from a 0.2 document): base64 text or null,
     -- and bytes that pgbenchx.latency_percentile decodes (src/histcodec.h)
     SELECT y.what, y.v INTO bad FROM (
         SELECT pg_catalog.format('"latency_hist" of element %s of "%s"', x.i, x.k) AS what, x.e->'latency_hist' AS v
         FROM (SELECT 'runs' AS k, r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)
               UNION ALL
-              SELECT 'samples', s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY s(e, i)) x
+              SELECT 'samples', s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY s(e, i)
+              UNION ALL
+              SELECT 'run_generators', g.i, g.e
+              FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) WITH ORDINALITY g(e, i)) x
         WHERE coalesce(pg_catalog.jsonb_typeof(x.e->'latency_hist'), 'null') NOT IN ('string', 'null')) y
     LIMIT 1;
     IF FOUND THEN
@@ -547,7 +610,9 @@ BEGIN
         PERFORM pgbenchx.latency_percentile(pg_catalog.decode(x->>'latency_hist', 'base64'), 100)
         FROM (SELECT r FROM pg_catalog.jsonb_array_elements(doc->'runs') r
               UNION ALL
-              SELECT s FROM pg_catalog.jsonb_array_elements(doc->'samples') s) y(x)
+              SELECT s FROM pg_catalog.jsonb_array_elements(doc->'samples') s
+              UNION ALL
+              SELECT g FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) g) y(x)
         WHERE pg_catalog.jsonb_typeof(x->'latency_hist') = 'string';
     EXCEPTION WHEN invalid_parameter_value OR invalid_binary_representation THEN
         GET STACKED DIAGNOSTICS why = PG_EXCEPTION_DETAIL;
@@ -743,6 +808,12 @@ BEGIN
     SELECT r.* FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x,
          LATERAL jsonb_populate_record(NULL::pgbenchx.wait_samples,
              x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.run_generators
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.run_generators,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'),
+                 'latency_hist', '\x' || encode(decode(x->>'latency_hist', 'base64'), 'hex'))) r
     WHERE run_map ? (x->>'run_id');
 
     RETURN result;

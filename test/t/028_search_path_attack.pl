@@ -458,14 +458,19 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean)' => 'run',
-	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep',
-	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean)' => 'sweep_list',
-	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean)' => 'replay',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision)' => 'run',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep_list',
+	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean, text[], double precision)' => 'replay',
 	# the seam the four above call through (issue 11)
 	'launch_bench(jsonb)' => 'run',
 	'launch_sweep(jsonb)' => 'sweep',
 	'launch_replay(jsonb)' => 'replay',
+	# a generator's side of a run driven from several servers (issue 14)
+	'launch_part(jsonb)' => 'part',
+	'part_go(bigint, timestamp with time zone)' => 'part',
+	# what a recorder asks a generator before such a run
+	'generator_status()' => 'misc',
 	'wait(bigint)' => 'run',
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',
@@ -546,6 +551,17 @@ sub exercise
 	my $replay = $sql->('replay', "SELECT run_replay(E'SELECT 1;\\nSELECT abalance FROM pgbench_accounts WHERE aid = 1;\\nSELECT 1/0;\\n', 1, 2, checkpoint => false)");
 	$sql->('replay', "CALL pgbenchx.wait($replay)");
 
+	# a part: ready, then started by part_go
+	my $part = $sql->('part', "SELECT pgbenchx.launch_part('{\"clients\": 2, \"duration\": 1, "
+		  . "\"scripts\": [{\"name\": \"s\", \"body\": \"\\\\set x random(1, 10)\\nSELECT :x;\\n\", \"weight\": 1}], "
+		  . "\"part_of\": {\"recorder\": \"elsewhere/db\", \"run_id\": 1, \"generator\": 1}}')");
+	ok($node->poll_query_until($db,
+			"SELECT p.phase OPERATOR(pg_catalog.=) 'ready' FROM pgbenchx.progress_state() p "
+			  . "WHERE p.run_id OPERATOR(pg_catalog.=) ${part}::bigint"), "$db: the part is ready");
+	$sql->('part', "SELECT pgbenchx.part_go($part, pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '0.2 s'::pg_catalog.interval)");
+	$sql->('part', "CALL pgbenchx.wait($part)");
+	is($node->safe_psql($db, "SELECT status FROM pgbenchx.runs WHERE run_id = $part"), 'completed', "$db: the part completed");
+
 	# a long run: wait until progress shows (wait's 5-second report), then cancel
 	my $long = $sql->('cancel', "SELECT run_bench(1, 60, 'trapped', vacuum => false, checkpoint => false)");
 	ok($sampled->($long), "$db: the long run samples");
@@ -556,6 +572,7 @@ sub exercise
 	ok(nothing_left($node), "$db: nothing left running");
 
 	$sql->('misc', "SELECT * FROM pgbenchx.check_tpcb()");
+	$sql->('misc', "SELECT s.library_version FROM pgbenchx.generator_status() s");
 	$sql->('misc', "SELECT pgbenchx.eval('abs(-3) + :x * 2 + random(1, 5)', '{\"x\": \"4\"}', 42)");
 	$sql->('misc', "SELECT pgbenchx.sweep_ladder(1, 100)");
 	$sql->('scripts', "SELECT pgbenchx.script_text('trapped'), pgbenchx.script_text('tpcb')");

@@ -1,0 +1,530 @@
+/*-------------------------------------------------------------------------
+ *
+ * fleet.c
+ *	  The recorder's libpq connections to its load generators (issue 14):
+ *	  connect and query with deadlines, waiting on the socket together with
+ *	  the latch (a cancel, a terminate or the postmaster's death is always
+ *	  noticed, nothing blocks inside libpq); the generators' clock offsets;
+ *	  the pre-flight checks made in the caller's session before anything
+ *	  starts; and pgbenchx.generator_status(), a generator's answer about
+ *	  itself.
+ *
+ * Used by launch.c (the pre-flight) and recorder.c (a step driven by
+ * generators).  It knows nothing of the result tables.  Each connection's
+ * socket is reserved with AcquireExternalFD, as loopback.c's are.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include <math.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xlog.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "funcapi.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/postmaster.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "fleet.h"
+#include "loopback.h"
+#include "owner.h"
+#include "progress.h"
+#include "worker.h"
+
+PG_FUNCTION_INFO_V1(pgbenchx_generator_status);
+
+/* a libpq message without its trailing newlines, palloc'd */
+static char *
+fleet_message(const char *msg)
+{
+	char	   *m = pstrdup(msg ? msg : "unknown error");
+	int			len = strlen(m);
+
+	while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
+		m[--len] = '\0';
+	return m;
+}
+
+int64
+fleet_now_unix_usec(void)
+{
+	return (int64) GetCurrentTimestamp() +
+		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC;
+}
+
+/* milliseconds left until deadline (GetCurrentTimestamp's scale), >= 0 */
+static long
+fleet_left_ms(TimestampTz deadline)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	return now >= deadline ? 0 : (long) ((deadline - now + 999) / 1000);
+}
+
+PGconn *
+fleet_connect(const char *conninfo, int timeout_ms, char **errmsg)
+{
+	PGconn	   *conn;
+	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
+	volatile bool timed_out = false;
+
+	*errmsg = NULL;
+	if (!AcquireExternalFD())
+		loopback_too_many_files("a connection to a load generator");
+	conn = PQconnectStart(conninfo);
+	if (conn == NULL)
+	{
+		ReleaseExternalFD();
+		*errmsg = pstrdup("out of memory");
+		return NULL;
+	}
+	if (PQstatus(conn) == CONNECTION_BAD)
+		status = PGRES_POLLING_FAILED;
+
+	PG_TRY();
+	{
+		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
+		{
+			long		left = fleet_left_ms(deadline);
+			int			rc;
+
+			if (left == 0)
+			{
+				timed_out = true;
+				break;
+			}
+			rc = WaitLatchOrSocket(MyLatch,
+								   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT |
+								   (status == PGRES_POLLING_READING ?
+									WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE),
+								   PQsocket(conn), Min(left, 1000), PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			if (rc & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
+				status = PQconnectPoll(conn);
+		}
+	}
+	PG_CATCH();
+	{
+		fleet_close(conn);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	if (timed_out)
+	{
+		*errmsg = psprintf("no connection within %d s", timeout_ms / 1000);
+		fleet_close(conn);
+		return NULL;
+	}
+	if (status == PGRES_POLLING_FAILED)
+	{
+		*errmsg = fleet_message(PQerrorMessage(conn));
+		fleet_close(conn);
+		return NULL;
+	}
+	if (PQsetnonblocking(conn, 1) != 0)
+	{
+		*errmsg = fleet_message(PQerrorMessage(conn));
+		fleet_close(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+void
+fleet_close(PGconn *conn)
+{
+	if (conn == NULL)
+		return;
+	PQfinish(conn);
+	ReleaseExternalFD();
+}
+
+bool
+fleet_send(PGconn *conn, const char *sql, int nparams, const char *const *params,
+		   char **errmsg)
+{
+	*errmsg = NULL;
+	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
+	{
+		*errmsg = fleet_message(PQerrorMessage(conn));
+		return false;
+	}
+	return true;
+}
+
+PGresult *
+fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
+{
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
+	PGresult   *last = NULL;
+	char	   *error = NULL;
+
+	*errmsg = NULL;
+	if (sqlstate)
+		sqlstate[0] = '\0';
+	for (;;)
+	{
+		PGresult   *res;
+
+		/* the rest of a non-blocking send, then the answer */
+		while (PQflush(conn) > 0 || PQisBusy(conn))
+		{
+			long		left = fleet_left_ms(deadline);
+			int			events = WL_SOCKET_READABLE;
+
+			if (left == 0)
+			{
+				if (last)
+					PQclear(last);
+				*errmsg = psprintf("no answer within %d s", timeout_ms / 1000);
+				return NULL;
+			}
+			if (PQflush(conn) > 0)
+				events |= WL_SOCKET_WRITEABLE;
+			(void) WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT | events,
+									 PQsocket(conn), Min(left, 1000), PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			if (!PQconsumeInput(conn))
+			{
+				if (last)
+					PQclear(last);
+				*errmsg = fleet_message(PQerrorMessage(conn));
+				return NULL;
+			}
+		}
+		res = PQgetResult(conn);
+		if (res == NULL)
+			break;
+		if (PQresultStatus(res) == PGRES_FATAL_ERROR || PQresultStatus(res) == PGRES_NONFATAL_ERROR ||
+			PQresultStatus(res) == PGRES_BAD_RESPONSE)
+		{
+			if (error == NULL)
+			{
+				const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+				const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+				error = fleet_message(primary ? primary : PQresultErrorMessage(res));
+				if (sqlstate && st)
+					strlcpy(sqlstate, st, 6);
+			}
+			PQclear(res);
+			continue;
+		}
+		if (PQresultStatus(res) == PGRES_COPY_IN || PQresultStatus(res) == PGRES_COPY_OUT ||
+			PQresultStatus(res) == PGRES_COPY_BOTH)
+		{
+			PQclear(res);
+			if (last)
+				PQclear(last);
+			*errmsg = pstrdup("COPY is not supported");
+			return NULL;
+		}
+		if (last)
+			PQclear(last);
+		last = res;
+	}
+	if (error)
+	{
+		if (last)
+			PQclear(last);
+		*errmsg = error;
+		return NULL;
+	}
+	if (last == NULL)
+		*errmsg = pstrdup("no result");
+	return last;
+}
+
+PGresult *
+fleet_exec(PGconn *conn, const char *sql, int nparams, const char *const *params,
+		   int timeout_ms, char **errmsg, char *sqlstate)
+{
+	if (sqlstate)
+		sqlstate[0] = '\0';
+	if (!fleet_send(conn, sql, nparams, params, errmsg))
+		return NULL;
+	return fleet_collect(conn, timeout_ms, errmsg, sqlstate);
+}
+
+char *
+fleet_name(const FleetGenerator *g)
+{
+	return psprintf("generator %d (%s)", g->index, g->shown);
+}
+
+bool
+fleet_clock(FleetGenerator *g, char **errmsg)
+{
+	double		best_rtt = -1;
+
+	for (int r = 0; r < FLEET_CLOCK_ROUNDS; r++)
+	{
+		int64		sent = fleet_now_unix_usec();
+		int64		received;
+		int64		remote;
+		PGresult   *res;
+
+		res = fleet_exec(g->conn,
+						 "SELECT (pg_catalog.extract('epoch'::pg_catalog.text, pg_catalog.clock_timestamp()) "
+						 "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8",
+						 0, NULL, FLEET_ANSWER_TIMEOUT_MS, errmsg, NULL);
+		received = fleet_now_unix_usec();
+		if (res == NULL)
+			return false;
+		if (PQntuples(res) != 1 || PQgetisnull(res, 0, 0))
+		{
+			PQclear(res);
+			*errmsg = pstrdup("clock_timestamp() returned no value");
+			return false;
+		}
+		remote = strtoi64(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+		if (best_rtt < 0 || (received - sent) / 1000.0 < best_rtt)
+		{
+			best_rtt = (received - sent) / 1000.0;
+			g->rtt_ms = best_rtt;
+			g->uncertainty_ms = best_rtt / 2;
+			g->offset_ms = (remote - (sent + received) / 2.0) / 1000.0;
+		}
+	}
+	return true;
+}
+
+/* the refusals of the pre-flight: errmsg names the generator */
+static void
+fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,
+			 const char *detail, const char *hint) pg_attribute_noreturn();
+
+static void
+fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,
+			 const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(errcode_value),
+			 errmsg("%s %s", fleet_name(g), reason),
+			 detail ? errdetail("%s", detail) : 0,
+			 errhint("%s", hint)));
+}
+
+/* the pre-flight's connections, closed on an error or a cancel */
+static FleetGenerator *fleet_pre_gens;
+static int	fleet_pre_n;
+
+static void
+fleet_close_all(void)
+{
+	for (int i = 0; i < fleet_pre_n; i++)
+	{
+		fleet_close(fleet_pre_gens[i].conn);
+		fleet_pre_gens[i].conn = NULL;
+	}
+}
+
+static void
+fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offset_ms,
+					bool require_password, const char *my_sysid, const char *my_db)
+{
+	char	   *err;
+	char		sqlstate[6];
+	PGresult   *res;
+	const char *sql_version;
+	const char *lib_version;
+	int			free_slots;
+	int			ncpus;
+	int			need;
+	bool		same_server;
+
+	g->conn = fleet_connect(g->conninfo, FLEET_ANSWER_TIMEOUT_MS, &err);
+	if (g->conn == NULL)
+		fleet_refuse(g, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION, "cannot be reached",
+					 psprintf("libpq said: %s", err),
+					 "Check that the generator's server is up and that its pg_hba.conf lets the calling role in from this server, or fix its conninfo.");
+	if (require_password && !PQconnectionUsedPassword(g->conn))
+		fleet_refuse(g, ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED, "let a non-superuser in without a password",
+					 "A non-superuser's connections to generators must log in with a password, as the benchmark clients' do, so that they cannot borrow this server's identity through trust or peer authentication.",
+					 "Pass password=... in that generator's conninfo, and have its pg_hba.conf ask for a password (scram-sha-256).");
+
+	res = fleet_exec(g->conn,
+					 "SELECT s.sql_version, s.library_version, s.running, s.free_worker_slots, "
+					 "s.free_connections, s.ncpus, s.system_identifier, pg_catalog.current_database() "
+					 "FROM pgbenchx.generator_status() s",
+					 0, NULL, FLEET_ANSWER_TIMEOUT_MS, &err, sqlstate);
+	if (res == NULL)
+	{
+		if (strcmp(sqlstate, "3F000") == 0 || strcmp(sqlstate, "42883") == 0 ||
+			strcmp(sqlstate, "42P01") == 0)
+			fleet_refuse(g, ERRCODE_UNDEFINED_OBJECT, "has no pgbenchx in that database",
+						 psprintf("The generator said: %s", err),
+						 "Run CREATE EXTENSION pgbenchx in that database (and grant the calling role pgbenchx.grant_runner there), or point the conninfo at a database that has it.");
+		if (strcmp(sqlstate, "42501") == 0)
+			fleet_refuse(g, ERRCODE_INSUFFICIENT_PRIVILEGE, "does not let the calling role run pgbenchx",
+						 psprintf("The generator said: %s", err),
+						 "On that generator, SELECT pgbenchx.grant_runner('role') for the calling role.");
+		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "could not report its state",
+					 psprintf("The generator said: %s", err),
+					 "Check that pgbenchx on that generator is the same version as here.");
+	}
+	sql_version = PQgetvalue(res, 0, 0);
+	lib_version = PQgetvalue(res, 0, 1);
+	if (strcmp(sql_version, PGBENCHX_LIBRARY_VERSION) != 0 ||
+		strcmp(lib_version, PGBENCHX_LIBRARY_VERSION) != 0)
+		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "has another version of pgbenchx",
+					 psprintf("Its SQL is version %s and its library %s; here both are %s.",
+							  sql_version, lib_version, PGBENCHX_LIBRARY_VERSION),
+					 "Install the same pgbenchx version on every generator, and run ALTER EXTENSION pgbenchx UPDATE there.");
+	if (!PQgetisnull(res, 0, 2))
+		fleet_refuse(g, ERRCODE_OBJECT_IN_USE, "has a run in progress",
+					 psprintf("Run or sweep %s is in progress there (0: one is starting).", PQgetvalue(res, 0, 2)),
+					 "A server hosts one run at a time: wait for it there with CALL pgbenchx.wait(id), or stop it with SELECT pgbenchx.cancel(id).");
+	free_slots = atoi(PQgetvalue(res, 0, 3));
+	ncpus = atoi(PQgetvalue(res, 0, 5));
+	same_server = strcmp(PQgetvalue(res, 0, 6), my_sysid) == 0 &&
+		strcmp(PQgetvalue(res, 0, 7), my_db) == 0;
+	/* its part's coordinator and drivers; here also the recorder's coordinator */
+	need = (jobs > 0 ? Min(jobs, max_share) :
+			worker_default_jobs(max_share, Max(ncpus, 1), free_slots - (same_server ? 1 : 0))) + 1 +
+		(same_server ? 1 : 0);
+	if (need > free_slots)
+		fleet_refuse(g, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED, "has not enough free background worker slots",
+					 psprintf("Its part of %d %s needs %d worker slots%s, but only %d %s free there.",
+							  max_share, max_share == 1 ? "client" : "clients", need,
+							  same_server ? " (with this recorder's coordinator)" : "",
+							  Max(free_slots, 0), free_slots == 1 ? "is" : "are"),
+					 "Pass fewer jobs, use more generators, or raise max_worker_processes on that generator (this needs a restart).");
+	PQclear(res);
+
+	if (!fleet_clock(g, &err))
+		fleet_refuse(g, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION, "did not answer the clock measure",
+					 psprintf("libpq said: %s", err),
+					 "Check the network between this server and the generator.");
+	if (fabs(g->offset_ms) > max_offset_ms)
+		fleet_refuse(g, ERRCODE_INVALID_PARAMETER_VALUE, "has a clock offset above max_clock_offset_ms",
+					 psprintf("Its clock is %.1f ms %s this server's (measured to within %.1f ms); the bound is %g ms. Per-second samples of the generators would not line up.",
+							  fabs(g->offset_ms), g->offset_ms >= 0 ? "ahead of" : "behind",
+							  g->uncertainty_ms, max_offset_ms),
+					 "Synchronise the clocks (NTP, chrony), or pass a larger max_clock_offset_ms to accept it.");
+}
+
+void
+fleet_preflight(FleetGenerator *gens, int n, const int *max_share, int jobs,
+				double max_offset_ms, bool require_password)
+{
+	char	   *my_sysid = psprintf(UINT64_FORMAT, GetSystemIdentifier());
+	char	   *my_db = get_database_name(MyDatabaseId);
+
+	fleet_pre_gens = gens;
+	fleet_pre_n = n;
+	PG_TRY();
+	{
+		for (int i = 0; i < n; i++)
+		{
+			if (max_share[i] == 0)
+				continue;		/* never used */
+			fleet_preflight_one(&gens[i], max_share[i], jobs, max_offset_ms,
+								require_password, my_sysid, my_db);
+			fleet_close(gens[i].conn);
+			gens[i].conn = NULL;
+		}
+	}
+	PG_CATCH();
+	{
+		fleet_close_all();
+		fleet_pre_n = 0;
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	fleet_pre_n = 0;
+}
+
+/* pg_extension.extversion of the extension ext, palloc'd; NULL if none */
+static char *
+fleet_extension_version(Oid ext)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = NULL;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = text_to_cstring(DatumGetTextPP(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/*
+ * pgbenchx.generator_status(): what a recorder asks a generator before a
+ * run, one row.  The same for every role: counts from the server's own
+ * state (owner.c), the run in progress from its coordinator's progress.
+ */
+Datum
+pgbenchx_generator_status(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[8];
+	bool		nulls[8] = {0};
+	int			clients;
+	int			workers;
+	int64		running = progress_running_id();
+	int			pid;
+	char	   *activity;
+	char	   *dbname;
+	char	   *sql_version = NULL;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	{
+		Oid			ext = get_extension_oid("pgbenchx", true);
+
+		if (OidIsValid(ext))
+			sql_version = fleet_extension_version(ext);
+	}
+	owner_count_backends(&clients, &workers);
+	values[0] = sql_version ? CStringGetTextDatum(sql_version) : (Datum) 0;
+	nulls[0] = sql_version == NULL;
+	values[1] = CStringGetTextDatum(PGBENCHX_LIBRARY_VERSION);
+	if (running == 0 && !owner_live_coordinator(&pid, &activity, &dbname))
+		nulls[2] = true;
+	values[2] = Int64GetDatum(running);
+	values[3] = Int32GetDatum(max_worker_processes - workers);
+	values[4] = Int32GetDatum(MaxConnections - ReservedBackends - clients);
+	values[5] = Int32GetDatum((int) sysconf(_SC_NPROCESSORS_ONLN));
+	values[6] = CStringGetTextDatum(psprintf(UINT64_FORMAT, GetSystemIdentifier()));
+	values[7] = TimestampTzGetDatum(GetCurrentTimestamp());
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

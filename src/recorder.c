@@ -1,0 +1,1109 @@
+/*-------------------------------------------------------------------------
+ *
+ * recorder.c
+ *	  One step of a run driven from several load generators (issue 14), in
+ *	  the recorder's coordinator: the generators' parts launched, started
+ *	  together, followed second by second, merged into this server's
+ *	  samples and runs rows, and one pgbenchx.run_generators row each.
+ *
+ * A part is an ordinary pgbenchx run on a generator (pgbenchx.launch_part,
+ * src/part.c): its clients are a share of the step's clients, numbered as
+ * in one run of them all, and connect to the server under test.  Once
+ * every part is 'ready' (its clients connected), the recorder picks a
+ * moment T on its own clock and gives each part its go at T plus that
+ * generator's clock offset (pgbenchx.part_go), so every part's second k
+ * is the same wall-clock second.  The recorder reads the parts' samples
+ * rows as they are written and stores its second k once every live part
+ * has it: counts and tps summed, latency histograms merged
+ * (pgbenchx.latency_merge), percentiles from the merged histogram.  At the
+ * end each part's runs row goes into run_generators, and the recorder's
+ * runs row is computed from those rows in SQL.
+ *
+ * Every remote statement has a deadline (fleet.c); a generator that does
+ * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
+ * is lost: the run fails naming it, the other parts are cancelled and
+ * merged up to where they stopped.  A cancel of the recorder's run cancels
+ * every part at once.  Must not: touch the drivers or the step segment
+ * (coordinator.c's), write result tables except through results.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/pg_type.h"
+#include "commands/dbcommands.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "storage/latch.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "fleet.h"
+#include "loopback.h"
+#include "progress.h"
+#include "recorder.h"
+#include "results.h"
+#include "sysrecord.h"
+
+/* how long the parts may take to connect their clients */
+#define RECORDER_READY_TIMEOUT_MS	(130 * 1000)
+/* how often the parts' tables are read while measuring */
+#define RECORDER_POLL_MS			250
+/* after a cancel or a loss: how long the other parts may take to end */
+#define RECORDER_STOP_TIMEOUT_MS	10000
+/* a part whose seconds lag the others' by more than this is lost */
+#define RECORDER_MAX_LAG_S			60
+/* the margin added to the round trips before the common start */
+#define RECORDER_GO_MARGIN_MS		250
+
+/* one second of one part, as read from its samples (text values) */
+typedef struct RecorderSecond
+{
+	int			second;
+	char	   *v[6];			/* transactions, tps, latency_avg_ms, failed, covered_s, latency_hist */
+} RecorderSecond;
+
+/* one generator's part of a step */
+typedef struct RecorderPart
+{
+	FleetGenerator g;
+	int			clients;		/* 0: not used in this step */
+	int			first_client;
+	int64		part_id;		/* 0: not launched */
+	bool		lost;			/* connection broken, or no answer in time */
+	bool		finished;		/* its runs row is no longer running */
+	bool		cancel_sent;
+	char	   *error;			/* why it was lost or failed */
+	List	   *pending;		/* RecorderSecond *, in order, not yet merged */
+	int			last_second;	/* the last second read */
+} RecorderPart;
+
+/* "<system identifier>/<database>": this recorder, for each part's part_of */
+static char *recorder_self;
+
+/* the parts of the step in progress, for recorder_abandon */
+static RecorderPart *recorder_parts;
+static int	recorder_nparts;
+
+static void
+recorder_json_text(StringInfo buf, const char *key, const char *value)
+{
+	if (buf->len > 1)
+		appendStringInfoChar(buf, ',');
+	escape_json(buf, key);
+	appendStringInfoChar(buf, ':');
+	if (value)
+		escape_json(buf, value);
+	else
+		appendStringInfoString(buf, "null");
+}
+
+/* a number or a JSON literal (true, an object), as is */
+static void
+recorder_json_raw(StringInfo buf, const char *key, const char *raw)
+{
+	if (buf->len > 1)
+		appendStringInfoChar(buf, ',');
+	escape_json(buf, key);
+	appendStringInfo(buf, ":%s", raw);
+}
+
+/* launch_part's options for part p of the step */
+static char *
+recorder_part_options(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
+					  const RecorderPart *p, int total_clients, int64 run_id)
+{
+	StringInfoData b;
+	StringInfoData s;
+
+	initStringInfo(&b);
+	appendStringInfoChar(&b, '{');
+	recorder_json_raw(&b, "clients", psprintf("%d", p->clients));
+	recorder_json_raw(&b, "first_client", psprintf("%d", p->first_client));
+	recorder_json_raw(&b, "total_clients", psprintf("%d", total_clients));
+	if (spec->duration > 0)
+		recorder_json_raw(&b, "duration", psprintf("%d", spec->duration));
+	if (spec->transactions > 0 && !spec->knobs.replay)
+		recorder_json_raw(&b, "transactions", psprintf(INT64_FORMAT, spec->transactions));
+	if (spec->jobs > 0)
+		recorder_json_raw(&b, "jobs", psprintf("%d", Min(spec->jobs, p->clients)));
+	recorder_json_text(&b, "protocol", spec->protocol == RUN_PROTOCOL_SIMPLE ? "simple" :
+					   spec->protocol == RUN_PROTOCOL_EXTENDED ? "extended" : "prepared");
+	recorder_json_text(&b, "conninfo", rg->target);
+	recorder_json_raw(&b, "random_seed", psprintf(INT64_FORMAT, (int64) spec->random_seed));
+	if (spec->knobs.rate > 0)
+		recorder_json_raw(&b, "rate", psprintf("%.17g", spec->knobs.rate * p->clients / total_clients));
+	if (spec->knobs.latency_limit_usec > 0)
+		recorder_json_raw(&b, "latency_limit", psprintf("%.17g", spec->knobs.latency_limit_usec / 1000.0));
+	if (!spec->knobs.replay)
+	{
+		recorder_json_raw(&b, "max_tries", psprintf("%d", spec->knobs.max_tries));
+		recorder_json_raw(&b, "connect_per_transaction", spec->knobs.connect_per_transaction ? "true" : "false");
+	}
+	if (spec->label[0])
+		recorder_json_text(&b, "label", spec->label);
+	if (spec->tags[0])
+		recorder_json_raw(&b, "tags", spec->tags);
+	recorder_json_raw(&b, "record_system", spec->record_system ? "true" : "false");
+	if (mix->ndefines > 0)
+	{
+		initStringInfo(&s);
+		appendStringInfoChar(&s, '{');
+		for (int i = 0; i < mix->ndefines; i++)
+			recorder_json_text(&s, mix->defines[i].name, mix->defines[i].value);
+		appendStringInfoChar(&s, '}');
+		recorder_json_raw(&b, "variables", s.data);
+	}
+	if (spec->knobs.replay)
+	{
+		recorder_json_text(&b, "replay_queries", mix->texts[0]);
+		recorder_json_raw(&b, "shuffle", spec->knobs.shuffle ? "true" : "false");
+	}
+	else
+	{
+		initStringInfo(&s);
+		appendStringInfoChar(&s, '[');
+		for (int i = 0; i < mix->nscripts; i++)
+		{
+			StringInfoData o;
+
+			initStringInfo(&o);
+			appendStringInfoChar(&o, '{');
+			recorder_json_text(&o, "name", mix->names[i]);
+			recorder_json_text(&o, "body", mix->texts[i]);
+			recorder_json_raw(&o, "weight", psprintf(INT64_FORMAT, mix->weights[i]));
+			appendStringInfoChar(&o, '}');
+			if (i > 0)
+				appendStringInfoChar(&s, ',');
+			appendStringInfoString(&s, o.data);
+		}
+		appendStringInfoChar(&s, ']');
+		recorder_json_raw(&b, "scripts", s.data);
+	}
+	initStringInfo(&s);
+	appendStringInfoChar(&s, '{');
+	recorder_json_text(&s, "recorder", recorder_self);
+	recorder_json_raw(&s, "run_id", psprintf(INT64_FORMAT, run_id));
+	recorder_json_raw(&s, "generator", psprintf("%d", p->g.index));
+	appendStringInfoChar(&s, '}');
+	recorder_json_raw(&b, "part_of", s.data);
+	appendStringInfoChar(&b, '}');
+	return b.data;
+}
+
+/* a generator is lost: say why once, close its connection */
+static void
+recorder_lose(RecorderPart *p, const char *what, const char *why)
+{
+	if (p->lost)
+		return;
+	p->lost = true;
+	/* kept for the step: the measure loop's own context is reset each time */
+	p->error = MemoryContextStrdup(TopMemoryContext,
+								   psprintf("%s was lost %s: %s", fleet_name(&p->g), what, why));
+	ereport(LOG, (errmsg("pgbenchx: %s", p->error)));
+	fleet_close(p->g.conn);
+	p->g.conn = NULL;
+}
+
+static bool
+recorder_live(const RecorderPart *p)
+{
+	return p->clients > 0 && !p->lost && p->g.conn != NULL;
+}
+
+/*
+ * pgbenchx.cancel on every live part not yet cancelled, all sent before
+ * any answer is awaited.
+ */
+static void
+recorder_cancel_parts(RecorderPart *parts, int n)
+{
+	char	   *err;
+
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		const char *params[1];
+
+		p->cancel_sent = p->cancel_sent || !recorder_live(p) || p->part_id == 0 || p->finished;
+		if (p->cancel_sent)
+			continue;
+		params[0] = psprintf(INT64_FORMAT, p->part_id);
+		if (!fleet_send(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params, &err))
+			recorder_lose(p, "while cancelling its part", err);
+		else
+			p->cancel_sent = true;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		PGresult   *res;
+
+		if (!recorder_live(p) || p->part_id == 0 || p->finished || !PQisBusy(p->g.conn))
+			continue;
+		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		if (res == NULL)
+		{
+			/* a part already ended refuses the cancel: not a loss */
+			if (PQstatus(p->g.conn) == CONNECTION_BAD)
+				recorder_lose(p, "while cancelling its part", err);
+		}
+		else
+			PQclear(res);
+	}
+}
+
+/* Send to every live part; returns how many were sent. */
+static void
+recorder_send_all(RecorderPart *parts, int n, const char *sql, bool with_second,
+				  const char *what)
+{
+	char	   *err;
+
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		const char *params[2];
+
+		if (!recorder_live(p) || p->part_id == 0)
+			continue;
+		params[0] = psprintf(INT64_FORMAT, p->part_id);
+		params[1] = psprintf("%d", p->last_second);
+		if (!fleet_send(p->g.conn, sql, with_second ? 2 : 1, params, &err))
+			recorder_lose(p, what, err);
+	}
+}
+
+/*
+ * Read every part's new seconds and its status (one statement each, all
+ * sent first).  Returns false when something failed that ends the run
+ * (a part lost).
+ */
+static void
+recorder_poll(RecorderPart *parts, int n)
+{
+	char	   *err;
+
+	recorder_send_all(parts, n,
+					  "SELECT r.status, r.error, s.second, s.transactions, s.tps, s.latency_avg_ms, "
+					  "s.failed, s.covered_s, s.latency_hist "
+					  "FROM pgbenchx.runs r LEFT JOIN pgbenchx.samples s "
+					  "ON s.run_id OPERATOR(pg_catalog.=) r.run_id AND s.second OPERATOR(pg_catalog.>) $2::pg_catalog.int4 "
+					  "WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8 ORDER BY s.second",
+					  true, "while measuring");
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		PGresult   *res;
+		const char *status;
+
+		if (!recorder_live(p) || p->part_id == 0)
+			continue;
+		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		if (res == NULL)
+		{
+			recorder_lose(p, "while measuring", err);
+			continue;
+		}
+		if (PQntuples(res) == 0)
+		{
+			PQclear(res);
+			recorder_lose(p, "while measuring", "its part's runs row is gone");
+			continue;
+		}
+		for (int r = 0; r < PQntuples(res); r++)
+		{
+			RecorderSecond *s;
+			MemoryContext old;
+
+			if (PQgetisnull(res, r, 2))
+				continue;
+			old = MemoryContextSwitchTo(TopMemoryContext);
+			s = palloc0(sizeof(RecorderSecond));
+			s->second = atoi(PQgetvalue(res, r, 2));
+			for (int c = 0; c < 6; c++)
+				s->v[c] = PQgetisnull(res, r, 3 + c) ? NULL : pstrdup(PQgetvalue(res, r, 3 + c));
+			p->pending = lappend(p->pending, s);
+			MemoryContextSwitchTo(old);
+			p->last_second = Max(p->last_second, s->second);
+		}
+		/* the status read with the seconds: a finished part has written them all */
+		status = PQgetvalue(res, 0, 0);
+		if (strcmp(status, "running") != 0)
+		{
+			p->finished = true;
+			/* cancelled by us is expected; by anyone else, or failed, it is the run's failure */
+			if (strcmp(status, "completed") != 0 &&
+				!(strcmp(status, "cancelled") == 0 && p->cancel_sent) && p->error == NULL)
+				p->error = MemoryContextStrdup(TopMemoryContext,
+											   psprintf("%s: its part ended %s%s%s", fleet_name(&p->g), status,
+														PQgetisnull(res, 0, 1) ? "" : ": ",
+														PQgetisnull(res, 0, 1) ? "" : PQgetvalue(res, 0, 1)));
+		}
+		PQclear(res);
+	}
+}
+
+static Datum
+recorder_text_array(char **v, bool *nulls, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+
+	for (int i = 0; i < n; i++)
+		d[i] = nulls[i] ? (Datum) 0 : CStringGetTextDatum(v[i]);
+	return PointerGetDatum(construct_md_array(d, nulls, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* drop the first pending second of a part, freeing it */
+static void
+recorder_pop(RecorderPart *p)
+{
+	RecorderSecond *s = linitial(p->pending);
+
+	for (int c = 0; c < 6; c++)
+		if (s->v[c])
+			pfree(s->v[c]);
+	pfree(s);
+	p->pending = list_delete_first(p->pending);
+}
+
+/*
+ * Write every second that all parts have, or can no longer bring: a part
+ * lost or finished brings nothing more, and one whose next second read is
+ * later than k skipped k (its ring lost it).  final: every part has
+ * stopped, write what is left.
+ */
+static void
+recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool final,
+			   SysRecord *sysrec)
+{
+	for (;;)
+	{
+		int			k = *next_second;
+		bool		any = false;
+		bool		blocked = false;
+		bool		later = false;
+		char	   *vals[6][FLEET_MAX_GENERATORS];
+		bool		nulls[6][FLEET_MAX_GENERATORS];
+		int			m = 0;
+		double		covered = 0;
+		bool		last = final;
+
+		for (int i = 0; i < n; i++)
+		{
+			RecorderPart *p = &parts[i];
+			RecorderSecond *s;
+
+			if (p->clients == 0 || p->part_id == 0)
+				continue;
+			while (p->pending != NIL && ((RecorderSecond *) linitial(p->pending))->second < k)
+				recorder_pop(p);
+			s = p->pending != NIL ? linitial(p->pending) : NULL;
+			if (s && s->second == k)
+				any = true;
+			else if (s)
+				later = true;
+			else if (!(p->finished || p->lost || final))
+				blocked = true;
+		}
+		if (blocked)
+			return;
+		if (!any)
+		{
+			if (!later)
+				return;
+			(*next_second)++;
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			RecorderPart *p = &parts[i];
+			RecorderSecond *s;
+
+			if (p->pending == NIL)
+				continue;
+			s = linitial(p->pending);
+			if (s->second != k)
+				continue;
+			for (int c = 0; c < 6; c++)
+			{
+				vals[c][m] = s->v[c];
+				nulls[c][m] = s->v[c] == NULL;
+			}
+			if (s->v[4])
+				covered = Max(covered, strtod(s->v[4], NULL));
+			m++;
+		}
+		{
+			Oid			types[8] = {INT8OID, INT4OID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
+			TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID};
+			Datum		values[8];
+			char		n8[8] = "        ";
+
+			values[0] = Int64GetDatum(run_id);
+			values[1] = Int32GetDatum(k);
+			for (int c = 0; c < 6; c++)
+				values[2 + c] = recorder_text_array(vals[c], nulls[c], m);
+			results_exec_params("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
+								"latency_p99_ms, failed, covered_s, latency_hist) "
+								"SELECT $1, $2, pg_catalog.sum(u.t), pg_catalog.sum(u.tps), "
+								"pg_catalog.sum(u.avg OPERATOR(pg_catalog.*) u.t) OPERATOR(pg_catalog./) "
+								"NULLIF(pg_catalog.sum(u.t), 0), "
+								"pgbenchx.latency_percentile(pgbenchx.latency_merge(u.h), 99), "
+								"pg_catalog.sum(u.f), pg_catalog.max(u.c), pgbenchx.latency_merge(u.h) "
+								"FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.int8[]), pg_catalog.unnest($4::pg_catalog.float8[]), "
+								"pg_catalog.unnest($5::pg_catalog.float8[]), pg_catalog.unnest($6::pg_catalog.int8[]), "
+								"pg_catalog.unnest($7::pg_catalog.float8[]), pg_catalog.unnest($8::pg_catalog.bytea[])) "
+								"AS u(t, tps, avg, f, c, h)",
+								8, types, values, n8, true);
+			for (int c = 0; c < 6; c++)
+				pfree(DatumGetPointer(values[2 + c]));
+		}
+		for (int i = 0; i < n; i++)
+			if (parts[i].pending != NIL &&
+				((RecorderSecond *) linitial(parts[i].pending))->second == k)
+				recorder_pop(&parts[i]);
+		/* this server's figures of second k; the last one from the end reading */
+		for (int i = 0; i < n; i++)
+			if (parts[i].pending != NIL)
+				last = false;
+		sysrecord_write(sysrec, k, covered > 0 ? covered : 1, last);
+		(*next_second)++;
+	}
+}
+
+/* the run_generators row of a part, once launched */
+static void
+recorder_insert_generator(int64 run_id, const RecorderPart *p)
+{
+	Oid			types[8] = {INT8OID, INT4OID, TEXTOID, INT8OID, INT4OID, INT4OID, FLOAT8OID, FLOAT8OID};
+	Datum		values[8];
+	char		nulls[8] = "        ";
+
+	values[0] = Int64GetDatum(run_id);
+	values[1] = Int32GetDatum(p->g.index);
+	values[2] = CStringGetTextDatum(p->g.shown);
+	values[3] = Int64GetDatum(p->part_id);
+	values[4] = Int32GetDatum(p->clients);
+	values[5] = Int32GetDatum(p->first_client);
+	values[6] = Float8GetDatum(p->g.offset_ms);
+	values[7] = Float8GetDatum(p->g.uncertainty_ms);
+	results_exec_params("INSERT INTO pgbenchx.run_generators (run_id, generator, conninfo, part_run_id, "
+						"clients, first_client, clock_offset_ms, clock_uncertainty_ms, status) "
+						"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'running')",
+						8, types, values, nulls, false);
+}
+
+/* the part's final runs row (jsonb) into its run_generators row */
+static void
+recorder_finish_generator(int64 run_id, RecorderPart *p)
+{
+	char	   *err = NULL;
+	PGresult   *res = NULL;
+	const char *params[1];
+	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[7];
+	char		nulls[7] = "       ";
+
+	if (p->part_id == 0)
+		return;
+	if (recorder_live(p))
+	{
+		params[0] = psprintf(INT64_FORMAT, p->part_id);
+		res = fleet_exec(p->g.conn,
+						 "SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('statement_stats', "
+						 "(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t)) FROM pgbenchx.statement_stats t "
+						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id)), "
+						 "(SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
+						 "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), NULL, "
+						 "(SELECT s.system_identifier FROM pgbenchx.generator_status() s) "
+						 "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
+						 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		if (res == NULL)
+			recorder_lose(p, "while its results were read", err);
+	}
+	values[0] = Int64GetDatum(run_id);
+	values[1] = Int32GetDatum(p->g.index);
+	if (res && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+	{
+		values[2] = CStringGetTextDatum(PQgetvalue(res, 0, 0));
+		if (PQgetisnull(res, 0, 1))
+			nulls[3] = 'n';
+		else
+			values[3] = CStringGetTextDatum(PQgetvalue(res, 0, 1));
+		if (PQgetisnull(res, 0, 3))
+			nulls[6] = 'n';
+		else
+			values[6] = CStringGetTextDatum(PQgetvalue(res, 0, 3));
+	}
+	else
+	{
+		nulls[2] = 'n';
+		nulls[3] = 'n';
+		nulls[6] = 'n';
+	}
+	if (p->lost)
+		values[4] = CStringGetTextDatum("lost");
+	else
+		nulls[4] = 'n';
+	if (p->error)
+		values[5] = CStringGetTextDatum(p->error);
+	else
+		nulls[5] = 'n';
+	if (res)
+		PQclear(res);
+	results_exec_params("UPDATE pgbenchx.run_generators g SET "
+						"part_run = $3::pg_catalog.jsonb, "
+						"environment = $4::pg_catalog.jsonb, "
+						"system_identifier = coalesce($7, g.system_identifier), "
+						"status = coalesce($5, ($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'status', 'lost'), "
+						"error = coalesce($6, ($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'error'), "
+						"jobs = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'jobs')::pg_catalog.int4, "
+						"transactions = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.int8, "
+						"failed_transactions = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'failed')::pg_catalog.int8, "
+						"tps = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8, "
+						"latency_avg_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8, "
+						"latency_stddev_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_stddev_ms')::pg_catalog.float8, "
+						"latency_p50_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_p50_ms')::pg_catalog.float8, "
+						"latency_p99_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_p99_ms')::pg_catalog.float8, "
+						"latency_max_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_max_ms')::pg_catalog.float8, "
+						"conn_time_ms = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'conn_time_ms')::pg_catalog.float8, "
+						"bench_duration_s = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'bench_duration_s')::pg_catalog.float8, "
+						"driver_cpu_s = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'driver_cpu_s')::pg_catalog.float8, "
+						"aborted_clients = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'aborted_clients')::pg_catalog.int4, "
+						"latency_hist = (($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->>) 'latency_hist')::pg_catalog.bytea "
+						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 AND g.generator OPERATOR(pg_catalog.=) $2",
+						7, types, values, nulls, false);
+}
+
+/* the recorder's runs row from its run_generators rows */
+static void
+recorder_finish_run(int64 run_id, const char *status, const char *error)
+{
+	Oid			types[3] = {INT8OID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	char		nulls[3] = "   ";
+
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(status);
+	if (error)
+		values[2] = CStringGetTextDatum(error);
+	else
+		nulls[2] = 'n';
+	/* pgbench -r: the parts' statements, summed (there before the final status) */
+	results_exec_params("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, executions, "
+						"latency_avg_ms, failures, retries) "
+						"SELECT $1, e.script, e.command, pg_catalog.min(e.command_text), "
+						"pg_catalog.sum(e.executions)::pg_catalog.int8, "
+						"pg_catalog.sum(e.latency_avg_ms OPERATOR(pg_catalog.*) e.executions) OPERATOR(pg_catalog./) "
+						"NULLIF(pg_catalog.sum(e.executions) FILTER (WHERE e.latency_avg_ms IS NOT NULL), 0), "
+						"pg_catalog.sum(e.failures)::pg_catalog.int8, pg_catalog.sum(e.retries)::pg_catalog.int8 "
+						"FROM pgbenchx.run_generators g, "
+						"pg_catalog.jsonb_to_recordset(CASE WHEN pg_catalog.jsonb_typeof(g.part_run OPERATOR(pg_catalog.->) 'statement_stats') "
+						"OPERATOR(pg_catalog.=) 'array' THEN g.part_run OPERATOR(pg_catalog.->) 'statement_stats' ELSE '[]'::pg_catalog.jsonb END) "
+						"AS e(script text, command int, command_text text, executions bigint, latency_avg_ms float8, "
+						"failures bigint, retries bigint) "
+						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
+						"GROUP BY e.script, e.command",
+						1, types, values, nulls, false);
+	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
+						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
+						"transactions = g.t, failed = g.f, "
+						"tps = g.t OPERATOR(pg_catalog./) NULLIF(g.d, 0::pg_catalog.float8), "
+						"tps_incl_conn = g.t OPERATOR(pg_catalog./) NULLIF(g.d OPERATOR(pg_catalog.+) (g.conn OPERATOR(pg_catalog./) 1000), 0::pg_catalog.float8), "
+						"latency_avg_ms = g.avg, latency_stddev_ms = g.sd, "
+						"latency_p50_ms = pgbenchx.latency_percentile(g.h, 50), "
+						"latency_p90_ms = pgbenchx.latency_percentile(g.h, 90), "
+						"latency_p95_ms = pgbenchx.latency_percentile(g.h, 95), "
+						"latency_p99_ms = pgbenchx.latency_percentile(g.h, 99), "
+						"latency_max_ms = g.mx, latency_hist = g.h, conn_time_ms = g.conn, "
+						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, jobs = coalesce(g.j, r.jobs), "
+						"samples_lost = 0, samples_lost_transactions = g.t OPERATOR(pg_catalog.-) "
+						"(SELECT coalesce(pg_catalog.sum(x.transactions), 0)::pg_catalog.int8 FROM pgbenchx.samples x "
+						"WHERE x.run_id OPERATOR(pg_catalog.=) $1) "
+						"FROM (SELECT coalesce(pg_catalog.sum(transactions), 0)::pg_catalog.int8 AS t, "
+						"coalesce(pg_catalog.sum(failed_transactions), 0)::pg_catalog.int8 AS f, "
+						"pg_catalog.max(bench_duration_s) AS d, pg_catalog.max(conn_time_ms) AS conn, "
+						"pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0) AS avg, "
+						"pg_catalog.sqrt(GREATEST(0::pg_catalog.float8, "
+						"(pg_catalog.sum(transactions OPERATOR(pg_catalog.*) ((latency_stddev_ms OPERATOR(pg_catalog.*) latency_stddev_ms) "
+						"OPERATOR(pg_catalog.+) (latency_avg_ms OPERATOR(pg_catalog.*) latency_avg_ms))) "
+						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) OPERATOR(pg_catalog.-) "
+						"((pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) "
+						"OPERATOR(pg_catalog.*) (pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0))))) AS sd, "
+						"pg_catalog.max(latency_max_ms) AS mx, pgbenchx.latency_merge(latency_hist) AS h, "
+						"pg_catalog.sum(driver_cpu_s) AS cpu, pg_catalog.sum(aborted_clients)::pg_catalog.int4 AS ab, "
+						"pg_catalog.sum(jobs)::pg_catalog.int4 AS j "
+						"FROM pgbenchx.run_generators WHERE run_id OPERATOR(pg_catalog.=) $1) g "
+						"WHERE r.run_id OPERATOR(pg_catalog.=) $1",
+						3, types, values, nulls, false);
+}
+
+/* Wait for the latch or timeout_ms; services interrupts. */
+static void
+recorder_sleep(long timeout_ms)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 timeout_ms, PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+static bool
+recorder_cancel_requested(void)
+{
+	return loopback_cancel_flag != NULL && *loopback_cancel_flag;
+}
+
+/* the first error of the parts, for runs.error; NULL if none */
+static char *
+recorder_first_error(RecorderPart *parts, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (parts[i].lost && parts[i].error)
+			return parts[i].error;
+	for (int i = 0; i < n; i++)
+		if (parts[i].error)
+			return parts[i].error;
+	return NULL;
+}
+
+static bool
+recorder_any_failed(RecorderPart *parts, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (parts[i].lost || parts[i].error)
+			return true;
+	return false;
+}
+
+/*
+ * Launch, start and follow the parts; returns when every part has ended
+ * (or was lost).  *why: the reason the run failed before it measured.
+ */
+static void
+recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
+			   RecorderPart *parts, int n, int64 run_id, int clients, char **why,
+			   SysRecord **sysrec)
+{
+	char	   *err;
+	int			next_second = 1;
+	TimestampTz deadline;
+	int64		go_at;
+	double		max_rtt = 0;
+	MemoryContext loop_cxt;
+	MemoryContext old;
+
+	/* connect, measure the clocks */
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+
+		if (p->clients == 0)
+			continue;
+		p->g.conn = fleet_connect(p->g.conninfo, FLEET_ANSWER_TIMEOUT_MS, &err);
+		if (p->g.conn == NULL)
+		{
+			*why = psprintf("%s cannot be reached: %s", fleet_name(&p->g), err);
+			return;
+		}
+		if (!fleet_clock(&p->g, &err))
+		{
+			*why = psprintf("%s did not answer the clock measure: %s", fleet_name(&p->g), err);
+			return;
+		}
+		if (fabs(p->g.offset_ms) > spec->max_clock_offset_ms)
+		{
+			*why = psprintf("%s has a clock offset of %.1f ms, above max_clock_offset_ms (%g)",
+							fleet_name(&p->g), p->g.offset_ms, spec->max_clock_offset_ms);
+			return;
+		}
+		max_rtt = Max(max_rtt, p->g.rtt_ms);
+	}
+
+	/* launch every part */
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		const char *params[1];
+		PGresult   *res;
+
+		if (p->clients == 0)
+			continue;
+		params[0] = recorder_part_options(spec, mix, rg, p, clients, run_id);
+		res = fleet_exec(p->g.conn, "SELECT pgbenchx.launch_part($1::pg_catalog.jsonb)", 1, params,
+						 RECORDER_READY_TIMEOUT_MS, &err, NULL);
+		if (res == NULL || PQntuples(res) != 1)
+		{
+			*why = psprintf("%s refused its part: %s", fleet_name(&p->g), err ? err : "no id");
+			if (res)
+				PQclear(res);
+			return;
+		}
+		p->part_id = strtoi64(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+		recorder_insert_generator(run_id, p);
+		if (recorder_cancel_requested())
+			return;
+	}
+
+	/* wait until every part's clients are connected */
+	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), RECORDER_READY_TIMEOUT_MS);
+	for (;;)
+	{
+		bool		all_ready = true;
+
+		if (recorder_cancel_requested())
+			return;
+		recorder_send_all(parts, n,
+						  "SELECT r.status, p.phase, r.error FROM pgbenchx.runs r "
+						  "LEFT JOIN pgbenchx.progress_state() p ON p.run_id OPERATOR(pg_catalog.=) r.run_id "
+						  "WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
+						  false, "while its part connected");
+		for (int i = 0; i < n; i++)
+		{
+			RecorderPart *p = &parts[i];
+			PGresult   *res;
+
+			if (p->clients == 0)
+				continue;
+			if (p->lost)
+			{
+				*why = pstrdup(p->error);
+				return;
+			}
+			res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+			if (res == NULL)
+			{
+				recorder_lose(p, "while its part connected", err);
+				*why = pstrdup(p->error);
+				return;
+			}
+			if (PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
+			{
+				*why = psprintf("%s: its part ended before it started%s%s", fleet_name(&p->g),
+								PQntuples(res) == 1 && !PQgetisnull(res, 0, 2) ? ": " : "",
+								PQntuples(res) == 1 && !PQgetisnull(res, 0, 2) ? PQgetvalue(res, 0, 2) : "");
+				p->finished = true;
+				PQclear(res);
+				return;
+			}
+			if (PQgetisnull(res, 0, 1) || strcmp(PQgetvalue(res, 0, 1), "ready") != 0)
+				all_ready = false;
+			PQclear(res);
+		}
+		if (all_ready)
+			break;
+		if (GetCurrentTimestamp() > deadline)
+		{
+			*why = psprintf("the parts' clients did not all connect within %d s",
+							RECORDER_READY_TIMEOUT_MS / 1000);
+			return;
+		}
+		recorder_sleep(100);
+	}
+
+	/* the common start: T on our clock, T + offset on each generator's */
+	go_at = fleet_now_unix_usec() + (int64) (max_rtt * 2 * 1000) + RECORDER_GO_MARGIN_MS * 1000;
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		const char *params[2];
+
+		if (p->clients == 0)
+			continue;
+		params[0] = psprintf(INT64_FORMAT, p->part_id);
+		params[1] = psprintf(INT64_FORMAT, go_at + (int64) (p->g.offset_ms * 1000));
+		if (!fleet_send(p->g.conn,
+						"SELECT pgbenchx.part_go($1::pg_catalog.int8, pg_catalog.to_timestamp(0) OPERATOR(pg_catalog.+) "
+						"($2::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 microsecond'))",
+						2, params, &err))
+		{
+			recorder_lose(p, "at the start", err);
+			*why = pstrdup(p->error);
+			return;
+		}
+	}
+	for (int i = 0; i < n; i++)
+	{
+		RecorderPart *p = &parts[i];
+		PGresult   *res;
+
+		if (p->clients == 0)
+			continue;
+		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		if (res == NULL)
+		{
+			*why = psprintf("%s refused the start: %s", fleet_name(&p->g), err);
+			return;
+		}
+		PQclear(res);
+	}
+	{
+		Oid			types[2] = {INT8OID, FLOAT8OID};
+		Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum((double) go_at)};
+
+		results_exec_params("UPDATE pgbenchx.runs SET started_at = pg_catalog.to_timestamp(0) OPERATOR(pg_catalog.+) "
+							"($2 OPERATOR(pg_catalog.*) interval '1 microsecond') WHERE run_id OPERATOR(pg_catalog.=) $1",
+							2, types, values, "  ", false);
+	}
+	/*
+	 * This server's machine and server figures over the run, as for any run
+	 * whose clients are elsewhere (sysrecord.c): no drivers here, the
+	 * baseline at the common start.
+	 */
+	{
+		RunShared  *none = MemoryContextAllocZero(TopMemoryContext, sizeof(RunShared));
+		TimestampTz start = (TimestampTz) (go_at -
+										   (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC);
+
+		none->ring_len = RUN_SECOND_RING;
+		*sysrec = sysrecord_begin(spec, run_id, none, NULL, 0);
+		while (GetCurrentTimestamp() < start)
+			recorder_sleep(Max((start - GetCurrentTimestamp()) / 1000, 1));
+		sysrecord_baseline(*sysrec, start);
+	}
+	progress_phase(RUN_PHASE_MEASURING);
+
+	/* follow the parts until every one has ended */
+	loop_cxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchx recorder loop", ALLOCSET_DEFAULT_SIZES);
+	deadline = 0;
+	for (;;)
+	{
+		bool		all_done = true;
+
+		old = MemoryContextSwitchTo(loop_cxt);
+		if ((recorder_cancel_requested() || recorder_any_failed(parts, n)))
+		{
+			recorder_cancel_parts(parts, n);
+			if (deadline == 0)
+				deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), RECORDER_STOP_TIMEOUT_MS);
+		}
+		sysrecord_tick(*sysrec);
+		recorder_poll(parts, n);
+		/* a part that falls far behind would hold the others' seconds without bound */
+		{
+			int			ahead = 0;
+
+			for (int i = 0; i < n; i++)
+				if (parts[i].clients > 0)
+					ahead = Max(ahead, parts[i].last_second);
+			for (int i = 0; i < n; i++)
+				if (recorder_live(&parts[i]) && parts[i].part_id != 0 && !parts[i].finished &&
+					ahead - parts[i].last_second > RECORDER_MAX_LAG_S)
+					recorder_lose(&parts[i], "while measuring",
+								  psprintf("its seconds fell more than %d s behind the other generators'",
+										   RECORDER_MAX_LAG_S));
+		}
+		recorder_merge(run_id, parts, n, &next_second, false, *sysrec);
+		for (int i = 0; i < n; i++)
+			if (parts[i].clients > 0 && !parts[i].finished && !parts[i].lost)
+				all_done = false;
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(loop_cxt);
+		if (all_done)
+			break;
+		if (deadline != 0 && GetCurrentTimestamp() > deadline)
+		{
+			for (int i = 0; i < n; i++)
+				if (parts[i].clients > 0 && !parts[i].finished && !parts[i].lost)
+					recorder_lose(&parts[i], "while stopping",
+								  psprintf("its part did not end within %d s", RECORDER_STOP_TIMEOUT_MS / 1000));
+			break;
+		}
+		recorder_sleep(RECORDER_POLL_MS);
+	}
+	MemoryContextDelete(loop_cxt);
+	sysrecord_end(*sysrec);
+	recorder_merge(run_id, parts, n, &next_second, true, *sysrec);
+}
+
+/*
+ * What an error or a termination of the recorder leaves: best effort, each
+ * live part is cancelled (its generator ends it within about a second).
+ */
+/* best effort: cancel one live part, errors swallowed */
+static void
+recorder_abandon_one(RecorderPart *p)
+{
+	PGcancel   *c;
+	char		errbuf[256];
+	const char *params[1];
+	char	   *err;
+
+	if (!recorder_live(p) || p->part_id == 0 || p->finished)
+		return;
+	/* a statement in flight: cancel it first, then cancel the part */
+	if (PQisBusy(p->g.conn) && (c = PQgetCancel(p->g.conn)) != NULL)
+	{
+		(void) PQcancel(c, errbuf, sizeof(errbuf));
+		PQfreeCancel(c);
+	}
+	params[0] = psprintf(INT64_FORMAT, p->part_id);
+	PG_TRY();
+	{
+		PGresult   *res;
+
+		while (PQisBusy(p->g.conn) && (res = fleet_collect(p->g.conn, 2000, &err, NULL)) != NULL)
+			PQclear(res);
+		res = fleet_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
+						 2000, &err, NULL);
+		if (res)
+			PQclear(res);
+	}
+	PG_CATCH();
+	{
+		FlushErrorState();
+	}
+	PG_END_TRY();
+}
+
+void
+recorder_abandon(void)
+{
+	if (recorder_parts == NULL)
+		return;
+	for (int i = 0; i < recorder_nparts; i++)
+		recorder_abandon_one(&recorder_parts[i]);
+	for (int i = 0; i < recorder_nparts; i++)
+	{
+		fleet_close(recorder_parts[i].g.conn);
+		recorder_parts[i].g.conn = NULL;
+	}
+	recorder_parts = NULL;
+	recorder_nparts = 0;
+}
+
+void
+recorder_abandon_rows(int64 run_id, const char *status)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2] = {Int64GetDatum(run_id), CStringGetTextDatum(status)};
+
+	results_exec_params("UPDATE pgbenchx.run_generators SET status = $2, "
+						"error = coalesce(error, 'the recorder''s run ended ' OPERATOR(pg_catalog.||) $2 OPERATOR(pg_catalog.||) ' before this part''s figures were read') "
+						"WHERE run_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running'",
+						2, types, values, "  ", false);
+}
+
+const char *
+recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
+				  int64 run_id, int clients, bool *cancelled)
+{
+	RunGenerators rg;
+	RecorderPart *parts;
+	int			n;
+	int			left = clients;
+	int			first = 0;
+	char	   *why = NULL;
+	const char *status;
+	char	   *error;
+	SysRecord  *sysrec = NULL;
+
+	run_spec_generators(spec, payload, &rg);
+	if (recorder_self == NULL)
+	{
+		/* the catalogue is read in a transaction */
+		StartTransactionCommand();
+		recorder_self = MemoryContextStrdup(TopMemoryContext,
+											psprintf(UINT64_FORMAT "/%s", GetSystemIdentifier(),
+													 get_database_name(MyDatabaseId)));
+		CommitTransactionCommand();
+	}
+	n = rg.n;
+	parts = MemoryContextAllocZero(TopMemoryContext, sizeof(RecorderPart) * n);
+	for (int i = 0; i < n; i++)
+	{
+		int			share = (left + (n - i) - 1) / (n - i);
+
+		parts[i].g.index = i + 1;
+		parts[i].g.conninfo = rg.conninfo[i];
+		parts[i].g.shown = rg.shown[i];
+		parts[i].clients = share;
+		parts[i].first_client = first;
+		first += share;
+		left -= share;
+	}
+	recorder_parts = parts;
+	recorder_nparts = n;
+	if (spec->record_system)
+		results_system_note(run_id, "driven from generators: system_samples are this server's machine and server figures; wait_samples and the client backends' CPU are not recorded (the clients are the generators'), each generator records its part's own in its tables (run_generators.part_run_id)");
+
+	progress_phase(RUN_PHASE_CONNECTING);
+	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &sysrec);
+	progress_phase(RUN_PHASE_FINISHING);
+	if (why != NULL || recorder_cancel_requested())
+	{
+		/* nothing measured, or stopped early: the parts launched are cancelled */
+		recorder_cancel_parts(parts, n);
+		for (int i = 0; i < n; i++)
+		{
+			PGresult   *res;
+			char	   *err;
+			const char *params[1];
+
+			/* give each cancelled part a moment to write its final row */
+			if (!recorder_live(&parts[i]) || parts[i].part_id == 0)
+				continue;
+			params[0] = psprintf(INT64_FORMAT, parts[i].part_id);
+			for (int t = 0; t < 40; t++)
+			{
+				res = fleet_exec(parts[i].g.conn,
+								 "SELECT status FROM pgbenchx.runs WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
+								 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+				if (res == NULL)
+					break;
+				if (PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
+				{
+					PQclear(res);
+					break;
+				}
+				PQclear(res);
+				recorder_sleep(250);
+			}
+		}
+	}
+	for (int i = 0; i < n; i++)
+		recorder_finish_generator(run_id, &parts[i]);
+
+	error = why ? why : recorder_first_error(parts, n);
+	if (recorder_cancel_requested())
+	{
+		*cancelled = true;
+		status = "cancelled";
+	}
+	else if (why != NULL || recorder_any_failed(parts, n))
+		status = "failed";
+	else
+		status = "completed";
+	recorder_finish_run(run_id, status, error);
+	sysrecord_finish(sysrec);
+
+	for (int i = 0; i < n; i++)
+	{
+		fleet_close(parts[i].g.conn);
+		parts[i].g.conn = NULL;
+	}
+	recorder_parts = NULL;
+	recorder_nparts = 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (parts[i].error)
+			pfree(parts[i].error);
+		while (parts[i].pending != NIL)
+			recorder_pop(&parts[i]);
+	}
+	pfree(parts);
+	return status;
+}
