@@ -5,11 +5,11 @@
  * parameters), so they are dropped and created again with the grants they
  * had; pgbenchx.generator_status() is what a recorder asks each generator
  * before a run; pgbenchx.run_generators keeps one row per generator of a
- * run.  Runners who had pgbenchx.wait get EXECUTE on generator_status and
- * those who could read pgbenchx.samples get SELECT on run_generators, as
- * grant_runner gives them; the initial privileges are put back to what a
- * fresh CREATE EXTENSION records, so that pg_dump keeps these grants as the
- * user's.  export() and import() carry run_generators.
+ * run.  Runners who had pgbenchx.wait get EXECUTE on generator_status
+ * (90_runner_grants.sql) and those who could read pgbenchx.samples get
+ * SELECT on run_generators, as grant_runner gives them; the initial
+ * privileges are put back to what a fresh CREATE EXTENSION records, so that
+ * pg_dump keeps these grants as the user's.  export() and import() carry run_generators.
  */
 
 -- Who may execute the four entry points, kept for their new versions in a
@@ -335,36 +335,13 @@ COMMENT ON COLUMN pgbenchx.run_generators.latency_hist IS 'its latency histogram
 COMMENT ON COLUMN pgbenchx.run_generators.environment IS 'the generator''s environment as it recorded it (its pgbenchx.environments row)';
 COMMENT ON COLUMN pgbenchx.run_generators.part_run IS 'its part''s whole runs row on the generator, as jsonb, with its statement_stats rows under the key statement_stats (the run''s statement_stats are their sums)';
 
--- generator_status for the runners (those holding EXECUTE on wait), and
 -- SELECT on run_generators for those who may read samples; initial
--- privileges as a fresh CREATE EXTENSION records them.
+-- privileges as a fresh CREATE EXTENSION records them (generator_status
+-- reaches the runners in 90_runner_grants.sql).
 DO $$
 DECLARE
     g    record;
-    init pg_catalog.aclitem[];
 BEGIN
-    SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
-    WHERE i.objoid OPERATOR(pg_catalog.=) 'pgbenchx.generator_status()'::pg_catalog.regprocedure::pg_catalog.oid
-      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-      AND i.objsubid OPERATOR(pg_catalog.=) 0;
-    FOR g IN
-        SELECT DISTINCT a.grantee
-        FROM pg_catalog.pg_proc p
-        CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
-        WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
-          AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
-          AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
-        ORDER BY a.grantee
-    LOOP
-        EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE pgbenchx.generator_status() TO %s',
-                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                       ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
-    END LOOP;
-    UPDATE pg_catalog.pg_init_privs i SET initprivs = init
-    WHERE i.objoid OPERATOR(pg_catalog.=) 'pgbenchx.generator_status()'::pg_catalog.regprocedure::pg_catalog.oid
-      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-      AND i.objsubid OPERATOR(pg_catalog.=) 0;
-
     FOR g IN
         SELECT DISTINCT a.grantee
         FROM pg_catalog.pg_class c
