@@ -427,7 +427,10 @@ expr_set_error(ExprParser *p, int offset, const char *msg,
 	}
 	else
 		p->err->more[0] = '\0';
-	p->err->offset = offset < 0 ? 0 : offset;
+	/* -1 at an empty expression: pgbench's caret is then on the last
+	 * character of the command before it (the end of the last token its
+	 * scanner consumed, minus one) */
+	p->err->offset = offset < -1 ? -1 : offset;
 }
 
 static void
