@@ -745,6 +745,21 @@ test_parse_errors(void)
 	CHECK(strstr(buf, "unexpected function name (abc)") != NULL);
 	parse_fail("\\set i\n", buf, sizeof(buf));
 	CHECK(strstr(buf, "t:1: syntax error in command \"set\"") == buf);
+	/*
+	 * An empty expression: pgbench's caret is on the newline after it, or
+	 * at the end of the script on the last character before it.
+	 */
+	CHECK_STR(buf, "t:1: syntax error in command \"set\"\n"
+			  "\\set i\n"
+			  "      ^ error found here");
+	parse_fail("\\set i", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: syntax error in command \"set\"\n"
+			  "\\set i\n"
+			  "     ^ error found here");
+	parse_fail("\\if", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: syntax error in command \"if\"\n"
+			  "\\if\n"
+			  "  ^ error found here");
 
 	parse_fail("\\set\n", buf, sizeof(buf));
 	CHECK_STR(buf, "t:1: missing argument in command \"set\"");
