@@ -538,7 +538,8 @@ expr_lex(ExprParser *p)
 		return;
 	}
 
-	if (s[i] == ':' && i + 1 < n && expr_is_name_start((unsigned char) s[i + 1]))
+	/* pgbench's :{alnum}+: a variable's name may start with a digit here */
+	if (s[i] == ':' && i + 1 < n && expr_is_name_char((unsigned char) s[i + 1]))
 	{
 		i += 2;
 		while (i < n && expr_is_name_char((unsigned char) s[i]))
@@ -1226,6 +1227,38 @@ expr_parse_expr(ExprParser *p, int minprec)
 	return lhs;
 }
 
+/*
+ * After an error, pgbench's scanner lexes on to the end of the line to echo
+ * it, and an error its lexer meets on the way (an unexpected character, a
+ * constant overflow) reports itself instead: the last one on the line wins,
+ * with its own caret.  Do the same from just after the first error.
+ */
+static void
+expr_relex_rest(ExprParser *p)
+{
+	ExprParser	q;
+	ExprParseError later;
+
+	if (strcmp(p->err->message, "parsing was interrupted") == 0 ||
+		strcmp(p->err->message, "out of memory") == 0)
+		return;
+	q = *p;
+	q.err = &later;
+	q.failed = false;
+	q.pos = p->err->offset + 1;
+	while (q.pos < q.len)
+	{
+		expr_lex(&q);
+		if (q.tok.kind == ET_EOF)
+			break;
+		if (q.failed)
+		{
+			*p->err = later;
+			q.failed = false;
+		}
+	}
+}
+
 ExprNode *
 expr_parse(const char *text, size_t len, int end_offset,
 		   ExprResolveVar resolve, void *resolve_arg, ExprParseError *err)
@@ -1253,6 +1286,8 @@ expr_parse(const char *text, size_t len, int end_offset,
 	}
 	if (node == NULL && !p.failed)
 		expr_syntax_error(&p);
+	if (node == NULL)
+		expr_relex_rest(&p);
 	return node;
 }
 
