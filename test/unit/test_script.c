@@ -756,6 +756,27 @@ test_parse_errors(void)
 	CHECK_STR(buf, "t:1: syntax error in command \"set\"\n"
 			  "\\set i\n"
 			  "     ^ error found here");
+	/*
+	 * pgbench lexes on to the end of the line after an error, and the last
+	 * error its lexer meets there is the one reported
+	 */
+	parse_fail("\\set i }{\n", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: unexpected character ({) in command \"set\"\n"
+			  "\\set i }{\n"
+			  "        ^ error found here");
+	parse_fail("\\set i 'a b'\n", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: unexpected character (') in command \"set\"\n"
+			  "\\set i 'a b'\n"
+			  "           ^ error found here");
+	parse_fail("\\set i ) 99999999999999999999 + 1\n", buf, sizeof(buf));
+	CHECK(strstr(buf, "t:1: bigint constant overflow (99999999999999999999) in command \"set\"") == buf);
+	{
+		/* :{alnum}+ is a variable, even :1 (undefined at run time) */
+		Script	   *v = parse_ok("v", "\\set i :1 + :_x\n");
+
+		if (v != NULL)
+			script_free(v);
+	}
 	parse_fail("\\if", buf, sizeof(buf));
 	CHECK_STR(buf, "t:1: syntax error in command \"if\"\n"
 			  "\\if\n"
