@@ -433,6 +433,13 @@ my @errors = (
 	[ 'set i', 1, "\\set i 1 +\n" ],
 	[ 'not enough arguments to permute', 1, "\\set i permute(1)\n" ],
 	[ 'too many arguments to permute', 1, "\\set i permute(1, 2, 3, 4)\n" ],
+	# not in pgbench's tests, found while replaying them: after an error
+	# pgbench lexes on to the end of the line, and the last lexer error there
+	# is the one it reports; a variable's name may start with a digit
+	[ 'the last unexpected character', 1, "\\set i }{\n" ],
+	[ 'a quoted string', 1, "\\set i 'a b' + 1\n" ],
+	[ 'an overflow after a syntax error', 1, "\\set i ) 99999999999999999999\n" ],
+	[ 'a variable named by digits', 2, "\\set i :1 + 1\n" ],
 );
 for my $e (@errors)
 {
