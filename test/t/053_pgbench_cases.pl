@@ -520,16 +520,17 @@ sub x_side
 	my ($case, $who) = @_;
 	my $o = parse_opts($case->{opts});
 	my @mix = @{ $o->{b} // [] };
-	foreach my $f (@{ $case->{files} // [] })
+	my @files = @{ $case->{files} // [] };
+	if (@files)
 	{
 		my ($ret, $out, $err) = $node->psql('postgres',
-			"SELECT pgbenchx.add_script('$f->[0]', \$body\$$f->[1]\$body\$, replace => true)");
+			join('', map { "SELECT pgbenchx.add_script('$_->[0]', \$body\$$_->[1]\$body\$, replace => true);\n" } @files));
 		if ($ret != 0)
 		{
 			my ($msg, $detail) = sql_error($err);
-			return { refused => 1, message => $msg, detail => $detail, hint => $err };
+			return { refused => 1, message => $msg, detail => $detail };
 		}
-		push @mix, $f->[0] . (defined $f->[2] ? "\@$f->[2]" : '');
+		push @mix, map { $_->[0] . (defined $_->[2] ? "\@$_->[2]" : '') } @files;
 	}
 	my %vars = (who => $who);
 	foreach (@{ $o->{D} // [] })
@@ -539,7 +540,9 @@ sub x_side
 	}
 	my $json = '{' . join(', ', map { my $v = $vars{$_}; $v =~ s/(["\\])/\\$1/g; "\"$_\": \"$v\"" } sort keys %vars) . '}';
 	my $clients = $o->{c} // 1;
-	my @args = ("script => '" . join(', ', @mix) . "'", 'checkpoint => false',
+	# record_system => false: nothing here reads the system samples, and
+	# each run is then shorter
+	my @args = ("script => '" . join(', ', @mix) . "'", 'checkpoint => false', 'record_system => false',
 		'vacuum => ' . ($o->{n} ? 'false' : 'true'), "variables => '$json'",
 		'jobs => ' . (($o->{j} // 1) < $clients ? ($o->{j} // 1) : $clients));
 	push @args, "transactions => $o->{t}" if $o->{t};
@@ -564,12 +567,13 @@ sub x_side
 		my ($msg, $detail) = sql_error($err);
 		return { refused => 1, message => $msg, detail => $detail, call => $call };
 	}
-	my ($wret, $wout, $werr) = $node->psql('postgres', "CALL pgbenchx.wait($id)");
-	my %r = (id => $id, call => $call, wait => $werr);
-	@r{qw(status processed failed retried retries skipped late aborted error)} = split /\x1f/,
-	  q1("SELECT concat_ws(chr(31), status, transactions, failed, retried, retries, skipped, late, aborted_clients, "
-		  . "coalesce(error, '')) FROM pgbenchx.runs WHERE run_id = $id"), -1;
-	$r{per_script} = join ',', q1("SELECT pgbenchx.report($id)") =~ /^ - (\d+) transactions \(/mg;
+	# one session: wait, then the run's row and its report
+	my ($row, $report) = split /\x1e/, q1("SET client_min_messages = warning; CALL pgbenchx.wait($id); "
+		  . "SELECT concat_ws(chr(31), status, transactions, failed, retried, retries, skipped, late, aborted_clients, "
+		  . "coalesce(error, '')) || chr(30) || pgbenchx.report($id) FROM pgbenchx.runs WHERE run_id = $id");
+	my %r = (id => $id, call => $call);
+	@r{qw(status processed failed retried retries skipped late aborted error)} = split /\x1f/, $row, -1;
+	$r{per_script} = join ',', $report =~ /^ - (\d+) transactions \(/mg;
 	return \%r;
 }
 
