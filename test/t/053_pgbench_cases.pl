@@ -15,7 +15,8 @@
 # ones (only the resulting tables are compared), \setshell and \shell
 # (refused by add_script, as README says: asserted below), the server
 # parameter logging checks of the server log (the errors the clients get
-# are compared), and 002's option-parsing cases (getopt's words).
+# are compared), and 002's option-parsing cases other than those of
+# run_bench's arguments (getopt's words).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -788,6 +789,31 @@ foreach my $case (@cases)
 		ok(scalar(split /\n/, $want) >= 2, "$name: stock pgbench wrote its variables");
 		is(q1(sprintf($sql, $xw)), $want, "$name: the same values");
 	}
+}
+
+# 002's option errors that are run_bench's arguments: both refuse, with the
+# same message (pgbench quotes the option's text where run_bench has a number)
+foreach my $o (
+	[ 'invalid weight', '-b select-only@one', "script => 'select-only\@one'", qr{invalid weight specification: \@one} ],
+	[ 'weight out of range', '-b select-only@-1', "script => 'select-only\@-1'",
+	  qr{weight specification out of range \(0 \.\. 2147483647\): -1} ],
+	[ 'weight zero', '-b se@0 -b si@0 -b tpcb@0', "script => 'se\@0, si\@0, tpcb\@0'", qr{total script weight must not be zero} ],
+	[ 'ambiguous builtin', '-b s', "script => 's'", qr{ambiguous builtin name: 2 builtin scripts found for prefix "s"} ],
+	[ 'invalid rate', '--rate=0.0', 'rate => 0', qr{invalid rate limit: "?0} ],
+	[ 'invalid latency', '--latency-limit=0.0', 'latency_limit => 0', qr{invalid latency limit: "?0} ],
+	[ 'bad maximum number of tries', '--max-tries -10', 'max_tries => -10', qr{invalid number of maximum tries: "?-10} ],
+	[ 'an infinite number of tries', '--max-tries 0', 'max_tries => 0',
+	  qr{an unlimited number of transaction tries can only be used with (?:--latency-limit|a latency limit) or a duration} ])
+{
+	my ($name, $opts, $args, $re) = @$o;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ $pgbench, '-t', '1', split(/\s+/, $opts), '-h', $node->host, '-p', $node->port, 'postgres' ],
+		'>', \$out, '2>', \$err);
+	is($? >> 8, 1, "option error: $name: stock pgbench refuses");
+	like($err, $re, "option error: $name: stock pgbench's message");
+	my ($ret, $xout, $xerr) = $node->psql('postgres', "SELECT run_bench(1, transactions => 1, $args)");
+	my ($msg) = sql_error($xerr);
+	ok($ret != 0 && $msg =~ $re, "option error: $name: run_bench refuses with it ($msg)");
 }
 
 ok(nothing_left($node), 'nothing left behind');
