@@ -1807,6 +1807,11 @@ expr_eval_std(const ExprNode *node, ExprEvalContext *ctx, ExprValue *ret)
 			else if (v[0].type == EXPR_VAL_DOUBLE)
 				expr_set_double(ret, v[0].u.dval < 0.0 ? -v[0].u.dval : v[0].u.dval);
 			else
+				/*
+				 * pgbench 15 reads a boolean's union as a double here (a
+				 * denormal or leftover bytes: abs(1 = 1) gave 6.9e-310);
+				 * nothing can rely on that, so refuse it as sqrt() does
+				 */
 				return expr_error(ctx, "cannot coerce %s to double",
 								  expr_type_name(v[0].type));
 			return true;
