@@ -51,6 +51,8 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 #          call (README, "Running benchmarks": what every client is certain
 #          to fail on); the message must carry pgbench's
 # core:    where the texts differ on purpose, the message both must carry
+# differs: a documented difference: pgbench completes, the pgbenchx run
+#          fails with this error
 # before:  SQL run before each side
 # after:   a query run after each side, whose results must be equal
 # pgoptions: PGOPTIONS for pgbench, conninfo options for pgbenchx
@@ -348,6 +350,15 @@ my @cases = (
 	{ name => 'pgbench late throttling', opts => '-t 10 --rate=100000 --latency-limit=1 -n', rc => 0,
 	  bounded => 1, files => [ [ 'sleep', "\\sleep 2ms" ] ] },
 
+	# found replaying the cases: the server's errors name the prepared
+	# statement, P_<n> counting the SQL commands of all scripts
+	{ name => 'prepared statement names', opts => '-n -t 1 -M prepared', rc => 2,
+	  files => [ [ 'prepared_names_0', "SELECT 1;\nSELECT 2;\n", 0 ],
+		[ 'prepared_names_1', "SELECT 3;\nINSERT INTO vals (who, k, v) VALUES (:who, 'q', ':who');\n", 1 ] ] },
+	# README: abs() of a boolean fails in pgbenchx; pgbench returns the
+	# boolean's bytes read as a double
+	{ name => 'abs of a boolean', opts => '-n -t 1', rc => 0, differs => qr{cannot coerce boolean to double},
+	  files => [ [ 'abs_boolean', "\\set x abs(1 = 1)\n" ] ] },
 	{ name => 'incomplete transaction block', opts => '--no-vacuum', rc => 2,
 	  files => [ [ 'incomplete_transaction_block', 'BEGIN;SELECT 1;' ] ] },
 
@@ -713,6 +724,12 @@ foreach my $case (@cases)
 	{
 		ok($x->{refused} && $x->{message} =~ /shell commands are not supported by pgbenchx/,
 			"$name: pgbenchx refuses the shell commands, as README says");
+		next;
+	}
+	if ($case->{differs})
+	{
+		ok($x->{status} eq 'failed' && $x->{error} =~ $case->{differs},
+			"$name: pgbenchx fails with $case->{differs}, as README says") or diag(explain($x));
 		next;
 	}
 	if ($case->{rc} == 1 || $case->{refused})
