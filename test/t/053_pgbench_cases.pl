@@ -491,6 +491,15 @@ sub parse_opts
 
 sub file_path { return "$dir/$_[0]"; }
 
+# the lines of pgbench's summary that say what ran and what was counted
+# (not the times)
+sub header
+{
+	my ($text) = @_;
+	my $want = qr/^(?:transaction type|scaling factor|query mode|number of clients|number of threads|maximum number of tries|number of transactions per client|number of transactions actually processed|number of failed transactions|number of transactions retried|total number of retries|number of transactions skipped|number of transactions above)/;
+	return join "\n", map { s{\Q$dir/\E}{}gr } grep { /$want/ } split /\n/, $text;
+}
+
 # stock pgbench's counts from its summary
 sub counts
 {
@@ -586,6 +595,7 @@ sub x_side
 	my %r = (id => $id, call => $call);
 	@r{qw(status processed failed retried retries skipped late aborted error)} = split /\x1f/, $row, -1;
 	$r{per_script} = join ',', $report =~ /^ - (\d+) transactions \(/mg;
+	$r{header} = header($report);
 	return \%r;
 }
 
@@ -760,6 +770,9 @@ foreach my $case (@cases)
 
 	is($x->{status}, $case->{rc} == 0 ? 'completed' : 'failed', "$name: pgbenchx's run ends as pgbench's")
 	  or diag("pgbenchx: " . explain($x) . "\nstock: $pg->{err}");
+	# pgbench prints its summary after an abort too
+	is($x->{header}, header($pg->{out}), "$name: report() prints pgbench's summary lines")
+	  unless $case->{bounded};
 	if ($case->{bounded})
 	{
 		for my $side ([ 'stock', $pg ], [ 'pgbenchx', $x ])
