@@ -452,6 +452,8 @@ my @errors = (
 	[ 'a quoted string', 1, "\\set i 'a b' + 1\n" ],
 	[ 'an overflow after a syntax error', 1, "\\set i ) 99999999999999999999\n" ],
 	[ 'a variable named by digits', 2, "\\set i :1 + 1\n" ],
+	# \syncpipeline came with pgbench 17
+	[ 'no syncpipeline in pgbench 15', 1, "\\startpipeline\nSELECT 1;\n\\syncpipeline\n\\endpipeline\n" ],
 );
 for my $e (@errors)
 {
