@@ -266,7 +266,11 @@ expr_is_prefix_ci(const char *str, size_t slen, const char *word)
 	return slen <= strlen(word) && strncasecmp(str, word, slen) == 0;
 }
 
-/* ^\s*[-+]?[0-9]+$ as pgbench's is_an_int() */
+/*
+ * ^\s*[-+]?[0-9]*$ as pgbench's is_an_int(): its "at least one digit" test
+ * passes at the end of the string, so " " and "-" look like integers too
+ * (and then fail as bigints)
+ */
 static bool
 expr_looks_like_int(const char *s)
 {
@@ -274,7 +278,7 @@ expr_looks_like_int(const char *s)
 		s++;
 	if (*s == '+' || *s == '-')
 		s++;
-	if (!isdigit((unsigned char) *s))
+	if (*s && !isdigit((unsigned char) *s))
 		return false;
 	while (isdigit((unsigned char) *s))
 		s++;
@@ -345,6 +349,13 @@ expr_value_from_string(const char *str, const char *varname,
 		{
 			snprintf(errmsg, EXPR_MSG_SIZE,
 					 "value \"%s\" is out of range for type bigint", expr_echo(str, ebuf2));
+			return false;
+		}
+		if (end == str || *end != '\0')
+		{
+			/* spaces and a sign without digits, as pgbench's strtoint64 says */
+			snprintf(errmsg, EXPR_MSG_SIZE,
+					 "invalid input syntax for type bigint: \"%s\"", expr_echo(str, ebuf2));
 			return false;
 		}
 		out->type = EXPR_VAL_INT;

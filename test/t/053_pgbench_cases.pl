@@ -58,7 +58,7 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # pgoptions: PGOPTIONS for pgbench, conninfo options for pgbenchx
 
 my $labels = join ',', map { "'l$_'" } 1 .. 1000;
-my $all_vars = '-Dfoo=bla -Dnull=null -Dtrue=true -Done=1 -Dzero=0.0 -Dbadtrue=trueXXX '
+my $all_vars = '-Dfoo=bla -Dnull=null -Dtrue=true -Done=1 -Dzero=0.0 -Dbadtrue=trueXXX -Dminus=- '
   . '-Dmaxint=9223372036854775807 -Dminint=-9223372036854775808';
 
 my $expressions = <<'EOS';
@@ -452,6 +452,8 @@ my @errors = (
 	[ 'a quoted string', 1, "\\set i 'a b' + 1\n" ],
 	[ 'an overflow after a syntax error', 1, "\\set i ) 99999999999999999999\n" ],
 	[ 'a variable named by digits', 2, "\\set i :1 + 1\n" ],
+	# a sign alone looks like an integer to pgbench, and fails as a bigint
+	[ 'a sign alone', 2, "\\set i :minus + 1\n" ],
 	# \syncpipeline came with pgbench 17
 	[ 'no syncpipeline in pgbench 15', 1, "\\startpipeline\nSELECT 1;\n\\syncpipeline\n\\endpipeline\n" ],
 );

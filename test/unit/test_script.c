@@ -999,7 +999,7 @@ test_variables_and_sleep(void)
 {
 	static const ScriptDefine defs[] = {
 		{"foo", "bla"}, {"badtrue", "trueXXX"}, {"ms", "25"}, {"big", "9999999999999999999"},
-		{"empty", ""}, {"yes", "ye"}, {"nul", "NuLl"}, {"sp", " 12"}, {"sp2", "12 "}, {"sci", "1e3"},
+		{"empty", ""}, {"yes", "ye"}, {"nul", "NuLl"}, {"sp", " 12"}, {"sp2", "12 "}, {"sci", "1e3"}, {"minus", " -"},
 	};
 	Script	   *s;
 	ScriptClient *c;
@@ -1011,7 +1011,7 @@ test_variables_and_sleep(void)
 				 "\\sleep 10ms\n\\sleep 2\n\\sleep :ms us\n\\sleep 5 MS\n\\sleep :ms\n");
 	if (s == NULL)
 		return;
-	c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, defs, 10);
+	c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, defs, 11);
 	CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SLEEP);
 	CHECK_INT(st.sleep_usec, 10000);
 	CHECK_INT(st.command, 0);
@@ -1038,6 +1038,9 @@ test_variables_and_sleep(void)
 	CHECK(!script_client_get_value(c, "big", &v, &err));
 	CHECK_STR(err.message, "value \"9999999999999999999\" is out of range for type bigint");
 	CHECK(!script_client_get_value(c, "empty", &v, &err));
+	/* pgbench's is_an_int() takes spaces and a sign alone for an integer */
+	CHECK(!script_client_get_value(c, "minus", &v, &err));
+	CHECK_STR(err.message, "invalid input syntax for type bigint: \" -\"");
 	/* automatic variables */
 	CHECK_STR(script_client_get_string(c, "scale"), "1");
 	CHECK_STR(script_client_get_string(c, "client_id"), "0");
