@@ -3,9 +3,11 @@
 # side: every case that pgbenchx can express runs under stock pgbench and under
 # pgbenchx (run_bench + wait, or pgbench_init) on the same cluster, and must
 # end the same way: both succeed or both fail, the same processed, failed,
-# retried and retries counts, the same variable values (the scripts write
-# them into a table), and the same error text (pgbench's abort line with the
-# message it prints before it; a parse error's line and caret).
+# retried, retries, skipped and late counts, the same summary lines (what
+# pgbenchx.report prints against pgbench's stdout), the same variable values
+# (the scripts write them into a table), and the same error text (pgbench's
+# abort line with the message it prints before it; a parse error's line and
+# caret).
 #
 # Left out, being about pgbench's command line rather than what a run does:
 # --log/--sampling-rate/--log-prefix (log files), --aggregate-interval,
@@ -53,6 +55,10 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # core:    where the texts differ on purpose, the message both must carry
 # differs: a documented difference: pgbench completes, the pgbenchx run
 #          fails with this error
+# cut:     pgbenchx's message is pgbench's cut (README: 200 bytes)
+# shell:   \setshell or \shell: refused by add_script (README)
+# bounded: the counts depend on timing; bounds are checked instead
+# per_script: a seeded mix: the transactions of each script must be equal
 # before:  SQL run before each side
 # after:   a query run after each side, whose results must be equal
 # pgoptions: PGOPTIONS for pgbench, conninfo options for pgbenchx
