@@ -839,6 +839,8 @@ foreach my $o (
 	  qr{weight specification out of range \(0 \.\. 2147483647\): -1} ],
 	[ 'weight zero', '-b se@0 -b si@0 -b tpcb@0', "script => 'se\@0, si\@0, tpcb\@0'", qr{total script weight must not be zero} ],
 	[ 'ambiguous builtin', '-b s', "script => 's'", qr{ambiguous builtin name: 2 builtin scripts found for prefix "s"} ],
+	[ 'too many scripts', '-S ' x 129, "script => '" . join(', ', ('select-only') x 129) . "'",
+	  qr{at most 128 SQL scripts are allowed} ],
 	[ 'invalid rate', '--rate=0.0', 'rate => 0', qr{invalid rate limit: "?0} ],
 	[ 'invalid latency', '--latency-limit=0.0', 'latency_limit => 0', qr{invalid latency limit: "?0} ],
 	[ 'bad maximum number of tries', '--max-tries -10', 'max_tries => -10', qr{invalid number of maximum tries: "?-10} ],
