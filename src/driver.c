@@ -1704,12 +1704,14 @@ driver_setup_clients(DriverRun *dr)
 		ncmd += dr->spec->script_commands[k];
 		dr->nsql += script_sql_count(script);
 	}
-	/* pgbench's names, P_<script>_<statement>, formatted once */
+	/*
+	 * pgbench 15's names, formatted once: P_<n>, n counting the SQL commands
+	 * of all the scripts in their order (the server's errors name them)
+	 */
 	dr->prep_names = palloc(sizeof(*dr->prep_names) * Max(1, dr->nsql));
-	for (int k = 0; k < pl->nscripts; k++)
-		for (int j = 0; j < script_sql_count(dr->scripts[k]); j++)
-			snprintf(dr->prep_names[dr->sql_base[k] + j], sizeof(*dr->prep_names),
-					 "%s%d_%d", driver_prepared_names_prefix, k, j);
+	for (int k = 0; k < dr->nsql; k++)
+		snprintf(dr->prep_names[k], sizeof(*dr->prep_names),
+				 "%s%d", driver_prepared_names_prefix, k);
 	dr->nclients = dr->me->nclients;
 	dr->clients = palloc0(sizeof(DriverClient) * dr->nclients);
 	/* a part's clients draw as the clients of the whole run (part.c) */

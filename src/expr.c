@@ -266,7 +266,11 @@ expr_is_prefix_ci(const char *str, size_t slen, const char *word)
 	return slen <= strlen(word) && strncasecmp(str, word, slen) == 0;
 }
 
-/* ^\s*[-+]?[0-9]+$ as pgbench's is_an_int() */
+/*
+ * ^\s*[-+]?[0-9]*$ as pgbench's is_an_int(): its "at least one digit" test
+ * passes at the end of the string, so " " and "-" look like integers too
+ * (and then fail as bigints)
+ */
 static bool
 expr_looks_like_int(const char *s)
 {
@@ -274,7 +278,7 @@ expr_looks_like_int(const char *s)
 		s++;
 	if (*s == '+' || *s == '-')
 		s++;
-	if (!isdigit((unsigned char) *s))
+	if (*s && !isdigit((unsigned char) *s))
 		return false;
 	while (isdigit((unsigned char) *s))
 		s++;
@@ -345,6 +349,13 @@ expr_value_from_string(const char *str, const char *varname,
 		{
 			snprintf(errmsg, EXPR_MSG_SIZE,
 					 "value \"%s\" is out of range for type bigint", expr_echo(str, ebuf2));
+			return false;
+		}
+		if (end == str || *end != '\0')
+		{
+			/* spaces and a sign without digits, as pgbench's strtoint64 says */
+			snprintf(errmsg, EXPR_MSG_SIZE,
+					 "invalid input syntax for type bigint: \"%s\"", expr_echo(str, ebuf2));
 			return false;
 		}
 		out->type = EXPR_VAL_INT;
@@ -427,7 +438,10 @@ expr_set_error(ExprParser *p, int offset, const char *msg,
 	}
 	else
 		p->err->more[0] = '\0';
-	p->err->offset = offset < 0 ? 0 : offset;
+	/* -1 at an empty expression: pgbench's caret is then on the last
+	 * character of the command before it (the end of the last token its
+	 * scanner consumed, minus one) */
+	p->err->offset = offset < -1 ? -1 : offset;
 }
 
 static void
@@ -535,7 +549,8 @@ expr_lex(ExprParser *p)
 		return;
 	}
 
-	if (s[i] == ':' && i + 1 < n && expr_is_name_start((unsigned char) s[i + 1]))
+	/* pgbench's :{alnum}+: a variable's name may start with a digit here */
+	if (s[i] == ':' && i + 1 < n && expr_is_name_char((unsigned char) s[i + 1]))
 	{
 		i += 2;
 		while (i < n && expr_is_name_char((unsigned char) s[i]))
@@ -1223,6 +1238,38 @@ expr_parse_expr(ExprParser *p, int minprec)
 	return lhs;
 }
 
+/*
+ * After an error, pgbench's scanner lexes on to the end of the line to echo
+ * it, and an error its lexer meets on the way (an unexpected character, a
+ * constant overflow) reports itself instead: the last one on the line wins,
+ * with its own caret.  Do the same from just after the first error.
+ */
+static void
+expr_relex_rest(ExprParser *p)
+{
+	ExprParser	q;
+	ExprParseError later;
+
+	if (strcmp(p->err->message, "parsing was interrupted") == 0 ||
+		strcmp(p->err->message, "out of memory") == 0)
+		return;
+	q = *p;
+	q.err = &later;
+	q.failed = false;
+	q.pos = p->err->offset + 1;
+	while (q.pos < q.len)
+	{
+		expr_lex(&q);
+		if (q.tok.kind == ET_EOF)
+			break;
+		if (q.failed)
+		{
+			*p->err = later;
+			q.failed = false;
+		}
+	}
+}
+
 ExprNode *
 expr_parse(const char *text, size_t len, int end_offset,
 		   ExprResolveVar resolve, void *resolve_arg, ExprParseError *err)
@@ -1250,6 +1297,8 @@ expr_parse(const char *text, size_t len, int end_offset,
 	}
 	if (node == NULL && !p.failed)
 		expr_syntax_error(&p);
+	if (node == NULL)
+		expr_relex_rest(&p);
 	return node;
 }
 
@@ -1769,6 +1818,11 @@ expr_eval_std(const ExprNode *node, ExprEvalContext *ctx, ExprValue *ret)
 			else if (v[0].type == EXPR_VAL_DOUBLE)
 				expr_set_double(ret, v[0].u.dval < 0.0 ? -v[0].u.dval : v[0].u.dval);
 			else
+				/*
+				 * pgbench 15 reads a boolean's union as a double here (a
+				 * denormal or leftover bytes: abs(1 = 1) gave 6.9e-310);
+				 * nothing can rely on that, so refuse it as sqrt() does
+				 */
 				return expr_error(ctx, "cannot coerce %s to double",
 								  expr_type_name(v[0].type));
 			return true;

@@ -63,7 +63,11 @@ typedef struct ExprNode ExprNode;
  */
 typedef int (*ExprResolveVar) (void *arg, const char *name, size_t len);
 
-/* A parse error; offset is the 0-based byte offset in the parsed text. */
+/*
+ * A parse error; offset is the 0-based byte offset in the parsed text, -1
+ * for an error at the end of an empty text (the caret then goes on the
+ * character before it, as pgbench puts it).
+ */
 typedef struct ExprParseError
 {
 	char		message[EXPR_MSG_SIZE];

@@ -207,11 +207,12 @@ BEGIN
             lines := lines || ('duration: ' || coalesce(r.duration, 0) || ' s');
             lines := lines || ('number of transactions actually processed: ' || coalesce(r.transactions, 0));
         END IF;
+        /* pgbench divides by the count as it is: 0/0 prints NaN */
         lines := lines || format('number of failed transactions: %s (%s%%)', failed,
-                                 round(CASE WHEN total_cnt > 0 THEN 100 * failed / total_cnt ELSE 0 END, 3));
+                                 CASE WHEN total_cnt > 0 THEN round(100 * failed / total_cnt, 3)::text ELSE 'NaN' END);
         IF tries <> 1 THEN
             lines := lines || format('number of transactions retried: %s (%s%%)', coalesce(r.retried, 0),
-                                     round(CASE WHEN total_cnt > 0 THEN 100 * coalesce(r.retried, 0) / total_cnt ELSE 0 END, 3));
+                                     CASE WHEN total_cnt > 0 THEN round(100 * coalesce(r.retried, 0) / total_cnt, 3)::text ELSE 'NaN' END);
             lines := lines || ('total number of retries: ' || coalesce(r.retries, 0));
         END IF;
 
@@ -224,7 +225,7 @@ BEGIN
             IF r.latency_limit_ms IS NOT NULL THEN
                 lines := lines || format('number of transactions above the %s ms latency limit: %s/%s (%s%%)',
                                          round(r.latency_limit_ms::numeric, 1), coalesce(r.late, 0), r.transactions,
-                                         round(CASE WHEN r.transactions > 0 THEN 100.0 * coalesce(r.late, 0) / r.transactions ELSE 0 END, 3));
+                                         CASE WHEN r.transactions > 0 THEN round(100.0 * coalesce(r.late, 0) / r.transactions, 3)::text ELSE 'NaN' END);
             END IF;
             IF r.transactions > 0 THEN
                 lines := lines || ('latency average = ' || round(r.latency_avg_ms::numeric, 3) || ' ms');
@@ -267,14 +268,14 @@ BEGIN
                 END IF;
                 IF per_script AND ss IS NOT NULL THEN
                     lines := lines || format(' - %s transactions (%s%% of total, tps = %s)', s_cnt,
-                                             round(CASE WHEN r.transactions > 0 THEN 100 * s_cnt / r.transactions ELSE 0 END, 1),
+                                             CASE WHEN r.transactions > 0 THEN round(100 * s_cnt / r.transactions, 1)::text ELSE 'NaN' END,
                                              coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
                     lines := lines || format(' - number of failed transactions: %s (%s%%)', s_failed,
-                                             round(CASE WHEN s_total > 0 THEN 100 * s_failed / s_total ELSE 0 END, 3));
+                                             CASE WHEN s_total > 0 THEN round(100 * s_failed / s_total, 3)::text ELSE 'NaN' END);
                     IF tries <> 1 THEN
                         lines := lines || format(' - number of transactions retried: %s (%s%%)',
                                                  coalesce(ss ->> 'retried', '0'),
-                                                 round(CASE WHEN s_total > 0 THEN 100 * coalesce((ss ->> 'retried')::numeric, 0) / s_total ELSE 0 END, 3));
+                                                 CASE WHEN s_total > 0 THEN round(100 * coalesce((ss ->> 'retried')::numeric, 0) / s_total, 3)::text ELSE 'NaN' END);
                         lines := lines || (' - total number of retries: ' || coalesce(ss ->> 'retries', '0'));
                     END IF;
                     IF r.rate IS NOT NULL AND r.latency_limit_ms IS NOT NULL AND s_total > 0 THEN

@@ -745,6 +745,42 @@ test_parse_errors(void)
 	CHECK(strstr(buf, "unexpected function name (abc)") != NULL);
 	parse_fail("\\set i\n", buf, sizeof(buf));
 	CHECK(strstr(buf, "t:1: syntax error in command \"set\"") == buf);
+	/*
+	 * An empty expression: pgbench's caret is on the newline after it, or
+	 * at the end of the script on the last character before it.
+	 */
+	CHECK_STR(buf, "t:1: syntax error in command \"set\"\n"
+			  "\\set i\n"
+			  "      ^ error found here");
+	parse_fail("\\set i", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: syntax error in command \"set\"\n"
+			  "\\set i\n"
+			  "     ^ error found here");
+	/*
+	 * pgbench lexes on to the end of the line after an error, and the last
+	 * error its lexer meets there is the one reported
+	 */
+	parse_fail("\\set i }{\n", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: unexpected character ({) in command \"set\"\n"
+			  "\\set i }{\n"
+			  "        ^ error found here");
+	parse_fail("\\set i 'a b'\n", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: unexpected character (') in command \"set\"\n"
+			  "\\set i 'a b'\n"
+			  "           ^ error found here");
+	parse_fail("\\set i ) 99999999999999999999 + 1\n", buf, sizeof(buf));
+	CHECK(strstr(buf, "t:1: bigint constant overflow (99999999999999999999) in command \"set\"") == buf);
+	{
+		/* :{alnum}+ is a variable, even :1 (undefined at run time) */
+		Script	   *v = parse_ok("v", "\\set i :1 + :_x\n");
+
+		if (v != NULL)
+			script_free(v);
+	}
+	parse_fail("\\if", buf, sizeof(buf));
+	CHECK_STR(buf, "t:1: syntax error in command \"if\"\n"
+			  "\\if\n"
+			  "  ^ error found here");
 
 	parse_fail("\\set\n", buf, sizeof(buf));
 	CHECK_STR(buf, "t:1: missing argument in command \"set\"");
@@ -963,7 +999,7 @@ test_variables_and_sleep(void)
 {
 	static const ScriptDefine defs[] = {
 		{"foo", "bla"}, {"badtrue", "trueXXX"}, {"ms", "25"}, {"big", "9999999999999999999"},
-		{"empty", ""}, {"yes", "ye"}, {"nul", "NuLl"}, {"sp", " 12"}, {"sp2", "12 "}, {"sci", "1e3"},
+		{"empty", ""}, {"yes", "ye"}, {"nul", "NuLl"}, {"sp", " 12"}, {"sp2", "12 "}, {"sci", "1e3"}, {"minus", " -"},
 	};
 	Script	   *s;
 	ScriptClient *c;
@@ -975,7 +1011,7 @@ test_variables_and_sleep(void)
 				 "\\sleep 10ms\n\\sleep 2\n\\sleep :ms us\n\\sleep 5 MS\n\\sleep :ms\n");
 	if (s == NULL)
 		return;
-	c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, defs, 10);
+	c = client_for(s, SCRIPT_QUERY_SIMPLE, 1, defs, 11);
 	CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SLEEP);
 	CHECK_INT(st.sleep_usec, 10000);
 	CHECK_INT(st.command, 0);
@@ -1002,6 +1038,9 @@ test_variables_and_sleep(void)
 	CHECK(!script_client_get_value(c, "big", &v, &err));
 	CHECK_STR(err.message, "value \"9999999999999999999\" is out of range for type bigint");
 	CHECK(!script_client_get_value(c, "empty", &v, &err));
+	/* pgbench's is_an_int() takes spaces and a sign alone for an integer */
+	CHECK(!script_client_get_value(c, "minus", &v, &err));
+	CHECK_STR(err.message, "invalid input syntax for type bigint: \" -\"");
 	/* automatic variables */
 	CHECK_STR(script_client_get_string(c, "scale"), "1");
 	CHECK_STR(script_client_get_string(c, "client_id"), "0");

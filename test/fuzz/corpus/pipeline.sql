@@ -2,7 +2,6 @@
 \startpipeline
 BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
-\syncpipeline
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 END;
 \endpipeline
