@@ -17,7 +17,9 @@
 # client count the medians and the median per-pair ratios two/one,
 # one/plain and plain/pgbench: two generators should reach the tps of one
 # with the same clients (within the noise), and merging should cost the
-# recorder's coordinator a negligible share of the machine's CPU.
+# recorder's coordinator a negligible share of the machine's CPU (a plain
+# run's coordinator does more: it samples wait events 100 times a second,
+# which the recorder of a run with generators leaves to nobody).
 #
 # Part 2, what one generator can drive: a sweep of select-only on one
 # generator with one driver (jobs => 1) over LADDER clients; per client
@@ -143,11 +145,11 @@ for c in $CLIENTS; do
 	printf '%5s %10.0f %10.0f %10.0f %10.0f %8s %8s %8s %9s %9s %9s\n\n' median "$(med "${t_s[@]}")" "$(med "${t_p[@]}")" \
 		"$(med "${t_1[@]}")" "$(med "${t_2[@]}")" "$(med "${r21[@]}")" "$(med "${r1p[@]}")" "$(med "${rpg[@]}")" \
 		"$(med "${c_p[@]}")" "$(med "${c_1[@]}")" "$(med "${c_2[@]}")"
-	share=$(awk -v a="$(med "${c_2[@]}")" -v b="$(med "${c_p[@]}")" -v n="$(nproc)" -v t="$DURATION" \
-		'BEGIN { printf "%.2f", (a - b) / (n * t) * 100 }')
+	share=$(awk -v a="$(med "${c_2[@]}")" -v n="$(nproc)" -v t="$DURATION" \
+		'BEGIN { printf "%.2f", a / (n * t) * 100 }')
 	summary+=("$(printf '%7s %10s %10s %10s %18s%%' "$c" "$(med "${r21[@]}")" "$(med "${r1p[@]}")" "$(med "${rpg[@]}")" "$share")")
 done
-echo "== part 1 summary: medians of per-pair ratios over $PAIRS pairs; merge_cpu: the recorder's coordinator's extra CPU with two generators over a plain run, as a share of the machine's CPU time"
+echo "== part 1 summary: medians of per-pair ratios over $PAIRS pairs; merge_cpu_share: the CPU time of the recorder's coordinator (which reads and merges the parts' rows) in a run with two generators, as a share of the machine's CPU time over the run"
 printf '%7s %10s %10s %10s %19s\n' clients two/one one/plain plain/pgb merge_cpu_share
 printf '%s\n' "${summary[@]}"
 echo

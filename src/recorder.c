@@ -617,6 +617,41 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
 						"GROUP BY e.script, e.command",
 						1, types, values, nulls, false);
+	/*
+	 * pgbench's per-script figures (runs.script_stats), script by script of
+	 * the mix: counts summed, the latency average and stddev pooled from
+	 * the parts' as the run's are (before the final status, as a local run
+	 * has them).
+	 */
+	results_exec_params("UPDATE pgbenchx.runs r SET script_stats = x.v "
+						"FROM (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						"'transactions', s.t, 'failed', s.f, 'retried', s.rd, 'retries', s.rs, 'skipped', s.sk, "
+						"'latency_avg_ms', s.avg, 'latency_stddev_ms', "
+						"pg_catalog.sqrt(GREATEST(0::pg_catalog.float8, s.m2 OPERATOR(pg_catalog.-) (s.avg OPERATOR(pg_catalog.*) s.avg)))) "
+						"ORDER BY s.k) AS v "
+						"FROM (SELECT e.k, "
+						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.int8) AS t, "
+						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'failed')::pg_catalog.int8) AS f, "
+						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'retried')::pg_catalog.int8) AS rd, "
+						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'retries')::pg_catalog.int8) AS rs, "
+						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'skipped')::pg_catalog.int8) AS sk, "
+						"pg_catalog.sum(((e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8) "
+						"OPERATOR(pg_catalog.*) ((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8)) "
+						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) "
+						"FILTER (WHERE e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms' IS NOT NULL), 0::pg_catalog.float8) AS avg, "
+						"pg_catalog.sum(((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) OPERATOR(pg_catalog.*) "
+						"((((e.v OPERATOR(pg_catalog.->>) 'latency_stddev_ms')::pg_catalog.float8) OPERATOR(pg_catalog.^) 2::pg_catalog.float8) "
+						"OPERATOR(pg_catalog.+) (((e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8) OPERATOR(pg_catalog.^) 2::pg_catalog.float8))) "
+						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) "
+						"FILTER (WHERE e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms' IS NOT NULL), 0::pg_catalog.float8) AS m2 "
+						"FROM pgbenchx.run_generators g, "
+						"pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(g.part_run OPERATOR(pg_catalog.->) 'script_stats') "
+						"OPERATOR(pg_catalog.=) 'array' THEN g.part_run OPERATOR(pg_catalog.->) 'script_stats' ELSE '[]'::pg_catalog.jsonb END) "
+						"WITH ORDINALITY AS e(v, k) "
+						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
+						"GROUP BY e.k) s) x "
+						"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND x.v IS NOT NULL",
+						1, types, values, nulls, false);
 	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
 						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 						"transactions = g.t, failed = g.f, "

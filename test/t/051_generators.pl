@@ -119,6 +119,24 @@ sub check_merged
 	$exec += qn($_->[0], "SELECT coalesce(sum(executions), 0) FROM pgbenchx.statement_stats WHERE run_id = $_->[1]") for @parts;
 	is(qn($rec, "SELECT coalesce(sum(executions), 0) FROM pgbenchx.statement_stats WHERE run_id = $id"), $exec,
 		"$what: statement_stats executions = the sum of the parts'");
+	# pgbench's per-script figures: each script's transactions summed over the parts
+	my %st;
+	for my $p (@parts)
+	{
+		for my $row (split /\n/, qn($p->[0], "SELECT k, e->>'transactions' FROM pgbenchx.runs, "
+				  . "jsonb_array_elements(script_stats) WITH ORDINALITY x(e, k) WHERE run_id = $p->[1]"))
+		{
+			my ($k, $t) = split /\|/, $row;
+			$st{$k} += $t;
+		}
+	}
+	my %rst = map { split /\|/ } split /\n/, qn($rec, "SELECT k, e->>'transactions' FROM pgbenchx.runs, "
+		  . "jsonb_array_elements(script_stats) WITH ORDINALITY x(e, k) WHERE run_id = $id");
+	ok(%st && scalar(%rst), "$what: script_stats stored on the parts and the run");
+	is_deeply(\%rst, \%st, "$what: script_stats transactions per script = the sum of the parts'");
+	is(qn($rec, "SELECT (SELECT sum((e->>'transactions')::bigint) FROM jsonb_array_elements(script_stats) e) = transactions "
+		  . "AND (script_stats->0->>'latency_avg_ms')::float8 > 0 FROM pgbenchx.runs WHERE run_id = $id"),
+		't', "$what: script_stats add up to the run's transactions, with a latency average");
 	is(qn($rec, "SELECT count(*) FROM pgbenchx.run_generators WHERE run_id = $id AND status = 'completed' "
 		  . "AND transactions > 0 AND latency_hist IS NOT NULL AND environment IS NOT NULL "
 		  . "AND clock_offset_ms IS NOT NULL AND system_identifier IS NOT NULL"),
