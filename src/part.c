@@ -369,8 +369,8 @@ part_runs_unlocked(const LaunchOptions *opts)
 	int			other;
 	int			pid = 0;
 	int			nestlevel;
-	Datum		arg;
-	Oid			argtype = INT8OID;
+	Datum		args[2];
+	Oid			argtypes[2] = {INT8OID, TEXTOID};
 
 	part_read_part_of(opts->part_of, &recorder, &run_id, &generator);
 	if (strcmp(recorder, part_this_server()) != 0)
@@ -381,14 +381,23 @@ part_runs_unlocked(const LaunchOptions *opts)
 	SpinLockRelease(&ps->mutex);
 	if (other != 0 && owner_coordinator_alive(other))
 		return false;
-	/* the recorder's run is in progress in this database, its coordinator alive */
-	arg = Int64GetDatum(run_id);
+	/*
+	 * The recorder's run is in progress in this database, its coordinator
+	 * alive, and it is the caller's own (the recorder logs in to its
+	 * generators as the role that started the run): a part naming another
+	 * role's run takes the lock like any run, and is refused while that run
+	 * goes on.
+	 */
+	args[0] = Int64GetDatum(run_id);
+	args[1] = CStringGetTextDatum(GetUserNameFromId(GetUserId(), false));
 	nestlevel = searchpath_pin();
 	if (SPI_execute_with_args("SELECT coordinator_pid FROM pgbenchx.runs "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running' "
+							  "AND owner OPERATOR(pg_catalog.=) $2::pg_catalog.name "
 							  "UNION ALL SELECT coordinator_pid FROM pgbenchx.sweeps "
-							  "WHERE sweep_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running'",
-							  1, &argtype, &arg, NULL, true, 1) != SPI_OK_SELECT)
+							  "WHERE sweep_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'running' "
+							  "AND owner OPERATOR(pg_catalog.=) $2::pg_catalog.name",
+							  2, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed");
 	if (SPI_processed > 0)
 	{

@@ -233,6 +233,10 @@ sub psql_err
 	like(psql_err("SELECT pgbenchx.launch_part('{\"clients\": 1, \"duration\": 1, \"script\": \"select-only\", \"part_of\": $part_of}')"),
 		qr/55006: a pgbenchx run is already in progress/, 'a part of another run waits for no lock: it is refused');
 	$part_of = "{\"recorder\": \"$me\", \"run_id\": $run, \"generator\": 1}";
+	# another role's part naming this run: a recorder logs in as its run's role
+	q1("CREATE ROLE other_su SUPERUSER LOGIN");
+	like(psql_err("SET ROLE other_su; SELECT pgbenchx.launch_part('{\"clients\": 1, \"duration\": 1, \"script\": \"select-only\", \"part_of\": $part_of}')"),
+		qr/55006: a pgbenchx run is already in progress/, 'a part of another role naming the run does not run beside it: refused');
 	my $id = launch('"clients": 1, "duration": 1, "script": "select-only"');
 	ok(ready($id), 'the recorder\'s own part is ready beside its run');
 	is(q1("SELECT count(*) FROM pgbenchx.progress_state()"), '2', 'progress_state shows both');
