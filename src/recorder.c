@@ -57,6 +57,18 @@
 #define RECORDER_READY_TIMEOUT_MS	(130 * 1000)
 /* how often the parts' tables are read while measuring */
 #define RECORDER_POLL_MS			250
+/*
+ * The most samples rows one read takes (a backlog is read over several),
+ * and the longest value of one in text form (a latency histogram is at
+ * most HISTCODEC_MAX_BYTES, twice that in hex): a generator that sends more
+ * is lost, it cannot make the recorder's memory grow without bound.
+ */
+#define RECORDER_POLL_ROWS			600
+#define RECORDER_MAX_VALUE_BYTES	65536
+/* a part's whole runs row with its statement_stats (at most 100,000 rows) */
+#define RECORDER_MAX_PART_ROW_BYTES	(64 * 1024 * 1024)
+/* how long the cancel of a part whose answers were refused may take */
+#define RECORDER_REFUSE_CANCEL_MS	2000
 /* after a cancel or a loss: how long the other parts may take to end */
 #define RECORDER_STOP_TIMEOUT_MS	10000
 /* a part whose seconds lag the others' by more than this is lost */
@@ -214,6 +226,26 @@ recorder_lose(RecorderPart *p, const char *what, const char *why)
 	p->g.conn = NULL;
 }
 
+/*
+ * A generator whose answers this recorder refuses (it sent more than a part
+ * writes): its part is cancelled, best effort and briefly, so that it does
+ * not run on, then the generator is lost.
+ */
+static void
+recorder_refuse_answer(RecorderPart *p, const char *what, const char *why)
+{
+	const char *params[1];
+	char	   *err;
+	PGresult   *res;
+
+	params[0] = psprintf(INT64_FORMAT, p->part_id);
+	res = fleet_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
+					 RECORDER_REFUSE_CANCEL_MS, &err, NULL);
+	if (res)
+		PQclear(res);
+	recorder_lose(p, what, why);
+}
+
 static bool
 recorder_live(const RecorderPart *p)
 {
@@ -298,7 +330,8 @@ recorder_poll(RecorderPart *parts, int n)
 					  "s.failed, s.covered_s, s.latency_hist "
 					  "FROM pgbenchx.runs r LEFT JOIN pgbenchx.samples s "
 					  "ON s.run_id OPERATOR(pg_catalog.=) r.run_id AND s.second OPERATOR(pg_catalog.>) $2::pg_catalog.int4 "
-					  "WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8 ORDER BY s.second",
+					  "WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8 ORDER BY s.second "
+					  "LIMIT " CppAsString2(RECORDER_POLL_ROWS),
 					  true, "while measuring");
 	for (int i = 0; i < n; i++)
 	{
@@ -327,6 +360,14 @@ recorder_poll(RecorderPart *parts, int n)
 
 			if (PQgetisnull(res, r, 2))
 				continue;
+			/* a generator is another server: what it sends is bounded here */
+			for (int c = 2; c < 9 && !p->lost; c++)
+				if (PQgetlength(res, r, c) > RECORDER_MAX_VALUE_BYTES)
+					recorder_refuse_answer(p, "while measuring",
+								  psprintf("it sent a samples value of %d bytes, more than the %d a part writes at most",
+										   PQgetlength(res, r, c), RECORDER_MAX_VALUE_BYTES));
+			if (p->lost)
+				break;
 			old = MemoryContextSwitchTo(TopMemoryContext);
 			s = palloc0(sizeof(RecorderSecond));
 			s->second = atoi(PQgetvalue(res, r, 2));
@@ -336,9 +377,18 @@ recorder_poll(RecorderPart *parts, int n)
 			MemoryContextSwitchTo(old);
 			p->last_second = Max(p->last_second, s->second);
 		}
-		/* the status read with the seconds: a finished part has written them all */
+		if (p->lost)
+		{
+			PQclear(res);
+			continue;
+		}
+		/*
+		 * The status read with the seconds: a finished part has written them
+		 * all, unless there were more than one read takes (the next poll
+		 * reads on).
+		 */
 		status = PQgetvalue(res, 0, 0);
-		if (strcmp(status, "running") != 0)
+		if (strcmp(status, "running") != 0 && PQntuples(res) < RECORDER_POLL_ROWS)
 		{
 			p->finished = true;
 			/* cancelled by us is expected; by anyone else, or failed, it is the run's failure */
@@ -532,6 +582,16 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 						 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
 		if (res == NULL)
 			recorder_lose(p, "while its results were read", err);
+		else if (PQntuples(res) == 1 &&
+				 (PQgetlength(res, 0, 0) > RECORDER_MAX_PART_ROW_BYTES ||
+				  PQgetlength(res, 0, 1) > RECORDER_MAX_VALUE_BYTES * 16 ||
+				  PQgetlength(res, 0, 3) > 64))
+		{
+			recorder_lose(p, "while its results were read",
+						  psprintf("its runs row is larger than a part writes (%d bytes)", PQgetlength(res, 0, 0)));
+			PQclear(res);
+			res = NULL;
+		}
 	}
 	values[0] = Int64GetDatum(run_id);
 	values[1] = Int32GetDatum(p->g.index);

@@ -248,6 +248,28 @@ is(qa("SELECT string_agg(status, ',') FROM pgbenchx.run_generators WHERE run_id 
 	'run_generators rows say aborted');
 ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B after the terminate');
 
+# --- a generator that sends more than a part writes is lost -----------------
+# (its server is another's: B's owner writes a samples row of 200 kB into the
+# part; the recorder must not take it, nor grow without bound)
+$id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+ok(run_sampled($ga, "run_id = $id", 1), 'the run is measuring');
+my $bpart = qb("SELECT run_id FROM pgbenchx.runs WHERE status = 'running'");
+qb("INSERT INTO pgbenchx.samples (run_id, second, transactions, latency_hist) "
+	  . "VALUES ($bpart, 1000, 1, decode(repeat('ab', 100000), 'hex'))");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(qa("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'failed', 'an oversized value from a generator fails the run');
+like(qa("SELECT error FROM pgbenchx.runs WHERE run_id = $id"),
+	qr/generator 2 \(.*\) was lost while measuring: it sent a samples value of \d+ bytes, more than the 65536/,
+	'naming the generator and what it sent');
+cmp_ok(qa("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id AND second >= 1000"), '==', 0,
+	'the oversized row was not stored');
+ok($gb->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $bpart"),
+	'B\'s part ended');
+is(qb("SELECT status FROM pgbenchx.runs WHERE run_id = $bpart"), 'cancelled',
+	'cancelled by the recorder, not left to run its 60 s');
+ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B');
+
 # --- generator B stopped with -m immediate mid-run --------------------------
 $id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
 	  . "generators => $gens, vacuum => false, checkpoint => false)");
