@@ -21,19 +21,11 @@
 
 #include <math.h>
 
-#include "access/genam.h"
-#include "access/htup_details.h"
-#include "access/table.h"
 #include "access/xlog.h"
-#include "catalog/indexing.h"
-#include "catalog/pg_extension.h"
 #include "commands/dbcommands.h"
-#include "commands/extension.h"
 #include "funcapi.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/postmaster.h"
-#include "utils/fmgroids.h"
-#include "utils/rel.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/latch.h"
@@ -42,6 +34,7 @@
 #include "utils/wait_event.h"
 
 #include "fleet.h"
+#include "launch.h"
 #include "loopback.h"
 #include "owner.h"
 #include "progress.h"
@@ -456,35 +449,6 @@ fleet_preflight(FleetGenerator *gens, int n, const int *max_share, int jobs,
 	fleet_pre_n = 0;
 }
 
-/* pg_extension.extversion of the extension ext, palloc'd; NULL if none */
-static char *
-fleet_extension_version(Oid ext)
-{
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	char	   *version = NULL;
-
-	rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(ext));
-	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
-	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-	{
-		bool		isnull;
-		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
-									 RelationGetDescr(rel), &isnull);
-
-		if (!isnull)
-			version = text_to_cstring(DatumGetTextPP(d));
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return version;
-}
-
 /*
  * pgbenchx.generator_status(): what a recorder asks a generator before a
  * run, one row.  The same for every role: counts from the server's own
@@ -508,12 +472,7 @@ pgbenchx_generator_status(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	{
-		Oid			ext = get_extension_oid("pgbenchx", true);
-
-		if (OidIsValid(ext))
-			sql_version = fleet_extension_version(ext);
-	}
+	sql_version = pgbx_sql_version();
 	owner_count_backends(&clients, &workers);
 	values[0] = sql_version ? CStringGetTextDatum(sql_version) : (Datum) 0;
 	nulls[0] = sql_version == NULL;

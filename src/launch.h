@@ -75,6 +75,8 @@ extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
  * UPDATE has not run.  what names the call for the detail.
  */
 extern void pgbx_require_sql_version(const char *what);
+/* pg_extension.extversion of pgbenchx in this database, palloc'd; NULL if none */
+extern char *pgbx_sql_version(void);
 
 /* run_sweep's ladder; returns the number of steps written to out. */
 extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out);

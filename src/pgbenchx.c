@@ -752,8 +752,9 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
 /*
  * The version of pgbenchx's SQL installed in this database (pg_extension's
  * extversion), palloc'd; NULL when the extension is not installed here.
+ * Also what generator_status (fleet.c) reports.
  */
-static char *
+char *
 pgbx_sql_version(void)
 {
 	Relation	rel;
