@@ -43,6 +43,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "initrecord.h"
 #include "worker.h"
 #include "results.h"
 #include "searchpath.h"
@@ -150,6 +151,8 @@ startup_reap_database(Oid dboid)
 	pgstat_report_appname(STARTUP_WORKER_TYPE);
 
 	StartTransactionCommand();
+	/* the files of pgbench_init calls a crash ended (initrecord.c) */
+	(void) initrecord_cleanup();
 	installed = OidIsValid(get_extension_oid("pgbenchx", true));
 	strlcpy(dbname, get_database_name(dboid), sizeof(dbname));
 	CommitTransactionCommand();
