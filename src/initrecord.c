@@ -30,7 +30,8 @@
  * has ended.
  *
  * The cleanup (initrecord_cleanup) runs for the connected database in the
- * start-up reaper (startup.c) and at the start of every pgbench_init.  For
+ * start-up reaper (startup.c) and at the start of every pgbench_init (and
+ * removes the records of dropped databases; not on a standby).  For
  * each record whose transaction is over and did not commit, it removes the
  * files of every listed relfilenode that no relation maps to, with smgr's
  * own unlink (buffers dropped, pending fsyncs forgotten, the first segment
@@ -75,6 +76,7 @@
 #include "storage/lwlock.h"
 #include "storage/procarray.h"
 #include "storage/smgr.h"
+#include "tcop/utility.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/relfilenodemap.h"
@@ -225,6 +227,8 @@ initrecord_start(void)
 		RegisterXactCallback(initrecord_xact_callback, NULL);
 		callback_registered = true;
 	}
+	/* a standby creates nothing (and could not assign the xid) */
+	PreventCommandDuringRecovery("pgbench_init()");
 	initrecord_make_dir();
 	/* the xid first: the record's transaction is in progress from the start */
 	fxid = GetTopFullTransactionId();
@@ -524,6 +528,9 @@ initrecord_cleanup(void)
 	MemoryContext oldcxt;
 	ListCell   *lc;
 
+	/* a standby's copy of a record waits for its promotion */
+	if (RecoveryInProgress())
+		return 0;
 	dir = AllocateDir(INITRECORD_DIR);
 	if (dir == NULL && errno == ENOENT)
 		return 0;
@@ -544,10 +551,21 @@ initrecord_cleanup(void)
 			continue;
 		fxid = FullTransactionIdFromU64(xid64);
 		initrecord_path(path, dboid, fxid);
-		/* exactly the name we write, for this database */
-		if (strcmp(path + strlen(INITRECORD_DIR "/"), de->d_name) != 0 ||
-			dboid != MyDatabaseId)
+		/* exactly the name we write */
+		if (strcmp(path + strlen(INITRECORD_DIR "/"), de->d_name) != 0)
 			continue;
+		if (dboid != MyDatabaseId)
+		{
+			/* another database's, unless it was dropped with its files */
+			if (!SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(dboid)))
+			{
+				ereport(LOG,
+						(errmsg("pgbenchx removed pgbench_init's record \"%s\" without removing any file", path),
+						 errdetail("Its database %u was dropped, with its files.", dboid)));
+				done = lappend(done, pstrdup(path));
+			}
+			continue;
+		}
 
 		oldcxt = MemoryContextSwitchTo(cxt);
 		switch (initrecord_fate(fxid))

@@ -399,9 +399,11 @@ my $files_sql = q{
 	$write->($aborted->(), "1664 $global", "0 $orphan");
 	$write->($aborted->(), "0 1259");
 	$write->($committed, "0 $ofcommit");
-	# a record of another database is not this database's to read
+	# a record of another database is not this database's to read; that of
+	# a dropped database goes, alone
 	my $other = "init-1-" . $aborted->();
 	append_to_file($node->data_dir . "/pgbenchx/$other", "pgbenchx init record 1\n");
+	append_to_file($node->data_dir . "/pgbenchx/init-4000000000-" . $aborted->(), "pgbenchx init record 1\n");
 	my $logs = removal_logs($node);
 	like(init('by_pgbenchx', 'scale => 1, jobs => 1'), qr/jobs 1\.$/, 'records by hand: pgbench_init');
 	is(removal_logs($node) - $logs, 1, 'records by hand: one relation removed');
@@ -415,7 +417,7 @@ my $files_sql = q{
 	ok(-f $node->data_dir . '/' . $node->safe_psql('by_pgbenchx', "SELECT pg_relation_filepath('pg_class')"),
 		'records by hand: a catalog relfilenode is refused');
 	is(join(',', init_records($node)), $other,
-		'records by hand: the records of this database removed, that of another one kept');
+		'records by hand: the records of this database and of a dropped one removed, that of another one kept');
 	like(slurp_file($node->logfile), qr/record ".*" without removing any file\n.*DETAIL:  The record is refused: it names a tablespace/,
 		'records by hand: the refusal is logged');
 	unlink("$dbdir/$link", "$dbdir/$global", "$dbdir/$ofcommit", $node->data_dir . "/pgbenchx/$other");
