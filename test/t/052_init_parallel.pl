@@ -9,6 +9,10 @@
 #    workers: amcheck clean, both segments full of rows; progress NOTICEs;
 #  - a cancel at several moments, a worker terminated mid-load, and an
 #    immediate stop during the load leave the old tables as they were;
+#  - the crash record (initrecord.c): after an immediate stop, no orphan
+#    file once the next pgbench_init ran (no preload) or after the restart
+#    (preload); a committed or rolled-back call leaves no record; records
+#    written by hand remove only unused files of their database;
 #  - wal_level = minimal: no WAL for the tables, and they survive a crash
 #    after the commit.
 use strict;
