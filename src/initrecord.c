@@ -141,7 +141,7 @@ initrecord_sync(void)
 	if (record_fd < 0 || !record_unsynced)
 		return;
 	if (pg_fsync(record_fd) != 0)
-		ereport(data_sync_elevel(ERROR),
+		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not fsync pgbench_init's record \"%s\": %m", record_path)));
 	record_unsynced = false;
