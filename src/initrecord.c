@@ -527,13 +527,28 @@ initrecord_cleanup(void)
 	MemoryContext cxt;
 	MemoryContext oldcxt;
 	ListCell   *lc;
+	struct stat st;
 
 	/* a standby's copy of a record waits for its promotion */
 	if (RecoveryInProgress())
 		return 0;
-	dir = AllocateDir(INITRECORD_DIR);
-	if (dir == NULL && errno == ENOENT)
+	/* only a directory of ours: never one a symbolic link points to */
+	if (lstat(INITRECORD_DIR, &st) != 0)
+	{
+		if (errno != ENOENT)
+			ereport(LOG,
+					(errcode_for_file_access(),
+					 errmsg("could not stat directory \"%s\": %m", INITRECORD_DIR)));
 		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		ereport(LOG,
+				(errmsg("pgbenchx did not read pgbench_init's records: \"%s\" in the data directory is not a directory",
+						INITRECORD_DIR)));
+		return 0;
+	}
+	dir = AllocateDir(INITRECORD_DIR);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchx init records",
 								ALLOCSET_DEFAULT_SIZES);
 	while ((de = ReadDir(dir, INITRECORD_DIR)) != NULL)
