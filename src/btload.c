@@ -47,6 +47,7 @@
 #include "utils/relcache.h"
 
 #include "btload.h"
+#include "initrecord.h"
 
 /* pages per write batch: one WAL record of full-page images */
 #define BTLOAD_BATCH_PAGES	XLR_MAX_BLOCK_ID
@@ -348,6 +349,8 @@ btload_begin(Oid indexoid)
 
 	/* a new, empty file, as REINDEX: no page of it is in shared buffers */
 	RelationSetNewRelfilenode(index, index->rd_rel->relpersistence);
+	/* pgbench_init's crash record lists it (initrecord.c) */
+	initrecord_note_file(index->rd_rel->reltablespace, index->rd_node.relNode);
 	if (index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)
 	{
 		/* index_build()'s init fork: the empty index an unlogged one resets to */

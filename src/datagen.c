@@ -54,6 +54,7 @@
 #include "btload.h"
 #include "datagen.h"
 #include "datagen_int.h"
+#include "initrecord.h"
 
 /*
  * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
@@ -923,6 +924,8 @@ datagen_set_maintenance_work_mem(const DatagenState *state)
 							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 }
 
+static void datagen_run_steps(DatagenState *state, StringInfo drop_list);
+
 char *
 datagen_run(const DatagenOptions *opts)
 {
@@ -930,7 +933,6 @@ datagen_run(const DatagenOptions *opts)
 	ErrorContextCallback errcallback;
 	StringInfoData drop_list;
 	StringInfoData result;
-	int			nestlevel;
 
 	memset(&state, 0, sizeof(state));
 	state.opts = opts;
@@ -950,43 +952,18 @@ datagen_run(const DatagenOptions *opts)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
-	datagen_begin_step(&state, "drop tables");
-	if (drop_list.len > 0)
-		datagen_exec(psprintf("drop table %s", drop_list.data));
-	datagen_end_step(&state);
-
-	datagen_begin_step(&state, "create tables");
-	datagen_create_tables(&state);
-	datagen_accounts_early_key(&state);
-	datagen_end_step(&state);
-
-	datagen_begin_step(&state, "generate");
-	nestlevel = datagen_settings_begin();
-	datagen_set_wal_compression();
-	state.cid = GetCurrentCommandId(true);
-	datagen_load_small(&state);
-	datagen_load_accounts(&state);
-	datagen_settings_end(nestlevel);
-	CommandCounterIncrement();
-	datagen_end_step(&state);
-
-	datagen_begin_step(&state, "primary keys");
-	nestlevel = datagen_settings_begin();
-	datagen_set_maintenance_work_mem(&state);
-	datagen_primary_keys(&state);
-	datagen_settings_end(nestlevel);
-	datagen_end_step(&state);
-
-	if (opts->foreign_keys)
+	/* the files an earlier call's crash left, then this call's own record */
+	(void) initrecord_cleanup();
+	initrecord_start();
+	PG_TRY();
 	{
-		datagen_begin_step(&state, "foreign keys");
-		datagen_foreign_keys();
-		datagen_end_step(&state);
+		datagen_run_steps(&state, &drop_list);
 	}
-
-	datagen_begin_step(&state, "analyze");
-	datagen_exec("analyze pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history");
-	datagen_end_step(&state);
+	PG_FINALLY();
+	{
+		initrecord_stop();
+	}
+	PG_END_TRY();
 
 	SPI_finish();
 	error_context_stack = errcallback.previous;
@@ -996,4 +973,53 @@ datagen_run(const DatagenOptions *opts)
 					 datagen_seconds_since(state.start), state.timings.data,
 					 state.jobs);
 	return result.data;
+}
+
+/* The steps, in the caller's transaction, noted in the crash record. */
+static void
+datagen_run_steps(DatagenState *state, StringInfo drop_list)
+{
+	const DatagenOptions *opts = state->opts;
+	int			nestlevel;
+
+	datagen_begin_step(state, "drop tables");
+	if (drop_list->len > 0)
+		datagen_exec(psprintf("drop table %s", drop_list->data));
+	datagen_end_step(state);
+
+	datagen_begin_step(state, "create tables");
+	datagen_create_tables(state);
+	datagen_accounts_early_key(state);
+	datagen_end_step(state);
+	/* the new relations are noted durably before they get data */
+	initrecord_sync();
+
+	datagen_begin_step(state, "generate");
+	nestlevel = datagen_settings_begin();
+	datagen_set_wal_compression();
+	state->cid = GetCurrentCommandId(true);
+	datagen_load_small(state);
+	datagen_load_accounts(state);
+	datagen_settings_end(nestlevel);
+	CommandCounterIncrement();
+	datagen_end_step(state);
+
+	datagen_begin_step(state, "primary keys");
+	nestlevel = datagen_settings_begin();
+	datagen_set_maintenance_work_mem(state);
+	datagen_primary_keys(state);
+	datagen_settings_end(nestlevel);
+	datagen_end_step(state);
+	initrecord_sync();
+
+	if (opts->foreign_keys)
+	{
+		datagen_begin_step(state, "foreign keys");
+		datagen_foreign_keys();
+		datagen_end_step(state);
+	}
+
+	datagen_begin_step(state, "analyze");
+	datagen_exec("analyze pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history");
+	datagen_end_step(state);
 }

@@ -45,6 +45,7 @@
 
 #include "coordinator.h"
 #include "datagen.h"
+#include "initrecord.h"
 #include "launch.h"
 #include "owner.h"
 #include "run_shmem.h"
@@ -111,6 +112,9 @@ _PG_init(void)
 #else
 	EmitWarningsOnPlaceholders("pgbenchx");
 #endif
+
+	/* pgbench_init's crash record notes the relations it creates */
+	initrecord_install_hook();
 
 	/* optional: preloaded, mark runs a crash left "running" at start-up */
 	if (process_shared_preload_libraries_in_progress)

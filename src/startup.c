@@ -4,8 +4,10 @@
  *	  one background worker runs each time the server has finished recovery
  *	  (a start, and each crash-restart cycle), and marks "aborted" every run
  *	  and sweep that an immediate shutdown or a crash left reading
- *	  "running", in every database where pgbenchx is installed.  It starts
- *	  nothing and restarts nothing.
+ *	  "running", in every database where pgbenchx is installed, and, in
+ *	  every database, removes the files of pgbench_init calls a crash
+ *	  interrupted (initrecord_cleanup).  It starts nothing and restarts
+ *	  nothing.
  *
  * Without the preload nothing runs at start-up, and those rows are marked
  * by the first pgbenchx.wait, pgbenchx.cancel or run start that sees them
@@ -43,6 +45,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "initrecord.h"
 #include "worker.h"
 #include "results.h"
 #include "searchpath.h"
@@ -153,15 +156,25 @@ startup_reap_database(Oid dboid)
 	installed = OidIsValid(get_extension_oid("pgbenchx", true));
 	strlcpy(dbname, get_database_name(dboid), sizeof(dbname));
 	CommitTransactionCommand();
-	if (!installed)
-		return;
 
-	marked = results_mark_orphans_aborted();
-	if (marked > 0)
-		ereport(LOG,
-				(errmsg_plural("pgbenchx marked " UINT64_FORMAT " run or sweep aborted in database \"%s\": its coordinator did not survive the restart",
-							   "pgbenchx marked " UINT64_FORMAT " runs and sweeps aborted in database \"%s\": their coordinator did not survive the restart",
-							   (unsigned long) marked, marked, dbname)));
+	if (installed)
+	{
+		marked = results_mark_orphans_aborted();
+		if (marked > 0)
+			ereport(LOG,
+					(errmsg_plural("pgbenchx marked " UINT64_FORMAT " run or sweep aborted in database \"%s\": its coordinator did not survive the restart",
+								   "pgbenchx marked " UINT64_FORMAT " runs and sweeps aborted in database \"%s\": their coordinator did not survive the restart",
+								   (unsigned long) marked, marked, dbname)));
+	}
+
+	/*
+	 * The files of pgbench_init calls a crash ended (initrecord.c), whether
+	 * or not the extension survived: one created in the same transaction
+	 * did not.
+	 */
+	StartTransactionCommand();
+	(void) initrecord_cleanup();
+	CommitTransactionCommand();
 }
 
 void
