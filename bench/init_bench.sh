@@ -134,6 +134,8 @@ for scale in $SCALES; do
 				"$scale" "$run" "$jobs" "$gen" "$ours" "$wal"
 		done
 	done
+	# GEN_RUNS=0: no generate-step comparison
+	[ "$GEN_RUNS" -gt 0 ] || continue
 	m1=$(printf '%s\n' "${gen1[@]}" | median); mj=$(printf '%s\n' "${genj[@]}" | median)
 	printf 'scale %s: median generate step %.2f s with 1 job, %.2f s with %s jobs: %.2fx faster, %.0f rows/s per job\n\n' \
 		"$scale" "$m1" "$mj" "$JOBS" "$(echo "$m1 / $mj" | bc -l)" \
