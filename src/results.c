@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -25,6 +26,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
@@ -254,10 +256,18 @@ results_mark_orphans_aborted(void)
 	ResultsStmt st = {0};
 	uint64		runs;
 	uint64		sweeps;
+	bool		has_generators;
 
 	results_text(&st, RESULTS_ORPHAN_ERROR);
 	results_exec_ext(RESULTS_ORPHAN_RUNS_SQL, &st, false, &runs);
 	results_exec_ext(RESULTS_ORPHAN_SWEEPS_SQL, &st, false, &sweeps);
+	/* a database still on SQL older than 0.4 has no run_generators */
+	StartTransactionCommand();
+	has_generators = OidIsValid(get_relname_relid("run_generators",
+												  get_namespace_oid("pgbenchx", true)));
+	CommitTransactionCommand();
+	if (has_generators)
+		results_exec_ext(RESULTS_ORPHAN_GENERATORS_SQL, &st, false, NULL);
 	return runs + sweeps;
 }
 

@@ -64,6 +64,11 @@ typedef struct RunResult
 	"UPDATE pgbenchx.sweeps w SET status = 'aborted', finished_at = pg_catalog.now(), coordinator_pid = NULL, " \
 	"error = coalesce(w.error, $1) " \
 	"WHERE w.status OPERATOR(pg_catalog.=) 'running' AND " RESULTS_COORDINATOR_GONE("w.coordinator_pid")
+/* a run's generators (0.4's run_generators) once the run is no longer running */
+#define RESULTS_ORPHAN_GENERATORS_SQL \
+	"UPDATE pgbenchx.run_generators g SET status = 'aborted', error = coalesce(g.error, $1) " \
+	"FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) g.run_id " \
+	"AND g.status OPERATOR(pg_catalog.=) 'running' AND r.status OPERATOR(pg_catalog.<>) 'running'"
 #define RESULTS_ORPHAN_ERROR "its coordinator is gone (crash, immediate shutdown or restart)"
 
 extern uint64 results_mark_orphans_aborted(void);

@@ -110,7 +110,8 @@ wait_reap_orphans(void)
 	PG_TRY();
 	{
 		if (SPI_execute_with_args(RESULTS_ORPHAN_RUNS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
-			SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+			SPI_execute_with_args(RESULTS_ORPHAN_SWEEPS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE ||
+			SPI_execute_with_args(RESULTS_ORPHAN_GENERATORS_SQL, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark orphaned pgbenchx runs aborted");
 	}
 	PG_FINALLY();

@@ -270,6 +270,18 @@ is(qb("SELECT status FROM pgbenchx.runs WHERE run_id = $bpart"), 'cancelled',
 	'cancelled by the recorder, not left to run its 60 s');
 ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B');
 
+# --- the recorder A crashes mid-run (immediate stop, restart) --------------
+$id = qa("SET client_min_messages = warning; SELECT run_bench(2, 3, 'select-only', conninfo => '$cs', "
+	  . "generators => $gens, vacuum => false, checkpoint => false)");
+ok(run_sampled($ga, "run_id = $id", 1), 'a run whose recorder will crash is measuring');
+$ga->stop('immediate');
+$ga->start;
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+is(qa("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'after the crash the run reads aborted');
+is(qa("SELECT string_agg(status, ',' ORDER BY generator) FROM pgbenchx.run_generators WHERE run_id = $id"),
+	'aborted,aborted', 'and its run_generators rows too, not running');
+ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B (B\'s part ends by itself)');
+
 # --- generator B stopped with -m immediate mid-run --------------------------
 $id = qa("SET client_min_messages = warning; SELECT run_bench(2, 60, 'select-only', conninfo => '$cs', "
 	  . "generators => $gens, vacuum => false, checkpoint => false)");
