@@ -168,7 +168,9 @@ $node->poll_query_until('postgres', "SELECT count(*) = 0 FROM pg_stat_activity W
 	isnt($ret, 0, "B's run is refused");
 	like($err, qr/53400.*2 jobs need 3 background worker slots, but only (?:1 is|\d+ are) free/s, 'for want of worker slots');
 	q1("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'runner_a' AND backend_type = 'client backend'");
-	$par->quit;
+	# the cancelled query's psql may have exited already (ON_ERROR_STOP): its
+	# \q then meets a closed pipe, which is not this test's concern
+	eval { $par->quit; };
 }
 
 ok(nothing_left($node), 'nothing is left behind');
