@@ -4,7 +4,7 @@
 
 EXTENSION   = pgbenchx
 MODULE_big  = pgbenchx
-EXTVERSION  = 0.4
+EXTVERSION  = 0.5
 
 OBJS = \
 	src/pgbenchx.o \
@@ -46,12 +46,14 @@ OBJS = \
 # install script of this version, from src/sql/*.sql in name order, the
 # upgrade script from 0.2, from src/upgrade/0.2--0.3/*.sql (frozen as 0.3
 # was released), and the upgrade script from 0.3, from
-# src/upgrade/0.3--0.4/*.sql, each in name order.
+# src/upgrade/0.3--0.4/*.sql (frozen as 0.4 was released), and the upgrade
+# script from 0.4, from src/upgrade/0.4--0.5/*.sql, each in name order.
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 UPGRADE_0_3_SOURCES = $(sort $(wildcard src/upgrade/0.2--0.3/*.sql))
 UPGRADE_0_4_SOURCES = $(sort $(wildcard src/upgrade/0.3--0.4/*.sql))
+UPGRADE_0_5_SOURCES = $(sort $(wildcard src/upgrade/0.4--0.5/*.sql))
 DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
-DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql
+DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql pgbenchx--0.4--0.5.sql
 # "all" first, so that it stays the default goal (PGXS gives it its work)
 all:
 pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
@@ -59,6 +61,8 @@ pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
 pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
 	cat $^ > $@
 pgbenchx--0.3--0.4.sql: $(UPGRADE_0_4_SOURCES)
+	cat $^ > $@
+pgbenchx--0.4--0.5.sql: $(UPGRADE_0_5_SOURCES)
 	cat $^ > $@
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"
