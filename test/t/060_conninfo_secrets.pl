@@ -2,7 +2,8 @@
 # every connection (issue 20, section 5), probed as an attacker: alice is a
 # runner with a SCRAM password, and the server's OS account has a password
 # file holding alice's and the superuser's passwords, handed to every
-# postmaster through PGPASSFILE in its environment.  Every conninfo keyword
+# postmaster through PGPASSFILE in its environment, with a root
+# certificate in PGSSLROOTCERT.  Every conninfo keyword
 # that names a server file is refused, in every spelling (mixed case,
 # whitespace, the URI form, percent-encoded); a conninfo without password is
 # refused though the password file would log alice in (the run's and a
@@ -25,9 +26,21 @@ print $pf "*:*:*:alice:alice-secret\n*:*:*:*:superuser-secret\n";
 close $pf;
 chmod 0600, $pgpass;
 $ENV{PGPASSFILE} = $pgpass;
+# and a root certificate in the environment: R's own, self-signed, so that
+# verify-ca would pass with it
+my $ssldir = PostgreSQL::Test::Utils::tempdir();
+system('openssl', 'req', '-new', '-x509', '-nodes', '-days', '2', '-subj', '/CN=localhost',
+	'-keyout', "$ssldir/server.key", '-out', "$ssldir/server.crt", '-loglevel', 'error') == 0
+  or system('openssl', 'req', '-new', '-x509', '-nodes', '-days', '2', '-subj', '/CN=localhost',
+	'-keyout', "$ssldir/server.key", '-out', "$ssldir/server.crt") == 0
+  or die 'openssl failed';
+chmod 0600, "$ssldir/server.key";
+$ENV{PGSSLROOTCERT} = "$ssldir/server.crt";
 
 my $conf = "password_encryption = 'scram-sha-256'\n";
-my $r = pgbenchx_node('rec', scale => 1, conf => $conf);
+# R also answers over TCP with SSL, an endpoint that answers the SSL request
+my $r = pgbenchx_node('rec', scale => 1, conf => $conf . "listen_addresses = '127.0.0.1'\nssl = on\n"
+	  . "ssl_cert_file = '$ssldir/server.crt'\nssl_key_file = '$ssldir/server.key'\n");
 my $g = pgbenchx_node('gen', conf => $conf);
 my $t = pgbenchx_node('trusting', extension => 0, conf => $conf);
 my $su = $r->safe_psql('postgres', 'SELECT current_user');
@@ -40,7 +53,8 @@ for my $n ($r, $g)
 		SELECT pgbenchx.grant_runner('alice');
 	});
 	open(my $fh, '>', $n->data_dir . '/pg_hba.conf') or die;
-	print $fh "local all $su trust\nlocal all all scram-sha-256\n";
+	print $fh "local all $su trust\nlocal all all scram-sha-256\n"
+	  . "host all $su 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n";
 	close $fh;
 	$n->reload;
 }
@@ -82,6 +96,21 @@ sub bench { my ($ci, $extra) = @_; $extra //= ''; return "SELECT run_bench(1, 1,
 my $id = $r->safe_psql('postgres', "SET client_min_messages = warning; " . bench('user=alice'));
 is(finished($r, $id), 'completed',
 	'a superuser\'s clients log in as alice with the password from the server account\'s password file');
+
+# and its root certificate from PGSSLROOTCERT
+my $tcp = 'host=127.0.0.1 port=' . $r->port . ' dbname=postgres';
+$id = $r->safe_psql('postgres', "SET client_min_messages = warning; " . bench("$tcp sslmode=verify-ca user=alice"));
+is(finished($r, $id), 'completed',
+	'a superuser\'s clients verify the server with the root certificate of the server\'s environment');
+
+# --- the environment's files are never read for alice ------------------------
+like(as_alice(bench("$tcp sslmode=verify-ca password=alice-secret")),
+	qr/could not connect.*root certificate file "[^"]*" does not exist/s,
+	'for alice the root certificate of PGSSLROOTCERT is not read: verify-ca finds none');
+$id = as_alice(bench("$tcp sslmode=require password=alice-secret"));
+like($id, qr/^accepted: \d+$/, 'alice may still encrypt (sslmode=require) without a server file');
+($id) = $id =~ /(\d+)/;
+is(finished($r, $id), 'completed', 'and her run over SSL completes');
 
 # --- no password: refused, though the password file would supply it ---------
 like(as_alice(bench('')), qr/password is required/, 'a runner\'s conninfo without password is refused');
