@@ -13,8 +13,9 @@
  *	- conninfo_check: the caller's conninfo (the run's or a generator's, one
  *	  rule).  A non-superuser may use only the keywords of an allowlist, so
  *	  that a keyword a later libpq adds is refused until it is judged; none
- *	  of them names a file of the server.  user= may only name the caller,
- *	  and password= is required.
+ *	  of them names a file of the server, and a socket directory in host=
+ *	  must be one of this server's unix_socket_directories.  user= may only
+ *	  name the caller, and password= is required.
  *	- conninfo_append_pins: the keywords appended last to each such
  *	  connection's conninfo, so that libpq cannot take a secret from the
  *	  server's account or environment: passfile, sslcert, sslkey,
@@ -37,6 +38,8 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
+#include "postmaster/postmaster.h"
+#include "utils/varlena.h"
 
 #include "conninfo.h"
 #include "loopback.h"
@@ -110,6 +113,35 @@ conninfo_secret(const PQconninfoOption *o)
 		strcmp(o->keyword, "password") == 0;
 }
 
+/*
+ * Whether a socket directory (or Linux abstract socket name) is one of this
+ * server's unix_socket_directories: any other one names a place on the
+ * server whose existence libpq's errors would tell.
+ */
+static bool
+conninfo_own_socket_dir(const char *dir)
+{
+	char	   *mine;
+	char	   *given;
+	List	   *dirs = NIL;
+	ListCell   *lc;
+
+	if (Unix_socket_directories == NULL || Unix_socket_directories[0] == '\0')
+		return false;
+	mine = pstrdup(Unix_socket_directories);
+	if (!SplitDirectoriesString(mine, ',', &dirs))
+		return false;
+	given = pstrdup(dir);
+	if (given[0] == '/')
+		canonicalize_path(given);
+	foreach(lc, dirs)
+	{
+		if (strcmp((const char *) lfirst(lc), given) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* "conninfo" or "the conninfo of generator N", for errors */
 static char *
 conninfo_name(int generator)
@@ -166,6 +198,25 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 						 errmsg("%s may not use \"%s\"", conninfo_name(generator), o->keyword),
 						 errdetail("It names a file on the server, which libpq would read with the server's operating system account (its errors would tell whether the file exists)."),
 						 errhint("Only a superuser may pass %s; a non-superuser logs in with password=... alone.", o->keyword)));
+			if (strcmp(o->keyword, "host") == 0)
+			{
+				/* each host of the list: a socket directory must be this server's */
+				char	   *hosts = pstrdup(o->val);
+				char	   *next;
+
+				for (char *h = hosts; h != NULL; h = next)
+				{
+					next = strchr(h, ',');
+					if (next)
+						*next++ = '\0';
+					if ((h[0] == '/' || h[0] == '@') && !conninfo_own_socket_dir(h))
+						ereport(ERROR,
+								(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+								 errmsg("%s may not use socket directory \"%s\"", conninfo_name(generator), h),
+								 errdetail("It names a directory on the server that is not one of this server's unix_socket_directories; libpq's errors would tell whether it exists."),
+								 errhint("Use one of this server's socket directories (unix_socket_directories), or a TCP host name or address.")));
+				}
+			}
 			if (!conninfo_allowed_keyword(o->keyword))
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -5,7 +5,8 @@
 # postmaster through PGPASSFILE in its environment, with a root
 # certificate in PGSSLROOTCERT.  Every conninfo keyword
 # that names a server file is refused, in every spelling (mixed case,
-# whitespace, the URI form, percent-encoded); a conninfo without password is
+# whitespace, the URI form, percent-encoded), and so is a socket directory
+# other than the server's own; a conninfo without password is
 # refused though the password file would log alice in (the run's and a
 # generator's); a two-host generator conninfo whose first host goes down
 # between the steps of a sweep fails over to a trust server, and that step
@@ -163,6 +164,17 @@ my $err = as_alice(bench("dbname='postgresql:///postgres?sslrootcert=/etc/passwd
 like($err, qr/could not connect.*database "postgresql:.*" does not exist/s,
 	'a conninfo hidden in dbname is not expanded: it names a database that does not exist');
 unlike($err, qr/certificate|could not open|permission denied/i, 'and libpq read no file for it');
+# a socket directory names a directory of the server: only this server's own
+like(as_alice(bench('host=/etc password=alice-secret')), qr/conninfo may not use socket directory "\/etc"/,
+	'a socket directory other than the server\'s is refused');
+like(as_alice(bench('host=' . $r->host . ',/root port=' . $r->port . ',' . $r->port . ' password=alice-secret')),
+	qr/conninfo may not use socket directory "\/root"/, 'in any place of a host list');
+like(as_alice(bench('postgresql://%2Fvar%2Flib%2Fpostgresql/postgres?password=alice-secret')),
+	qr/conninfo may not use socket directory "\/var\/lib\/postgresql"/, 'in the URI form too');
+like(as_alice(bench('host=@pgbenchx-probe password=alice-secret')), qr/conninfo may not use socket directory "\@pgbenchx-probe"/,
+	'an abstract socket name too');
+like(as_alice(bench("password=alice-secret", ", generators => ARRAY[\$g\$host=/etc port=5432 password=alice-secret\$g\$]")),
+	qr/the conninfo of generator 1 may not use socket directory "\/etc"/, 'and in a generator conninfo');
 like(as_alice(bench('user=postgres password=alice-secret')), qr/conninfo may not name another role/,
 	'another role is refused');
 
