@@ -20,7 +20,9 @@
  *	  connection's conninfo, so that libpq cannot take a secret from the
  *	  server's account or environment: passfile, sslcert, sslkey,
  *	  sslrootcert, sslcrl and sslcrldir point at a path that cannot exist,
- *	  gssencmode is disable, and where libpq knows them (16 and later)
+ *	  gssencmode is disable, krbsrvname names a principal no KDC has (so
+ *	  the server's Kerberos credentials cannot authenticate, before libpq
+ *	  16's require_auth), and where libpq knows them (16 and later)
  *	  sslcertmode is disable and require_auth names the password methods.
  *	  Explicit keywords override the environment (PGPASSFILE, PGSSLCERT,
  *	  ...).  A service named by PGSERVICE in the server's environment cannot
@@ -74,6 +76,8 @@ static const char *const conninfo_pins[][2] = {
 	{"sslcrl", CONNINFO_NO_FILE},
 	{"sslcrldir", CONNINFO_NO_FILE},
 	{"gssencmode", "disable"},
+	/* a service principal no KDC has: Kerberos authentication cannot succeed */
+	{"krbsrvname", "pgbenchx-no-kerberos"},
 	{"sslcertmode", "disable"},
 	{"require_auth", "password,md5,scram-sha-256"},
 };
