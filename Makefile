@@ -18,6 +18,7 @@ OBJS = \
 	src/results.o \
 	src/environment.o \
 	src/loopback.o \
+	src/conninfo.o \
 	src/wait.o \
 	src/progress.o \
 	src/owner.o \

@@ -1267,6 +1267,8 @@ coordinator_main(Datum main_arg)
 		proc_exit(0);
 	}
 	spec = coordinator_spec;
+	/* a non-superuser's run: every loopback login is checked (conninfo.c) */
+	loopback_require_password = spec->knobs.require_password;
 
 	BackgroundWorkerInitializeConnectionByOid(spec->dboid, spec->roleid, 0);
 	/* its SPI names no user table: nothing on the role's search_path applies */

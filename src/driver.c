@@ -42,6 +42,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "conninfo.h"
 #include "driver.h"
 #include "loopback.h"
 #include "prng.h"
@@ -724,7 +725,7 @@ driver_client_connected(DriverRun *dr, DriverClient *c, TimestampTz now)
 	dr->wes_dirty = true;
 	if (c->poll != PGRES_POLLING_OK)
 		return false;
-	if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
+	if (!conninfo_login_ok(c->conn, dr->run->knobs.require_password))
 	{
 		driver_client_abort(dr, c, "client %d aborted: it logged in without a password", c->id);
 		return false;
@@ -1414,7 +1415,7 @@ driver_connect_all(DriverRun *dr)
 								PQerrorMessage(c->conn))));
 			if (c->phase == CLIENT_CONNECTING && c->poll == PGRES_POLLING_OK)
 			{
-				if (dr->run->knobs.require_password && !PQconnectionUsedPassword(c->conn))
+				if (!conninfo_login_ok(c->conn, dr->run->knobs.require_password))
 					ereport(ERROR,
 							(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 							 errmsg("client %d logged in without a password", c->id),

@@ -33,6 +33,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "conninfo.h"
 #include "fleet.h"
 #include "launch.h"
 #include "loopback.h"
@@ -352,9 +353,10 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 		fleet_refuse(g, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION, "cannot be reached",
 					 psprintf("libpq said: %s", err),
 					 "Check that the generator's server is up and that its pg_hba.conf lets the calling role in from this server, or fix its conninfo.");
-	if (require_password && !PQconnectionUsedPassword(g->conn))
+	if (!conninfo_login_ok(g->conn, require_password))
 		fleet_refuse(g, ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED, "let a non-superuser in without a password",
-					 "A non-superuser's connections to generators must log in with a password, as the benchmark clients' do, so that they cannot borrow this server's identity through trust or peer authentication.",
+					 psprintf("The server at %s did not ask for the password. A non-superuser's connections to generators must log in with the password the caller supplies, as the benchmark clients' do, so that they cannot borrow this server's identity through trust or peer authentication.",
+							  conninfo_where(g->conn)),
 					 "Pass password=... in that generator's conninfo, and have its pg_hba.conf ask for a password (scram-sha-256).");
 
 	res = fleet_exec(g->conn,

@@ -36,6 +36,7 @@
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
+#include "conninfo.h"
 #include "fleet.h"
 #include "launch.h"
 #include "run_spec.h"
@@ -248,85 +249,18 @@ launch_protocol(const char *name)
 }
 
 /*
- * The caller's conninfo: checked; a copy re-quoted with libpq's rules for the
- * clients (quoted), and one without the password to record (shown).  A
- * non-superuser may not name another role, nor have libpq read the server
- * account's password file or service file (dblink's and postgres_fdw's
- * rule: the server's own identity is not for borrowing).  Sets *password
- * when the conninfo supplies one.
+ * The caller's conninfo: checked by conninfo.c's rule (a non-superuser
+ * uses only the allowlisted keywords, names no other role and no file of
+ * the server, and supplies its password); a copy re-quoted with libpq's
+ * rules for the clients (quoted), and one with every secret masked to
+ * record (shown).  generator: the generator's number (0: the run's
+ * conninfo).  Returns whether it names a host or port.
  */
-/*
- * Whether a conninfo option holds a secret that the results must not show:
- * libpq's own mark for password-type options (dispchar "*"), so that any
- * keyword a newer libpq adds is masked too; password is masked in any case.
- */
-static bool
-launch_conninfo_secret(const PQconninfoOption *o)
-{
-	return (o->dispchar != NULL && strchr(o->dispchar, '*') != NULL) ||
-		strcmp(o->keyword, "password") == 0;
-}
-
 static bool
 launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
-					  const char *role, bool *password)
+					  const char *role, int generator)
 {
-	char	   *perr = NULL;
-	PQconninfoOption *opts;
-	bool		remote = false;
-
-	opts = PQconninfoParse(conninfo, &perr);
-	if (opts == NULL)
-	{
-		char	   *msg = perr ? pstrdup(perr) : pstrdup("out of memory");
-		int			len = strlen(msg);
-
-		while (len > 0 && msg[len - 1] == '\n')
-			msg[--len] = '\0';
-
-		if (perr)
-			PQfreemem(perr);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid conninfo"),
-				 errdetail("%s", msg),
-				 errhint("Pass libpq keyword=value parameters, such as 'password=secret' or 'host=db2 port=5432'.")));
-	}
-	for (PQconninfoOption *o = opts; o->keyword; o++)
-	{
-		if (o->val == NULL || o->val[0] == '\0')
-			continue;
-		if (strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
-			strcmp(o->keyword, "port") == 0)
-			remote = true;
-		if (strcmp(o->keyword, "password") == 0)
-			*password = true;
-		if (!superuser())
-		{
-			if (strcmp(o->keyword, "user") == 0 && strcmp(o->val, role) != 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("conninfo may not name another role"),
-						 errdetail("The clients log in as the role that starts the run, \"%s\".", role),
-						 errhint("Remove user= from conninfo; only a superuser may have the clients log in as another role.")));
-			if (strcmp(o->keyword, "passfile") == 0 || strcmp(o->keyword, "service") == 0 ||
-				strcmp(o->keyword, "sslkey") == 0 || strcmp(o->keyword, "sslcert") == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("conninfo may not use \"%s\"", o->keyword),
-						 errdetail("It would have the clients read a file of the server's operating system account."),
-						 errhint("Only a superuser may pass %s; pass password=... instead.", o->keyword)));
-		}
-		/* re-quoted with libpq's rules: the URI form and odd quoting become keyword='value' */
-		loopback_append_param(quoted, o->keyword, o->val);
-		/* libpq marks every secret (password, sslpassword, ...) with dispchar "*" */
-		if (launch_conninfo_secret(o))
-			loopback_append_param(shown, o->keyword, "********");
-		else
-			loopback_append_param(shown, o->keyword, o->val);
-	}
-	PQconninfoFree(opts);
-	return remote;
+	return conninfo_check(conninfo, role, !superuser(), generator, shown, quoted);
 }
 
 /*
@@ -398,6 +332,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 	char		sqlstate[6];
 	PGconn	   *conn;
 	bool		used_password;
+	char	   *where;
 	int			scale;
 
 	conn = loopback_connect(conninfo, &connerr);
@@ -408,9 +343,10 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 				 errdetail("libpq said: %s", connerr),
 				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
 						 role)));
-	used_password = PQconnectionUsedPassword(conn);
+	used_password = conninfo_login_ok(conn, !superuser());
+	where = conninfo_where(conn);
 	/* a cancel or statement_timeout during the count must not leak conn */
-	if ((superuser() || used_password) && need_tables)
+	if (used_password && need_tables)
 	{
 		PG_TRY();
 		{
@@ -424,12 +360,12 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 		PG_END_TRY();
 	}
 	loopback_finish(conn);
-	if (!superuser() && !used_password)
+	if (!used_password)
 	{
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
-				 errdetail("The server let a non-superuser's clients in without asking for the password."),
+				 errdetail("The server at %s let a non-superuser's clients in without asking for the password.", where),
 				 errhint("Have pg_hba.conf ask role \"%s\" for a password (scram-sha-256) on the connection the clients use.",
 						 role)));
 	}
@@ -866,14 +802,14 @@ launch_check_caller(const LaunchOptions *opts, RunSpec *spec, bool *remote)
 {
 	StringInfoData shown;
 	StringInfoData quoted;
-	bool		password_given = false;
 
 	initStringInfo(&shown);
 	initStringInfo(&quoted);
 	strlcpy(spec->owner, GetUserNameFromId(GetUserId(), false), sizeof(spec->owner));
+	/* a conninfo without password= is refused there for a non-superuser */
 	*remote = opts->conninfo ?
-		launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, &password_given) : false;
-	if (!superuser() && !password_given)
+		launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, 0) : false;
+	if (!superuser() && opts->conninfo == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
@@ -971,9 +907,18 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 
 	dbname = get_database_name(MyDatabaseId);
 	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
+	if (spec->knobs.require_password)
+		conninfo = conninfo_pinned(conninfo);
 	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin);
-	/* each client puts its own application_name in front of this */
+	/*
+	 * Each client puts its own application_name in front of this; the
+	 * coordinator's maintenance and check_tpcb use it as it is.  Pinned for a
+	 * non-superuser, so that no connection of the run can use a secret of
+	 * the server's account (conninfo.c).
+	 */
 	conninfo = loopback_conninfo(dbname, spec->owner, NULL, quoted);
+	if (spec->knobs.require_password)
+		conninfo = conninfo_pinned(conninfo);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1036,7 +981,6 @@ launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
 		StringInfoData shown;
 		StringInfoData quoted;
 		StringInfoData full;
-		bool		password = false;
 
 		initStringInfo(&shown);
 		initStringInfo(&quoted);
@@ -1062,7 +1006,7 @@ launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
 			}
 			PQconninfoFree(parsed);
 		}
-		(void) launch_check_conninfo(opts->generators[i], &shown, &quoted, spec->owner, &password);
+		(void) launch_check_conninfo(opts->generators[i], &shown, &quoted, spec->owner, i + 1);
 		loopback_append_param(&full, "user", spec->owner);
 		loopback_append_param(&full, "application_name", "pgbenchx recorder");
 		loopback_append_param(&full, "connect_timeout", "10");
@@ -1071,6 +1015,9 @@ launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
 		loopback_append_param(&full, "keepalives_interval", "2");
 		loopback_append_param(&full, "keepalives_count", "2");
 		appendStringInfo(&full, " %s", quoted.data);
+		/* no secret of this server's account on any connection to it, ever */
+		if (spec->knobs.require_password)
+			conninfo_append_pins(&full);
 		gens[i].index = i + 1;
 		gens[i].conninfo = full.data;
 		gens[i].shown = shown.data;
@@ -1114,11 +1061,11 @@ launch_check_generators(const LaunchOptions *opts, RunSpec *spec, FleetGenerator
 	{
 		StringInfoData shown;
 		StringInfoData quoted;
-		bool		password = false;
 
 		initStringInfo(&shown);
 		initStringInfo(&quoted);
-		(void) launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, &password);
+		/* unpinned: each generator pins its own clients' conninfo (its launch_part) */
+		(void) launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, 0);
 		appendBinaryStringInfo(payload, quoted.data, quoted.len + 1);
 	}
 	for (int i = 0; i < n; i++)

@@ -6,7 +6,8 @@
  *	  that a cancel, a terminate or the postmaster's death is always noticed.
  *
  * Used by the caller's backend (the login check before a run), and by the
- * coordinator (pre-run maintenance).  The drivers keep their own state
+ * coordinator (pre-run maintenance, counters, check_tpcb), whose every
+ * connection of a non-superuser's run is checked by conninfo.c's rule.  The drivers keep their own state
  * machine for their many connections and only take the conninfo and the
  * "too many open files" error from here.
  *
@@ -29,6 +30,7 @@
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
+#include "conninfo.h"
 #include "loopback.h"
 
 void
@@ -95,6 +97,8 @@ loopback_conninfo(const char *dbname, const char *user,
 }
 
 volatile sig_atomic_t *loopback_cancel_flag = NULL;
+
+bool		loopback_require_password = false;
 
 /* how long loopback_exec waits for the server's answer to its cancel */
 #define LOOPBACK_CANCEL_WAIT_MS	5000
@@ -234,6 +238,14 @@ loopback_connect(const char *conninfo, char **errmsg)
 		while (len > 0 && msg[len - 1] == '\n')
 			msg[--len] = '\0';
 		*errmsg = msg;
+		loopback_close(conn);
+		return NULL;
+	}
+	/* a non-superuser's run: the caller's password, on every connection */
+	if (!conninfo_login_ok(conn, loopback_require_password))
+	{
+		*errmsg = psprintf("the server at %s let a non-superuser's connection in without asking for the password",
+						   conninfo_where(conn));
 		loopback_close(conn);
 		return NULL;
 	}

@@ -31,7 +31,8 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
  * Connect without blocking, waiting on the socket and the latch.  Returns
  * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
  * Interrupts are serviced: a cancel raises an ERROR (the connection is
- * closed first).  The connection's descriptor is reserved with
+ * closed first).  With loopback_require_password, a login without the
+ * password is refused as a failure.  The connection's descriptor is reserved with
  * AcquireExternalFD (an ERROR when none is left) and given back by
  * loopback_finish.
  */
@@ -61,6 +62,13 @@ extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
  * lock forever.  The coordinator points it at its cancel flag.
  */
 extern volatile sig_atomic_t *loopback_cancel_flag;
+
+/*
+ * When true (the coordinator of a non-superuser's run), loopback_connect
+ * refuses a connection the server let in without asking for the password
+ * (conninfo_login_ok): NULL, with *errmsg saying so.
+ */
+extern bool loopback_require_password;
 
 /* Wait until conn's socket has the events, or the latch; services interrupts. */
 extern void loopback_wait(PGconn *conn, int socket_events, long timeout_ms,

@@ -46,6 +46,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "conninfo.h"
 #include "fleet.h"
 #include "loopback.h"
 #include "progress.h"
@@ -811,6 +812,19 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		if (p->g.conn == NULL)
 		{
 			*why = psprintf("%s cannot be reached: %s", fleet_name(&p->g), err);
+			return;
+		}
+		/*
+		 * Every step, every connection: a multi-host conninfo may have
+		 * failed over to a server that let the runner in without the
+		 * password (conninfo.c).
+		 */
+		if (!conninfo_login_ok(p->g.conn, spec->knobs.require_password))
+		{
+			*why = psprintf("%s let a non-superuser in without a password (at %s)",
+							fleet_name(&p->g), conninfo_where(p->g.conn));
+			fleet_close(p->g.conn);
+			p->g.conn = NULL;
 			return;
 		}
 		if (!fleet_clock(&p->g, &err))
