@@ -378,8 +378,10 @@ SELECT pg_catalog.pg_extension_config_dump('pgbenchx.custom_scripts', '');
  * it.  That origin is unique per importing role: the same role importing
  * the same document twice finds it and adds nothing, and another role
  * claiming the same origin never maps onto these rows (an origin is a
- * claim, not a proof).  A sweep or run exported again from here keeps its
- * first origin.  Deleting the sweep deletes its rows here.
+ * claim, not a proof).  imported_by is '' (no role has that name) only in
+ * rows restored from a dump taken before 0.5, whose COPY has no such
+ * column: those count as imported by the owner of their sweep or run.  A sweep or run exported
+ * again from here keeps its first origin.  Deleting the sweep deletes its rows here.
  */
 CREATE TABLE pgbenchx.imports (
     origin_system_identifier bigint NOT NULL,  -- the server that measured it
@@ -392,8 +394,8 @@ CREATE TABLE pgbenchx.imports (
     exported_at     timestamptz,
     exported_pgbenchx_version text,
     imported_at     timestamptz NOT NULL DEFAULT now(),
-    imported_by     name NOT NULL,             -- the role that imported it (its owner here)
-    PRIMARY KEY (imported_by, origin_system_identifier, origin_database, origin_id),
+    imported_by     name NOT NULL DEFAULT '',  -- the role that imported it; '': restored from a dump taken before 0.5
+    PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by),
     CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
 );
 COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';

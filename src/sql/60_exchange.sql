@@ -747,17 +747,20 @@ BEGIN
     new_ids := '{}';
 
     -- sweeps: an origin the caller already imported maps to its existing
-    -- sweep; another role's import of the same origin is not looked at
+    -- sweep; another role's import of the same origin is not looked at (a
+    -- row restored from a dump of 0.4 or before, imported_by '', is its
+    -- sweep owner's)
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
         o := coalesce(
             imports_by_sweep->(e->>'sweep_id'),
             jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
                                'origin_id', e->'sweep_id'));
-        SELECT i.sweep_id INTO existing FROM pgbenchx.imports i
+        SELECT i.sweep_id INTO existing
+        FROM pgbenchx.imports i JOIN pgbenchx.sweeps s ON s.sweep_id = i.sweep_id
         WHERE i.origin_system_identifier = (o->>'origin_system_identifier')::numeric::bigint
           AND i.origin_database = o->>'origin_database'
           AND i.origin_id = (o->>'origin_id')::bigint
-          AND i.imported_by = importer;
+          AND CASE WHEN i.imported_by = '' THEN s.owner ELSE i.imported_by END = importer;
         IF FOUND THEN
             result := result || existing;
             CONTINUE;

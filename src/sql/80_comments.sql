@@ -212,7 +212,7 @@ COMMENT ON COLUMN pgbenchx.imports.exported_from_database IS 'the database the d
 COMMENT ON COLUMN pgbenchx.imports.exported_at IS 'when export() wrote the document';
 COMMENT ON COLUMN pgbenchx.imports.exported_pgbenchx_version IS 'the pgbenchx version that wrote the document';
 COMMENT ON COLUMN pgbenchx.imports.imported_at IS 'when import() loaded it';
-COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin';
+COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin ('' when restored from a dump of 0.4 or before: then the owner of its sweep or run)';
 
 -- pgbenchx.progress (view)
 COMMENT ON COLUMN pgbenchx.progress.run_id IS 'the run in progress';

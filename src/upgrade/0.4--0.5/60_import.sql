@@ -6,9 +6,11 @@
  *     server; else the role whose import() added the row).  env_hash is
  *     unique among the captured rows and, separately, among each role's
  *     imported rows; a capture only finds captured rows.
- *   - pgbenchx.imports gains imported_by (NOT NULL, the role whose import()
- *     loaded the row, its owner here), and its primary key leads with it: an
- *     origin maps onto a sweep only for the role that imported it.
+ *   - pgbenchx.imports gains imported_by (the role whose import() loaded
+ *     the row, its owner here; '' only in rows a dump taken before 0.5
+ *     restores, which count as imported by their sweep's owner), and it
+ *     joins the primary key: an origin maps onto a sweep only for the role
+ *     that imported it.
  *   - import() and env_diff() are re-created in full, as src/sql creates
  *     them.
  * Every stored row is kept.  Their provenance:
@@ -32,9 +34,10 @@ SET imported_by = coalesce(
         (SELECT r.owner FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) i.run_id),
         (SELECT pg_catalog.pg_get_userbyid(x.extowner) FROM pg_catalog.pg_extension x
          WHERE x.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name));
-ALTER TABLE pgbenchx.imports ALTER COLUMN imported_by SET NOT NULL;
+ALTER TABLE pgbenchx.imports ALTER COLUMN imported_by SET NOT NULL,
+    ALTER COLUMN imported_by SET DEFAULT '';
 ALTER TABLE pgbenchx.imports DROP CONSTRAINT imports_pkey,
-    ADD PRIMARY KEY (imported_by, origin_system_identifier, origin_database, origin_id);
+    ADD PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by);
 
 WITH imported_use AS (
         SELECT s.environment_id, i.imported_by, i.imported_at
@@ -76,7 +79,7 @@ CREATE UNIQUE INDEX environments_imported_hash ON pgbenchx.environments (importe
 
 COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash, captured_at and imported_by: an identical environment is stored once per provenance';
 COMMENT ON COLUMN pgbenchx.environments.imported_by IS 'NULL: captured by this server; else the role whose import() added it (a capture never reuses such a row)';
-COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin';
+COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin ('' when restored from a dump of 0.4 or before: then the owner of its sweep or run)';
 
 CREATE OR REPLACE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
 RETURNS TABLE (attribute text, a text, b text)
@@ -706,17 +709,20 @@ BEGIN
     new_ids := '{}';
 
     -- sweeps: an origin the caller already imported maps to its existing
-    -- sweep; another role's import of the same origin is not looked at
+    -- sweep; another role's import of the same origin is not looked at (a
+    -- row restored from a dump of 0.4 or before, imported_by '', is its
+    -- sweep owner's)
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
         o := coalesce(
             imports_by_sweep->(e->>'sweep_id'),
             jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
                                'origin_id', e->'sweep_id'));
-        SELECT i.sweep_id INTO existing FROM pgbenchx.imports i
+        SELECT i.sweep_id INTO existing
+        FROM pgbenchx.imports i JOIN pgbenchx.sweeps s ON s.sweep_id = i.sweep_id
         WHERE i.origin_system_identifier = (o->>'origin_system_identifier')::numeric::bigint
           AND i.origin_database = o->>'origin_database'
           AND i.origin_id = (o->>'origin_id')::bigint
-          AND i.imported_by = importer;
+          AND CASE WHEN i.imported_by = '' THEN s.owner ELSE i.imported_by END = importer;
         IF FOUND THEN
             result := result || existing;
             CONTINUE;
