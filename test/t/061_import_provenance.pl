@@ -23,6 +23,10 @@
 #     (and one under the hash Y captures now, and one equal to it in every
 #     field).  After the DBA's change, carol's capture and the superuser's
 #     run get a row Y captured, with that very hash, never hers.
+#   - The update from 0.4 (in a database created at 0.4, where the attack
+#     worked): every row is kept, an environment whose env_hash is not that
+#     of its contents, or that only imports use, is marked imported by its
+#     first importer, and the next capture makes a row of its own.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -242,6 +246,65 @@ is(qy("SELECT count(*) FROM pgbenchx.runs WHERE environment_id = $forged_next"),
 is(qas('mallory', 'SELECT pgbenchx.import(' . lit($env_doc) . ')'), $e_ids, "mallory's second import returns her same sweeps");
 is(qy("SELECT count(*) FROM pgbenchx.environments WHERE env_hash = '$next'"), '2',
 	'one row captured here and one imported by mallory share the hash, kept apart');
+
+# --- the update from 0.4: stored rows get their provenance --------------------
+# Under 0.4's SQL (this library captures as 0.4 did until the update), the
+# attack as reported: mallory's forged environment under the next hash is
+# reused by the capture after the DBA's change, and a run is linked to it.
+# bob imported X's export there too.  ALTER EXTENSION UPDATE keeps every row
+# and marks what no capture of this server made.
+qy('CREATE DATABASE old');
+sub qo { return $y->safe_psql('old', $_[0]); }
+sub qoas { my ($role, $sql) = @_; return $y->safe_psql('old', $sql, extra_params => [ '-U', $role ]); }
+qo(q{CREATE EXTENSION pgbenchx VERSION '0.4';
+	SELECT pgbenchx.grant_runner('mallory'); SELECT pgbenchx.grant_runner('bob'); SELECT pgbenchx.grant_runner('carol')});
+my $o0 = qoas('carol', 'SELECT pgbenchx.capture_environment()');
+my $o_next = qoas('mallory', qq{
+	SELECT md5(jsonb_set(to_jsonb(e) - '{environment_id,env_hash,captured_at,imported_by}'::text[],
+	                     '{settings,work_mem}', '"32MB"')::text)
+	FROM pgbenchx.environments e WHERE environment_id = $o0});
+my $o_doc = qoas('mallory', sprintf(q{
+	SELECT jsonb_build_object('format', 'pgbenchx-export', 'format_version', 1,
+	  'provenance', jsonb_build_object('system_identifier', '1', 'database', 'elsewhere'),
+	  'environments', jsonb_build_array(
+	      (SELECT (to_jsonb(e) - 'environment_id') || jsonb_build_object('environment_id', 1, 'env_hash', '%s',
+	              'cpu_model', 'FORGED CPU', 'settings', e.settings || '{"work_mem": "32MB"}')
+	       FROM pgbenchx.environments e WHERE environment_id = %d)),
+	  'sweeps', jsonb_build_array(%s), 'runs', '[]'::jsonb, 'samples', '[]'::jsonb, 'statement_stats', '[]'::jsonb)},
+	$o_next, $o0, sprintf($sweep, 1, 1)));
+my $o_m = qoas('mallory', 'SELECT pgbenchx.import(' . lit($o_doc) . ')');
+my $o_forged = qo("SELECT environment_id FROM pgbenchx.sweeps WHERE sweep_id = ('$o_m'::bigint[])[1]");
+my $o_b = qoas('bob', 'SELECT pgbenchx.import(' . lit($doc_x) . ')');
+my $o_benv = qo("SELECT environment_id FROM pgbenchx.sweeps WHERE sweep_id = ('$o_b'::bigint[])[1]");
+qy(q{ALTER SYSTEM SET work_mem = '32MB'; SELECT pg_reload_conf()});
+ok($y->poll_query_until('old', q{SELECT current_setting('work_mem') = '32MB'}), 'work_mem is 32MB');
+is(qoas('carol', 'SELECT pgbenchx.capture_environment()'), $o_forged,
+	"0.4's SQL: the capture after the DBA's change reuses mallory's forged row (the attack as reported)");
+qo(qq{INSERT INTO pgbenchx.runs (status, script, protocol, clients, jobs, started_at, finished_at, repeat, replay, owner, environment_id)
+	VALUES ('completed', 'select-only', 'simple', 1, 1, now(), now(), 1, false, 'carol', $o_forged)});
+my $o_rows = qo(q{SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)
+	|| ' ' || (SELECT count(*) FROM pgbenchx.environments) || ' ' || (SELECT count(*) FROM pgbenchx.imports)});
+qo('ALTER EXTENSION pgbenchx UPDATE');
+is(qo(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'}), '0.5', 'updated to 0.5');
+is(qo(q{SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)
+	|| ' ' || (SELECT count(*) FROM pgbenchx.environments) || ' ' || (SELECT count(*) FROM pgbenchx.imports)}),
+	$o_rows, 'the update keeps every sweep, run, environment and imports row');
+is(qo("SELECT string_agg(environment_id || ':' || coalesce(imported_by, '-'), ',' ORDER BY environment_id)
+	   FROM pgbenchx.environments WHERE environment_id IN ($o0, $o_forged, $o_benv)"),
+	join(',', map { $_->[0] . ':' . $_->[1] } sort { $a->[0] <=> $b->[0] } ([ $o0, '-' ], [ $o_forged, 'mallory' ], [ $o_benv, 'bob' ])),
+	"the captured row stays captured here; the forged one (its hash not that of its contents, though a run uses it) is mallory's; X's, used only by bob's import, is bob's");
+is(qo(q{SELECT string_agg(DISTINCT i.imported_by || '=' || coalesce(s.owner, r.owner), ',')
+	   FROM pgbenchx.imports i LEFT JOIN pgbenchx.sweeps s USING (sweep_id) LEFT JOIN pgbenchx.runs r USING (run_id)}),
+	'bob=bob,mallory=mallory', 'each imports row is imported_by the owner of what it loaded');
+is(qo("SELECT count(*) FROM pgbenchx.runs WHERE environment_id = $o_forged AND owner = 'carol'"), '1',
+	'the run linked to the forged row keeps its environment_id (nothing stored is rewritten)');
+my $o1 = qoas('carol', 'SELECT pgbenchx.capture_environment()');
+is(qo("SELECT (environment_id <> $o_forged) || ' ' || (imported_by IS NULL) || ' ' || (env_hash = '$o_next')
+	   FROM pgbenchx.environments WHERE environment_id = $o1"),
+	'true true true', 'after the update, the capture makes its own row under that hash, not the forged one');
+is(qoas('bob', 'SELECT pgbenchx.import(' . lit($doc_x) . ')'), $o_b, "bob's import from before the update is found again: the same sweeps");
+is(qoas('carol', 'SELECT cardinality(pgbenchx.import(' . lit($doc_x) . ")) || ' ' || (pgbenchx.import(" . lit($doc_x) . ") && '$o_b')"),
+	'2 false', "carol's import of the same export gets sweeps of her own");
 
 ok(nothing_left($y), 'nothing left running');
 $x->stop;
