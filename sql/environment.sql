@@ -43,8 +43,10 @@ SELECT settings ? 'shared_buffers' AS has_shared_buffers,
        NOT settings ? 'application_name' AS no_client_setting
 FROM pgbenchx.environments WHERE environment_id = :env;
 
--- env_hash can be recomputed from the stored row
-SELECT env_hash = md5((to_jsonb(e) - 'environment_id' - 'env_hash' - 'captured_at')::text) AS hash_recomputes
+-- env_hash can be recomputed from the stored row (imported_by says where
+-- the row came from, not what it describes)
+SELECT env_hash = md5((to_jsonb(e) - 'environment_id' - 'env_hash' - 'captured_at' - 'imported_by')::text) AS hash_recomputes,
+       imported_by IS NULL AS captured_here
 FROM pgbenchx.environments e WHERE environment_id = :env;
 
 -- a SET in the calling session is not part of the environment: the clients

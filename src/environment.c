@@ -6,7 +6,9 @@
  *	  total memory, a virtualization hint, the file system type, mount
  *	  options and device of data_directory and of pg_wal, version() and the
  *	  build facts, and the settings.  One row per distinct environment in
- *	  pgbenchx.environments, deduplicated by env_hash.
+ *	  pgbenchx.environments, deduplicated by env_hash among the rows this
+ *	  server captured (imported_by NULL): a row import() added is never
+ *	  reused by a capture, whatever its hash.
  *
  * Linux reads /proc/cpuinfo, /proc/meminfo, /proc/self/mountinfo, /sys
  * (DMI, hypervisor) and /etc/os-release; FreeBSD, DragonFly, NetBSD and
@@ -40,6 +42,7 @@
 #endif
 #endif
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "common/string.h"
 #include "executor/spi.h"
@@ -51,6 +54,7 @@
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 #include "utils/json.h"
+#include "utils/lsyscache.h"
 
 #include "environment.h"
 #include "owner.h"
@@ -737,41 +741,69 @@ environment_settings_json(void)
 /*
  * The row is built in SQL from the OS facts (parameters) and the server's
  * own (version(), block sizes, integer_datetimes).  env_hash is the md5 of
- * the row as jsonb without environment_id, env_hash and captured_at, so it
- * can be checked from a stored row:
- *   md5((to_jsonb(e) - 'environment_id' - 'env_hash' - 'captured_at')::text)
- * An environment seen before is not inserted again (NOT EXISTS, so that
- * its sequence is not drawn on every capture; ON CONFLICT for a concurrent
- * capture).  The INSERT's own row is not visible to the second branch,
- * which finds the row that was already there.
+ * the row as jsonb without environment_id, env_hash, captured_at and
+ * imported_by, so it can be checked from a stored row:
+ *   md5((to_jsonb(e) - 'environment_id' - 'env_hash' - 'captured_at'
+ *        - 'imported_by')::text)
+ * An environment this server captured before is not inserted again (NOT
+ * EXISTS, so that its sequence is not drawn on every capture; ON CONFLICT
+ * on the captured rows' unique index for a concurrent capture).  Only
+ * captured rows (imported_by IS NULL) are looked at: anyone who may import
+ * can store a row under the hash this server would compute next, with
+ * other contents, and a capture must never link runs to it.  The INSERT's
+ * own row is not visible to the second branch, which finds the row that
+ * was already there.
  */
+#define ENVIRONMENT_SQL(CAPTURED, CONFLICT) \
+"WITH e AS (" \
+"  SELECT $1::text AS hostname, $2::text AS os_sysname, $3::text AS os_release," \
+"         $4::text AS os_version, $5::text AS os_machine, $6::text AS os_distribution," \
+"         $7::text AS cpu_model, $8::int AS cpu_count, $9::bigint AS memory_bytes," \
+"         $10::text AS virtualization," \
+"         $11::text AS data_fstype, $12::text AS data_mount_options, $13::text AS data_device," \
+"         $14::text AS wal_fstype, $15::text AS wal_mount_options, $16::text AS wal_device," \
+"         pg_catalog.version() AS pg_version, $17::int AS pointer_bits," \
+"         pg_catalog.current_setting('block_size')::int AS block_size," \
+"         pg_catalog.current_setting('wal_block_size')::int AS wal_block_size," \
+"         pg_catalog.pg_size_bytes(pg_catalog.current_setting('segment_size')) AS segment_size," \
+"         pg_catalog.current_setting('integer_datetimes')::boolean AS integer_datetimes," \
+"         $18::jsonb AS settings)," \
+" h AS (SELECT pg_catalog.md5(pg_catalog.to_jsonb(e)::text) AS env_hash, e.* FROM e)," \
+" ins AS (INSERT INTO pgbenchx.environments (env_hash, hostname, os_sysname, os_release," \
+"           os_version, os_machine, os_distribution, cpu_model, cpu_count, memory_bytes," \
+"           virtualization, data_fstype, data_mount_options, data_device, wal_fstype," \
+"           wal_mount_options, wal_device, pg_version, pointer_bits, block_size," \
+"           wal_block_size, segment_size, integer_datetimes, settings)" \
+"         SELECT * FROM h" \
+"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x" \
+"                           WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash" CAPTURED ")" \
+"         ON CONFLICT " CONFLICT " DO NOTHING RETURNING environment_id)" \
+" SELECT environment_id FROM ins" \
+" UNION ALL" \
+" SELECT x.environment_id FROM pgbenchx.environments x, h" \
+" WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash" CAPTURED \
+" LIMIT 1"
+
 static const char *const environment_sql =
-"WITH e AS ("
-"  SELECT $1::text AS hostname, $2::text AS os_sysname, $3::text AS os_release,"
-"         $4::text AS os_version, $5::text AS os_machine, $6::text AS os_distribution,"
-"         $7::text AS cpu_model, $8::int AS cpu_count, $9::bigint AS memory_bytes,"
-"         $10::text AS virtualization,"
-"         $11::text AS data_fstype, $12::text AS data_mount_options, $13::text AS data_device,"
-"         $14::text AS wal_fstype, $15::text AS wal_mount_options, $16::text AS wal_device,"
-"         pg_catalog.version() AS pg_version, $17::int AS pointer_bits,"
-"         pg_catalog.current_setting('block_size')::int AS block_size,"
-"         pg_catalog.current_setting('wal_block_size')::int AS wal_block_size,"
-"         pg_catalog.pg_size_bytes(pg_catalog.current_setting('segment_size')) AS segment_size,"
-"         pg_catalog.current_setting('integer_datetimes')::boolean AS integer_datetimes,"
-"         $18::jsonb AS settings),"
-" h AS (SELECT pg_catalog.md5(pg_catalog.to_jsonb(e)::text) AS env_hash, e.* FROM e),"
-" ins AS (INSERT INTO pgbenchx.environments (env_hash, hostname, os_sysname, os_release,"
-"           os_version, os_machine, os_distribution, cpu_model, cpu_count, memory_bytes,"
-"           virtualization, data_fstype, data_mount_options, data_device, wal_fstype,"
-"           wal_mount_options, wal_device, pg_version, pointer_bits, block_size,"
-"           wal_block_size, segment_size, integer_datetimes, settings)"
-"         SELECT * FROM h"
-"         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash)"
-"         ON CONFLICT (env_hash) DO NOTHING RETURNING environment_id)"
-" SELECT environment_id FROM ins"
-" UNION ALL"
-" SELECT x.environment_id FROM pgbenchx.environments x, h WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash"
-" LIMIT 1";
+	ENVIRONMENT_SQL(" AND x.imported_by IS NULL", "(env_hash) WHERE imported_by IS NULL");
+
+/*
+ * The SQL of pgbenchx 0.4 and before, whose environments have no
+ * imported_by (and env_hash is unique over every row): capture_environment()
+ * works there until ALTER EXTENSION pgbenchx UPDATE, as it did.
+ */
+static const char *const environment_sql_before_05 =
+	ENVIRONMENT_SQL("", "(env_hash)");
+
+/* Does this database's pgbenchx.environments have imported_by (0.5 on)? */
+static bool
+environment_has_provenance(void)
+{
+	Oid			nsp = get_namespace_oid("pgbenchx", true);
+	Oid			rel = OidIsValid(nsp) ? get_relname_relid("environments", nsp) : InvalidOid;
+
+	return OidIsValid(rel) && get_attnum(rel, "imported_by") != InvalidAttrNumber;
+}
 
 int64
 environment_capture(void)
@@ -782,6 +814,7 @@ environment_capture(void)
 	char		nulls[ENVIRONMENT_NARGS];
 	int			n = 0;
 	volatile int64 id = 0;
+	const char *sql;
 	OwnerSwitch sw;
 
 #define ENV_TEXT(s) \
@@ -819,6 +852,7 @@ environment_capture(void)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	sql = environment_has_provenance() ? environment_sql : environment_sql_before_05;
 	/*
 	 * Twice at most: a concurrent capture of the same environment that
 	 * commits while we wait on its index entry is invisible to this
@@ -831,7 +865,7 @@ environment_capture(void)
 	{
 		for (int attempt = 0; attempt < 2 && id == 0; attempt++)
 		{
-			int			rc = SPI_execute_with_args(environment_sql, n, types, values, nulls,
+			int			rc = SPI_execute_with_args(sql, n, types, values, nulls,
 												   false, 0);
 
 			if (rc != SPI_OK_SELECT)

@@ -56,10 +56,16 @@ CREATE SEQUENCE pgbenchx.id_seq;
 -- One row per distinct environment a sweep or run was measured in, as the
 -- server itself sees it: OS, CPU, memory, file systems and mount options of
 -- the data directory and of pg_wal, the build, the settings.  Deduplicated
--- by env_hash (an md5 over every field but the id and the capture time).
+-- by env_hash (an md5 over every field but the id, the capture time and
+-- imported_by) among the rows of one provenance: those this server
+-- captured (imported_by NULL), and those each role's import() added
+-- (imported_by that role).  A capture never finds an imported row, and an
+-- import finds only its own role's rows, or a captured one it equals in
+-- every field: what a document claims is kept apart from what was measured
+-- here.
 CREATE TABLE pgbenchx.environments (
     environment_id    bigserial PRIMARY KEY,
-    env_hash          text NOT NULL UNIQUE,
+    env_hash          text NOT NULL,
     captured_at       timestamptz NOT NULL DEFAULT now(),
     hostname          text,
     os_sysname        text,      -- uname: Linux, FreeBSD, DragonFly ...
@@ -83,9 +89,14 @@ CREATE TABLE pgbenchx.environments (
     wal_block_size    int,
     segment_size      bigint,    -- RELSEG_SIZE * BLCKSZ
     integer_datetimes boolean,
-    settings          jsonb      -- every setting not at its default, and the key ones always
+    settings          jsonb,     -- every setting not at its default, and the key ones always
+    imported_by       name       -- NULL: captured by this server; else the role whose import() added it
 );
 COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
+CREATE UNIQUE INDEX environments_captured_hash ON pgbenchx.environments (env_hash)
+    WHERE imported_by IS NULL;
+CREATE UNIQUE INDEX environments_imported_hash ON pgbenchx.environments (imported_by, env_hash)
+    WHERE imported_by IS NOT NULL;
 
 -- One row per run_sweep() call: the ladder of client counts it runs.
 CREATE TABLE pgbenchx.sweeps (
@@ -363,9 +374,14 @@ SELECT pg_catalog.pg_extension_config_dump('pgbenchx.custom_scripts', '');
  * Provenance of imported results (pgbenchx.import): one row per sweep or
  * run that came from another database, naming the server (its
  * pg_control_system() system identifier), the database and the id it was
- * measured under.  That origin is unique: importing the same document
- * twice finds it and adds nothing.  A sweep or run exported again from
- * here keeps its first origin.  Deleting the sweep deletes its rows here.
+ * measured under, as the document claims them, and the role that imported
+ * it.  That origin is unique per importing role: the same role importing
+ * the same document twice finds it and adds nothing, and another role
+ * claiming the same origin never maps onto these rows (an origin is a
+ * claim, not a proof).  imported_by is '' (no role has that name) only in
+ * rows restored from a dump taken before 0.5, whose COPY has no such
+ * column: those count as imported by the owner of their sweep or run.  A sweep or run exported
+ * again from here keeps its first origin.  Deleting the sweep deletes its rows here.
  */
 CREATE TABLE pgbenchx.imports (
     origin_system_identifier bigint NOT NULL,  -- the server that measured it
@@ -378,7 +394,8 @@ CREATE TABLE pgbenchx.imports (
     exported_at     timestamptz,
     exported_pgbenchx_version text,
     imported_at     timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (origin_system_identifier, origin_database, origin_id),
+    imported_by     name NOT NULL DEFAULT '',  -- the role that imported it; '': restored from a dump taken before 0.5
+    PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by),
     CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
 );
 COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';

@@ -12,9 +12,11 @@
 -- Captures the environment now, as this server process sees it (OS, CPU,
 -- memory, virtualization, file systems and mount options of data_directory
 -- and pg_wal, version() and build facts, settings not at their default plus
--- the key ones), inserts it into pgbenchx.environments unless a row with the
--- same env_hash exists, and returns its environment_id.  Caller: a role
--- granted EXECUTE; the row is written as the extension's owner.
+-- the key ones), inserts it into pgbenchx.environments unless a row this
+-- server captured has the same env_hash (an imported row never counts: its
+-- contents are a document's claim), and returns its environment_id.
+-- Caller: a role granted EXECUTE; the row is written as the extension's
+-- owner.
 CREATE FUNCTION pgbenchx.capture_environment() RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_capture_environment'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -52,8 +54,9 @@ END $$;
 -- sweep or run ids): one row per differing attribute of
 -- pgbenchx.environments, in column order, then one per differing setting as
 -- 'setting:<name>', by name.  A NULL value: not recorded on that side (for
--- a setting: at its default there).  The id, env_hash and captured_at are
--- not compared.  No rows: the same environment.
+-- a setting: at its default there).  The id, env_hash, captured_at and
+-- imported_by (where the row came from, not what it describes) are not
+-- compared.  No rows: the same environment.
 CREATE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
 RETURNS TABLE (attribute text, a text, b text)
 SET search_path = pg_catalog, pg_temp
@@ -68,7 +71,7 @@ WITH ea AS (SELECT pg_catalog.to_jsonb(e) AS j FROM pgbenchx.environments e
         FROM pg_catalog.pg_attribute att, ea, eb
         WHERE att.attrelid = 'pgbenchx.environments'::pg_catalog.regclass
           AND att.attnum > 0 AND NOT att.attisdropped
-          AND att.attname NOT IN ('environment_id', 'env_hash', 'captured_at', 'settings')
+          AND att.attname NOT IN ('environment_id', 'env_hash', 'captured_at', 'imported_by', 'settings')
         UNION ALL
         SELECT 'setting:' || k.name, 32767, k.name,
                ea.j -> 'settings' ->> k.name, eb.j -> 'settings' ->> k.name

@@ -131,15 +131,21 @@ BEGIN
 END $$;
 
 -- import(doc): loads a document written by export() into this database.
--- Sweeps and runs get new ids from pgbenchx.id_seq; environments are
--- matched by env_hash (an existing one is reused); each sweep and run
--- records its origin in pgbenchx.imports.  A sweep whose origin is already
--- there is not loaded again.  Returns the local sweep_ids, in the
--- document's order (new or existing).  A malformed document is refused
--- before anything is loaded.  Callers: roles granted EXECUTE (grant_runner).
--- SECURITY DEFINER: it writes as the extension's owner (runners only read
--- the results); the sweeps and runs it loads belong to the caller
--- (pgbenchx.caller_role()), whatever owner the document names.
+-- Sweeps and runs get new ids from pgbenchx.id_seq; each sweep and run
+-- records its origin in pgbenchx.imports, with the caller as imported_by.
+-- Nothing a document claims (origins, env_hash) is proof, so an import maps
+-- only onto the caller's own rows: a sweep whose origin the caller already
+-- imported is not loaded again (another role's import of the same origin
+-- is never found), and an environment is the caller's own imported row
+-- with its env_hash, or a row this server captured that it equals in every
+-- field, or a new row imported_by the caller (which no capture reuses).
+-- A superuser's import follows the same rule.  Returns the local
+-- sweep_ids, in the document's order (new or existing).  A malformed
+-- document is refused before anything is loaded.  Callers: roles granted
+-- EXECUTE (grant_runner).  SECURITY DEFINER: it writes as the extension's
+-- owner (runners only read the results); the sweeps and runs it loads
+-- belong to the caller (pgbenchx.caller_role()), whatever owner the
+-- document names.
 CREATE FUNCTION pgbenchx.import(doc jsonb)
 RETURNS bigint[]
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT SECURITY DEFINER
@@ -169,6 +175,8 @@ DECLARE
     sweep_map jsonb := '{}';
     run_map jsonb := '{}';
     result bigint[] := '{}';
+    importer name := pgbenchx.caller_role();
+    not_compared CONSTANT text[] := '{environment_id,env_hash,captured_at,imported_by}';
     hint_export CONSTANT text := 'Pass the jsonb that pgbenchx.export() returned, unchanged.';
 BEGIN
     -- the document as a whole
@@ -706,17 +714,29 @@ BEGIN
     -- one import at a time, so that two loading the same sweeps cannot both add them
     LOCK TABLE pgbenchx.imports IN SHARE ROW EXCLUSIVE MODE;
 
-    -- environments: reuse the one with the same env_hash, else add it under a
-    -- new id, with the columns the element has (the others take their defaults)
+    -- environments, kept apart by provenance: a row this server captured
+    -- with the same env_hash and equal in every other field (verified: it
+    -- is the same environment), else the caller's own imported row with
+    -- that env_hash, else a new row imported_by the caller, with the
+    -- columns the element has (the others take their defaults; the
+    -- document's imported_by is ignored).  Never another role's row.
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'environments') x LOOP
-        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
-        FROM pg_catalog.pg_attribute a
-        WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
-          AND NOT a.attisdropped AND a.attname <> 'environment_id' AND e ? a.attname;
-        EXECUTE format('INSERT INTO pgbenchx.environments (%1$s) SELECT %1$s '
-                       'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
-                       'ON CONFLICT (env_hash) DO NOTHING', env_cols) USING e;
-        SELECT v.environment_id INTO new_id FROM pgbenchx.environments v WHERE v.env_hash = e->>'env_hash';
+        SELECT v.environment_id INTO new_id FROM pgbenchx.environments v
+        WHERE v.env_hash = e->>'env_hash' AND v.imported_by IS NULL
+          AND pg_catalog.to_jsonb(v) - not_compared
+              = pg_catalog.to_jsonb(pg_catalog.jsonb_populate_record(NULL::pgbenchx.environments, e)) - not_compared;
+        IF NOT FOUND THEN
+            SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
+            FROM pg_catalog.pg_attribute a
+            WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
+              AND NOT a.attisdropped AND a.attname NOT IN ('environment_id', 'imported_by') AND e ? a.attname;
+            EXECUTE format('INSERT INTO pgbenchx.environments (%1$s, imported_by) SELECT %1$s, $2 '
+                           'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
+                           'ON CONFLICT (imported_by, env_hash) WHERE imported_by IS NOT NULL DO NOTHING',
+                           env_cols) USING e, importer;
+            SELECT v.environment_id INTO new_id FROM pgbenchx.environments v
+            WHERE v.env_hash = e->>'env_hash' AND v.imported_by = importer;
+        END IF;
         old_ids := pg_catalog.array_append(old_ids, e->>'environment_id');
         new_ids := pg_catalog.array_append(new_ids, new_id);
     END LOOP;
@@ -726,16 +746,21 @@ BEGIN
     old_ids := '{}';
     new_ids := '{}';
 
-    -- sweeps: an origin already imported maps to its existing sweep
+    -- sweeps: an origin the caller already imported maps to its existing
+    -- sweep; another role's import of the same origin is not looked at (a
+    -- row restored from a dump of 0.4 or before, imported_by '', is its
+    -- sweep owner's)
     FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
         o := coalesce(
             imports_by_sweep->(e->>'sweep_id'),
             jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
                                'origin_id', e->'sweep_id'));
-        SELECT i.sweep_id INTO existing FROM pgbenchx.imports i
+        SELECT i.sweep_id INTO existing
+        FROM pgbenchx.imports i JOIN pgbenchx.sweeps s ON s.sweep_id = i.sweep_id
         WHERE i.origin_system_identifier = (o->>'origin_system_identifier')::numeric::bigint
           AND i.origin_database = o->>'origin_database'
-          AND i.origin_id = (o->>'origin_id')::bigint;
+          AND i.origin_id = (o->>'origin_id')::bigint
+          AND CASE WHEN i.imported_by = '' THEN s.owner ELSE i.imported_by END = importer;
         IF FOUND THEN
             result := result || existing;
             CONTINUE;
@@ -744,14 +769,14 @@ BEGIN
         INSERT INTO pgbenchx.sweeps
         SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.sweeps,
             '{"repeats": 1}' || e || jsonb_build_object(
-                'sweep_id', new_id, 'coordinator_pid', NULL, 'owner', pgbenchx.caller_role(),
+                'sweep_id', new_id, 'coordinator_pid', NULL, 'owner', importer,
                 'environment_id', env_map->(e->>'environment_id'))) r;
         INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, sweep_id,
                                       exported_from_system_identifier, exported_from_database,
-                                      exported_at, exported_pgbenchx_version)
+                                      exported_at, exported_pgbenchx_version, imported_by)
         VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
                 (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
-                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version', importer);
         old_ids := pg_catalog.array_append(old_ids, e->>'sweep_id');
         new_ids := pg_catalog.array_append(new_ids, new_id);
         result := result || new_id;
@@ -774,14 +799,14 @@ BEGIN
             '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
                 'latency_hist', '\x' || encode(decode(e->>'latency_hist', 'base64'), 'hex'),
                 'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
-                'owner', pgbenchx.caller_role(),
+                'owner', importer,
                 'environment_id', env_map->(e->>'environment_id'))) r;
         INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, run_id,
                                       exported_from_system_identifier, exported_from_database,
-                                      exported_at, exported_pgbenchx_version)
+                                      exported_at, exported_pgbenchx_version, imported_by)
         VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
                 (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
-                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version');
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version', importer);
         old_ids := pg_catalog.array_append(old_ids, e->>'run_id');
         new_ids := pg_catalog.array_append(new_ids, new_id);
     END LOOP;

@@ -9,7 +9,7 @@
 
 -- pgbenchx.environments
 COMMENT ON COLUMN pgbenchx.environments.environment_id IS 'the id sweeps and runs point at';
-COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash and captured_at: an identical environment is stored once';
+COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash, captured_at and imported_by: an identical environment is stored once per provenance';
 COMMENT ON COLUMN pgbenchx.environments.captured_at IS 'when this environment was first captured';
 COMMENT ON COLUMN pgbenchx.environments.hostname IS 'uname(2) nodename';
 COMMENT ON COLUMN pgbenchx.environments.os_sysname IS 'uname(2) sysname: Linux, FreeBSD, DragonFly ...';
@@ -34,6 +34,7 @@ COMMENT ON COLUMN pgbenchx.environments.wal_block_size IS 'XLOG_BLCKSZ, bytes';
 COMMENT ON COLUMN pgbenchx.environments.segment_size IS 'RELSEG_SIZE × BLCKSZ, bytes';
 COMMENT ON COLUMN pgbenchx.environments.integer_datetimes IS 'integer_datetimes of the build';
 COMMENT ON COLUMN pgbenchx.environments.settings IS 'name → value as SHOW shows it: every setting not at its default, and the key ones always (see Environments)';
+COMMENT ON COLUMN pgbenchx.environments.imported_by IS 'NULL: captured by this server; else the role whose import() added it (a capture never reuses such a row)';
 
 -- pgbenchx.sweeps
 COMMENT ON COLUMN pgbenchx.sweeps.sweep_id IS 'the id run_sweep returned (one sequence numbers sweeps and runs)';
@@ -211,6 +212,7 @@ COMMENT ON COLUMN pgbenchx.imports.exported_from_database IS 'the database the d
 COMMENT ON COLUMN pgbenchx.imports.exported_at IS 'when export() wrote the document';
 COMMENT ON COLUMN pgbenchx.imports.exported_pgbenchx_version IS 'the pgbenchx version that wrote the document';
 COMMENT ON COLUMN pgbenchx.imports.imported_at IS 'when import() loaded it';
+COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin ('' when restored from a dump of 0.4 or before: then the owner of its sweep or run)';
 
 -- pgbenchx.progress (view)
 COMMENT ON COLUMN pgbenchx.progress.run_id IS 'the run in progress';

@@ -341,7 +341,7 @@ my $describe = q{
 		                                  WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '-')
 		       || E'\nconstraints ' || coalesce((SELECT string_agg(con.conname || ' ' || pg_get_constraintdef(con.oid), ', ' ORDER BY con.conname)
 		                                      FROM pg_constraint con WHERE con.conrelid = c.oid), '-')
-		       || E'\nindexes ' || coalesce((SELECT string_agg(pg_get_indexdef(i.indexrelid), ', ' ORDER BY 1)
+		       || E'\nindexes ' || coalesce((SELECT string_agg(pg_get_indexdef(i.indexrelid), ', ' ORDER BY pg_get_indexdef(i.indexrelid))
 		                                  FROM pg_index i WHERE i.indrelid = c.oid), '-')
 		FROM m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 		LEFT JOIN ip ON ip.classoid = 'pg_class'::regclass AND ip.objoid = c.oid AND ip.objsubid = 0

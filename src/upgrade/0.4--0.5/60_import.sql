@@ -1,0 +1,807 @@
+/*
+ * 60_import (issue 20, section 6): an imported document never impersonates
+ * this server's or another role's results.  What a document claims (an
+ * origin, an env_hash) is not proof, so it is kept apart:
+ *   - pgbenchx.environments gains imported_by (NULL: captured by this
+ *     server; else the role whose import() added the row).  env_hash is
+ *     unique among the captured rows and, separately, among each role's
+ *     imported rows; a capture only finds captured rows.
+ *   - pgbenchx.imports gains imported_by (the role whose import() loaded
+ *     the row, its owner here; '' only in rows a dump taken before 0.5
+ *     restores, which count as imported by their sweep's owner), and it
+ *     joins the primary key: an origin maps onto a sweep only for the role
+ *     that imported it.
+ *   - import() and env_diff() are re-created in full, as src/sql creates
+ *     them.
+ * Every stored row is kept.  Their provenance:
+ *   - an imports row was loaded by the owner of the sweep or run it names
+ *     (the extension's owner if that is NULL);
+ *   - an environment is captured here when its env_hash is the md5 of its
+ *     contents (a capture's always is) and a sweep or run measured here
+ *     uses it, or nothing uses it (capture_environment() on demand); a row
+ *     whose env_hash is not that of its contents cannot be a capture of
+ *     this server, and one that only imported sweeps and runs use was
+ *     imported: such a row is imported_by the role of the first import that
+ *     uses it, else by the extension's owner.  Sweeps and runs keep their
+ *     environment_id; the next capture adds a row of its own.
+ */
+ALTER TABLE pgbenchx.environments ADD COLUMN imported_by name;
+ALTER TABLE pgbenchx.imports ADD COLUMN imported_by name;
+
+UPDATE pgbenchx.imports i
+SET imported_by = coalesce(
+        (SELECT s.owner FROM pgbenchx.sweeps s WHERE s.sweep_id OPERATOR(pg_catalog.=) i.sweep_id),
+        (SELECT r.owner FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) i.run_id),
+        (SELECT pg_catalog.pg_get_userbyid(x.extowner) FROM pg_catalog.pg_extension x
+         WHERE x.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name));
+ALTER TABLE pgbenchx.imports ALTER COLUMN imported_by SET NOT NULL,
+    ALTER COLUMN imported_by SET DEFAULT '';
+ALTER TABLE pgbenchx.imports DROP CONSTRAINT imports_pkey,
+    ADD PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by);
+
+WITH imported_use AS (
+        SELECT s.environment_id, i.imported_by, i.imported_at
+        FROM pgbenchx.imports i JOIN pgbenchx.sweeps s ON s.sweep_id OPERATOR(pg_catalog.=) i.sweep_id
+        UNION ALL
+        SELECT r.environment_id, i.imported_by, i.imported_at
+        FROM pgbenchx.imports i JOIN pgbenchx.runs r
+             ON r.sweep_id OPERATOR(pg_catalog.=) i.sweep_id OR r.run_id OPERATOR(pg_catalog.=) i.run_id),
+     local_use AS (
+        SELECT s.environment_id FROM pgbenchx.sweeps s
+        WHERE NOT EXISTS (SELECT FROM pgbenchx.imports i WHERE i.sweep_id OPERATOR(pg_catalog.=) s.sweep_id)
+        UNION
+        SELECT r.environment_id FROM pgbenchx.runs r
+        WHERE NOT EXISTS (SELECT FROM pgbenchx.imports i
+                          WHERE i.run_id OPERATOR(pg_catalog.=) r.run_id
+                             OR i.sweep_id OPERATOR(pg_catalog.=) r.sweep_id)),
+     provenance AS (
+        SELECT e.environment_id,
+               (SELECT u.imported_by FROM imported_use u
+                WHERE u.environment_id OPERATOR(pg_catalog.=) e.environment_id
+                ORDER BY u.imported_at, u.imported_by LIMIT 1) AS first_importer,
+               e.env_hash OPERATOR(pg_catalog.=) pg_catalog.md5((pg_catalog.to_jsonb(e)
+                   OPERATOR(pg_catalog.-) '{environment_id,env_hash,captured_at,imported_by}'::pg_catalog.text[])::pg_catalog.text) AS verified,
+               EXISTS (SELECT FROM local_use l WHERE l.environment_id OPERATOR(pg_catalog.=) e.environment_id) AS used_here
+        FROM pgbenchx.environments e)
+UPDATE pgbenchx.environments e
+SET imported_by = coalesce(p.first_importer,
+                           (SELECT pg_catalog.pg_get_userbyid(x.extowner) FROM pg_catalog.pg_extension x
+                            WHERE x.extname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name))
+FROM provenance p
+WHERE p.environment_id OPERATOR(pg_catalog.=) e.environment_id
+  AND (NOT p.verified OR (NOT p.used_here AND p.first_importer IS NOT NULL));
+
+ALTER TABLE pgbenchx.environments DROP CONSTRAINT environments_env_hash_key;
+CREATE UNIQUE INDEX environments_captured_hash ON pgbenchx.environments (env_hash)
+    WHERE imported_by IS NULL;
+CREATE UNIQUE INDEX environments_imported_hash ON pgbenchx.environments (imported_by, env_hash)
+    WHERE imported_by IS NOT NULL;
+
+COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash, captured_at and imported_by: an identical environment is stored once per provenance';
+COMMENT ON COLUMN pgbenchx.environments.imported_by IS 'NULL: captured by this server; else the role whose import() added it (a capture never reuses such a row)';
+COMMENT ON COLUMN pgbenchx.imports.imported_by IS 'the role whose import() loaded it: only its own later imports map onto this origin ('' when restored from a dump of 0.4 or before: then the owner of its sweep or run)';
+
+CREATE OR REPLACE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
+RETURNS TABLE (attribute text, a text, b text)
+SET search_path = pg_catalog, pg_temp
+LANGUAGE sql STABLE STRICT AS $$
+WITH ea AS (SELECT pg_catalog.to_jsonb(e) AS j FROM pgbenchx.environments e
+            WHERE e.environment_id = pgbenchx.environment_of($1)),
+     eb AS (SELECT pg_catalog.to_jsonb(e) AS j FROM pgbenchx.environments e
+            WHERE e.environment_id = pgbenchx.environment_of($2)),
+     d AS (
+        SELECT att.attname::text AS attribute, att.attnum::int AS ord, ''::text AS setting,
+               ea.j ->> att.attname::text AS va, eb.j ->> att.attname::text AS vb
+        FROM pg_catalog.pg_attribute att, ea, eb
+        WHERE att.attrelid = 'pgbenchx.environments'::pg_catalog.regclass
+          AND att.attnum > 0 AND NOT att.attisdropped
+          AND att.attname NOT IN ('environment_id', 'env_hash', 'captured_at', 'imported_by', 'settings')
+        UNION ALL
+        SELECT 'setting:' || k.name, 32767, k.name,
+               ea.j -> 'settings' ->> k.name, eb.j -> 'settings' ->> k.name
+        FROM ea, eb,
+             (SELECT pg_catalog.jsonb_object_keys(ea.j -> 'settings') FROM ea
+              UNION
+              SELECT pg_catalog.jsonb_object_keys(eb.j -> 'settings') FROM eb) AS k(name))
+SELECT d.attribute, d.va, d.vb FROM d
+WHERE d.va IS DISTINCT FROM d.vb
+ORDER BY d.ord, d.setting
+$$;
+
+CREATE OR REPLACE FUNCTION pgbenchx.import(doc jsonb)
+RETURNS bigint[]
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    prov jsonb;
+    src_sysid bigint;
+    src_db text;
+    k text;
+    want text;
+    req text[];
+    bad record;
+    e jsonb;
+    o jsonb;
+    lo numeric;
+    hi numeric;
+    nullable boolean;
+    strict_lo boolean;
+    imports_by_sweep jsonb;
+    imports_by_run jsonb;
+    old_ids text[] := '{}';
+    new_ids bigint[] := '{}';
+    new_id bigint;
+    existing bigint;
+    env_cols text;
+    env_map jsonb := '{}';
+    sweep_map jsonb := '{}';
+    run_map jsonb := '{}';
+    result bigint[] := '{}';
+    importer name := pgbenchx.caller_role();
+    not_compared CONSTANT text[] := '{environment_id,env_hash,captured_at,imported_by}';
+    hint_export CONSTANT text := 'Pass the jsonb that pgbenchx.export() returned, unchanged.';
+BEGIN
+    -- the document as a whole
+    IF doc IS NULL THEN
+        RAISE EXCEPTION 'argument "doc" must not be null'
+            USING ERRCODE = 'null_value_not_allowed', HINT = hint_export;
+    END IF;
+    IF jsonb_typeof(doc) <> 'object' THEN
+        RAISE EXCEPTION 'the import document must be a JSON object, not %', jsonb_typeof(doc)
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    IF doc->'format' IS DISTINCT FROM '"pgbenchx-export"' THEN
+        RAISE EXCEPTION 'not a pgbenchx export document'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Its key "format" is %s, not "pgbenchx-export".', coalesce((doc->'format')::text, 'missing')),
+                  HINT = hint_export;
+    END IF;
+    IF doc->'format_version' IS DISTINCT FROM '1' THEN
+        RAISE EXCEPTION 'unsupported export format version %', coalesce((doc->'format_version')::text, '(missing)')
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'This pgbenchx reads format version 1.',
+                  HINT = 'Export the sweeps again with this version of pgbenchx, or import them with the version that exported them.';
+    END IF;
+    FOREACH k IN ARRAY ARRAY['provenance', 'environments', 'sweeps', 'runs', 'samples', 'statement_stats'] LOOP
+        IF NOT doc ? k THEN
+            RAISE EXCEPTION 'the import document lacks the key "%"', k
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = 'A pgbenchx export holds provenance, environments, sweeps, runs, samples and statement_stats.',
+                      HINT = hint_export;
+        END IF;
+        want := CASE k WHEN 'provenance' THEN 'object' ELSE 'array' END;
+        IF jsonb_typeof(doc->k) <> want THEN
+            RAISE EXCEPTION 'key "%" of the import document must be an %, not %', k, want, jsonb_typeof(doc->k)
+                USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+        END IF;
+    END LOOP;
+    FOREACH k IN ARRAY ARRAY['imports', 'system_samples', 'wait_samples', 'run_generators'] LOOP
+        IF doc ? k AND jsonb_typeof(doc->k) <> 'array' THEN
+            RAISE EXCEPTION 'key "%" of the import document must be an array, not %', k, jsonb_typeof(doc->k)
+                USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+        END IF;
+    END LOOP;
+    prov := doc->'provenance';
+    IF coalesce(prov->>'system_identifier', '') !~ '^[0-9]{1,20}$'
+       OR jsonb_typeof(prov->'database') IS DISTINCT FROM 'string' THEN
+        RAISE EXCEPTION 'the provenance of the import document is incomplete'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'provenance needs "system_identifier" (digits) and "database" (a string): where the results come from.',
+                  HINT = hint_export;
+    END IF;
+    src_sysid := (prov->>'system_identifier')::numeric::bigint;
+    src_db := prov->>'database';
+    IF jsonb_array_length(doc->'sweeps') = 0 THEN
+        RAISE EXCEPTION 'the import document holds no sweep'
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+
+    -- every element: an object with the keys it needs
+    FOR k, req IN VALUES
+        ('environments', ARRAY['environment_id', 'env_hash']),
+        ('sweeps', ARRAY['sweep_id', 'status', 'script', 'clients', 'started_at']),
+        ('runs', ARRAY['run_id', 'sweep_id', 'status', 'script', 'clients', 'jobs', 'started_at']),
+        ('samples', ARRAY['run_id', 'second', 'transactions']),
+        ('statement_stats', ARRAY['run_id', 'script', 'command', 'command_text', 'executions']),
+        ('system_samples', ARRAY['run_id', 'second']),
+        ('wait_samples', ARRAY['run_id', 'second', 'wait_event_type', 'wait_event', 'samples']),
+        ('run_generators', ARRAY['run_id', 'generator', 'conninfo', 'clients', 'first_client', 'status'])
+    LOOP
+        SELECT x.i, x.e, key INTO bad
+        FROM jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
+        LEFT JOIN LATERAL unnest(req) key
+            ON jsonb_typeof(x.e) = 'object' AND coalesce(jsonb_typeof(x.e->key), 'null') = 'null'
+        WHERE jsonb_typeof(x.e) <> 'object' OR key IS NOT NULL
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'element % of "%" in the import document %', bad.i, k,
+                  CASE WHEN jsonb_typeof(bad.e) <> 'object' THEN 'is not an object'
+                       WHEN bad.e ? bad.key THEN format('has a null "%s"', bad.key)
+                       ELSE format('lacks the key "%s"', bad.key) END
+                USING ERRCODE = CASE WHEN jsonb_typeof(bad.e) = 'object' AND bad.e ? bad.key
+                                     THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+                      DETAIL = format('Each element of "%s" needs %s.', k, array_to_string(req, ', ')),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+
+    -- references inside the document, and nothing unfinished
+    SELECT x->>'sweep_id' AS id INTO bad FROM jsonb_array_elements(doc->'sweeps') x
+    GROUP BY 1 HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'sweep % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    SELECT x->>'run_id' AS id INTO bad FROM jsonb_array_elements(doc->'runs') x
+    GROUP BY 1 HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    SELECT 'sweep' AS what, x->>'sweep_id' AS id INTO bad FROM jsonb_array_elements(doc->'sweeps') x
+    WHERE x->>'status' = 'running'
+    UNION ALL
+    SELECT 'run', x->>'run_id' FROM jsonb_array_elements(doc->'runs') x
+    WHERE x->>'status' = 'running'
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% % of the import document is still running', bad.what, bad.id
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Only finished sweeps and runs can be imported.',
+                  HINT = 'Export the sweep again once it has finished.';
+    END IF;
+    SELECT format('run %s names sweep %s', x->>'run_id', x->>'sweep_id') AS what INTO bad
+    FROM jsonb_array_elements(doc->'runs') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'sweeps') s WHERE s->'sweep_id' = x->'sweep_id')
+    UNION ALL
+    SELECT format('a sample names run %s', x->>'run_id') FROM jsonb_array_elements(doc->'samples') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a statement_stats row names run %s', x->>'run_id') FROM jsonb_array_elements(doc->'statement_stats') x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a system_samples row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a wait_samples row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('a run_generators row names run %s', x->>'run_id') FROM jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'runs') r WHERE r->'run_id' = x->'run_id')
+    UNION ALL
+    SELECT format('%s names environment %s', coalesce('run ' || (x->>'run_id'), 'sweep ' || (x->>'sweep_id')), x->>'environment_id')
+    FROM (SELECT s FROM jsonb_array_elements(doc->'sweeps') s
+          UNION ALL SELECT r - 'sweep_id' FROM jsonb_array_elements(doc->'runs') r) y(x)
+    WHERE coalesce(jsonb_typeof(x->'environment_id'), 'null') <> 'null'
+      AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(doc->'environments') v WHERE v->'environment_id' = x->'environment_id')
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'the import document is inconsistent: % that it does not hold', bad.what
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+
+    -- every value one that a run could have produced (nullable: true, it may
+    -- be null or absent; NULL, it may be absent), refused with the
+    -- errcodes of the bad-input table before anything is loaded: integers
+    -- in range (22004 null, 22023 not an integer or too small, 22003 too
+    -- large), client lists, statuses, protocols, tags, timestamps.  Each
+    -- check is one pass over its array: the time grows linearly.
+    FOR k, want, lo, hi, nullable IN VALUES
+        ('environments', 'environment_id', 1, 9223372036854775807, false),
+        ('sweeps', 'sweep_id', 1, 9223372036854775807, false),
+        ('sweeps', 'environment_id', 1, 9223372036854775807, true),
+        ('sweeps', 'duration', 1, 2147483647, true),
+        ('sweeps', 'transactions', 1, 9223372036854775807, true),
+        ('sweeps', 'jobs', 1, 2147483647, true),
+        ('sweeps', 'repeats', 1, 256, true),
+        ('runs', 'run_id', 1, 9223372036854775807, false),
+        ('runs', 'sweep_id', 1, 9223372036854775807, false),
+        ('runs', 'environment_id', 1, 9223372036854775807, true),
+        ('runs', 'clients', 1, 100000, false),
+        ('runs', 'jobs', 1, 100000, false),
+        ('runs', 'duration', 1, 2147483647, true),
+        ('runs', 'transactions_per_client', 1, 9223372036854775807, true),
+        ('runs', 'scale', 1, 2147483647, true),
+        ('runs', 'repeat', 1, 256, true),
+        ('runs', 'max_tries', 0, 2147483647, true),
+        ('runs', 'transactions', 0, 9223372036854775807, true),
+        ('runs', 'failed', 0, 9223372036854775807, true),
+        ('runs', 'aborted_clients', 0, 100000, true),
+        ('runs', 'serialization_failures', 0, 9223372036854775807, true),
+        ('runs', 'deadlock_failures', 0, 9223372036854775807, true),
+        ('runs', 'retried', 0, 9223372036854775807, true),
+        ('runs', 'retries', 0, 9223372036854775807, true),
+        ('runs', 'skipped', 0, 9223372036854775807, true),
+        ('runs', 'late', 0, 9223372036854775807, true),
+        ('runs', 'checkpoints', 0, 2147483647, true),
+        ('runs', 'autovacuums', 0, 2147483647, true),
+        ('runs', 'samples_lost', 0, 2147483647, true),
+        ('runs', 'samples_lost_transactions', 0, 9223372036854775807, true),
+        ('samples', 'run_id', 1, 9223372036854775807, false),
+        ('samples', 'second', 1, 2147483647, false),
+        ('samples', 'transactions', 0, 9223372036854775807, false),
+        ('samples', 'failed', 0, 9223372036854775807, NULL),
+        ('statement_stats', 'run_id', 1, 9223372036854775807, false),
+        ('statement_stats', 'command', 1, 2147483647, false),
+        ('statement_stats', 'executions', 0, 9223372036854775807, false),
+        ('statement_stats', 'failures', 0, 9223372036854775807, NULL),
+        ('statement_stats', 'retries', 0, 9223372036854775807, NULL),
+        ('system_samples', 'run_id', 1, 9223372036854775807, false),
+        ('system_samples', 'second', 1, 2147483647, false),
+        ('system_samples', 'data_reads', 0, 9223372036854775807, true),
+        ('system_samples', 'data_read_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'data_writes', 0, 9223372036854775807, true),
+        ('system_samples', 'data_write_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_reads', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_read_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_writes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_write_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_records', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_fpi', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_write', 0, 9223372036854775807, true),
+        ('system_samples', 'wal_sync', 0, 9223372036854775807, true),
+        ('system_samples', 'blks_hit', 0, 9223372036854775807, true),
+        ('system_samples', 'blks_read', 0, 9223372036854775807, true),
+        ('system_samples', 'temp_bytes', 0, 9223372036854775807, true),
+        ('system_samples', 'deadlocks', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_checkpoint', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_clean', 0, 9223372036854775807, true),
+        ('system_samples', 'buffers_backend', 0, 9223372036854775807, true),
+        ('system_samples', 'checkpoints_begun', 0, 2147483647, true),
+        ('system_samples', 'checkpoints_done', 0, 2147483647, true),
+        ('wait_samples', 'run_id', 1, 9223372036854775807, false),
+        ('wait_samples', 'second', 1, 2147483647, false),
+        ('wait_samples', 'samples', 0, 2147483647, false),
+        ('run_generators', 'run_id', 1, 9223372036854775807, false),
+        ('run_generators', 'generator', 1, 64, false),
+        ('run_generators', 'clients', 1, 100000, false),
+        ('run_generators', 'first_client', 0, 100000, false),
+        ('run_generators', 'jobs', 1, 100000, true),
+        ('run_generators', 'part_run_id', 1, 9223372036854775807, true),
+        ('run_generators', 'transactions', 0, 9223372036854775807, true),
+        ('run_generators', 'failed_transactions', 0, 9223372036854775807, true),
+        ('run_generators', 'aborted_clients', 0, 100000, true)
+    LOOP
+        SELECT x.i, x.e->want AS v INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
+        WHERE NOT ((coalesce(nullable, false) AND coalesce(pg_catalog.jsonb_typeof(x.e->want), 'null') = 'null')
+                   OR (nullable IS NULL AND NOT x.e ? want)
+                   OR (pg_catalog.jsonb_typeof(x.e->want) = 'number'
+                       AND (x.e->>want) OPERATOR(pg_catalog.~) '^-?[0-9]+$'
+                       AND (x.e->>want)::numeric OPERATOR(pg_catalog.>=) lo
+                       AND (x.e->>want)::numeric OPERATOR(pg_catalog.<=) hi))
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION '"%" of element % of "%" in the import document is %', want, bad.i, k,
+                  CASE WHEN coalesce(pg_catalog.jsonb_typeof(bad.v), 'null') = 'null' THEN 'null'
+                       WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' OR bad.v::text !~ '^-?[0-9]+$'
+                           THEN 'not an integer: ' || pg_catalog.left(bad.v::text, 40)
+                       WHEN bad.v::text::numeric < lo THEN pg_catalog.format('%s, below %s', bad.v, lo)
+                       ELSE pg_catalog.format('%s, above %s', bad.v, hi) END
+                USING ERRCODE = CASE WHEN coalesce(pg_catalog.jsonb_typeof(bad.v), 'null') = 'null' THEN '22004'
+                                     WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text ~ '^-?[0-9]+$'
+                                          AND bad.v::text::numeric > hi THEN '22003'
+                                     ELSE '22023' END,
+                      DETAIL = pg_catalog.format('"%s" of "%s" is an integer from %s to %s%s.', want, k, lo, hi,
+                                                 CASE WHEN nullable THEN ', or null'
+                                                      WHEN nullable IS NULL THEN ', or absent' ELSE '' END),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+    -- a sweep's clients: a one-dimensional list of 1 to 256 client counts
+    SELECT y.i, y.why, y.code INTO bad FROM (
+        SELECT x.i,
+               CASE WHEN pg_catalog.jsonb_typeof(x.e->'clients') <> 'array' THEN 'is not an array'
+                    WHEN pg_catalog.jsonb_array_length(x.e->'clients') = 0 THEN 'is empty'
+                    WHEN pg_catalog.jsonb_array_length(x.e->'clients') > 256 THEN 'has more than 256 client counts'
+                    ELSE (SELECT CASE pg_catalog.jsonb_typeof(c) WHEN 'array' THEN 'is multidimensional'
+                                      WHEN 'null' THEN 'holds a NULL'
+                                      ELSE 'holds ' || pg_catalog.left(c::text, 40) || ', not a client count from 1 to 100000' END
+                          FROM pg_catalog.jsonb_array_elements(x.e->'clients') c
+                          WHERE pg_catalog.jsonb_typeof(c) IS DISTINCT FROM 'number' OR c::text !~ '^[0-9]+$'
+                             OR c::text::numeric NOT BETWEEN 1 AND 100000
+                          LIMIT 1) END AS why,
+               CASE WHEN pg_catalog.jsonb_typeof(x.e->'clients') = 'array'
+                         AND pg_catalog.jsonb_array_length(x.e->'clients') > 0 THEN
+                   (SELECT CASE WHEN pg_catalog.jsonb_typeof(c) = 'array' THEN '2202E'
+                                WHEN pg_catalog.jsonb_typeof(c) = 'null' THEN '22004'
+                                WHEN pg_catalog.jsonb_typeof(c) = 'number' AND c::text ~ '^[0-9]+$' THEN '22003'
+                                ELSE '22023' END
+                    FROM pg_catalog.jsonb_array_elements(x.e->'clients') c
+                    WHERE pg_catalog.jsonb_typeof(c) IS DISTINCT FROM 'number' OR c::text !~ '^[0-9]+$'
+                       OR c::text::numeric NOT BETWEEN 1 AND 100000
+                    LIMIT 1) END AS code
+        FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)) y
+    WHERE y.why IS NOT NULL ORDER BY y.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"clients" of element % of "sweeps" in the import document %', bad.i, bad.why
+            USING ERRCODE = coalesce(bad.code, '22023'),
+                  DETAIL = 'A sweep''s clients are a one-dimensional list of 1 to 256 client counts, each from 1 to 100000.',
+                  HINT = hint_export;
+    END IF;
+    -- a sample's covered_s: the seconds it covered, above 0; absent in a
+    -- document from pgbenchx 0.2, where every sample reads as a whole second
+    SELECT x.i, x.e->'covered_s' AS v INTO bad
+    FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY x(e, i)
+    WHERE x.e ? 'covered_s'
+      AND NOT (pg_catalog.jsonb_typeof(x.e->'covered_s') = 'number'
+               AND (x.e->>'covered_s')::numeric OPERATOR(pg_catalog.>) 0
+               AND (x.e->>'covered_s')::numeric OPERATOR(pg_catalog.<=) 86400)
+    ORDER BY x.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"covered_s" of element % of "samples" in the import document is %', bad.i,
+              CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN 'null'
+                   WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' THEN 'not a number: ' || pg_catalog.left(bad.v::text, 40)
+                   WHEN bad.v::text::numeric <= 0 THEN pg_catalog.format('%s, not above 0', bad.v)
+                   ELSE pg_catalog.format('%s, above 86400', bad.v) END
+            USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'null' THEN '22004'
+                                 WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > 86400 THEN '22003'
+                                 ELSE '22023' END,
+                  DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
+                  HINT = hint_export;
+    END IF;
+    -- the measured figures of issue 13: numbers in their range, or null
+    -- (strict_lo: above lo, not equal to it), and the texts and lists of
+    -- the wait samples and of the runs' new columns
+    FOR k, want, lo, hi, strict_lo IN VALUES
+        ('runs', 'wait_sample_hz', 0, 1e9, false),
+        ('runs', 'wal_bytes_per_tx', 0, 1e15, false),
+        ('runs', 'blocks_read_per_tx', 0, 1e15, false),
+        ('runs', 'blocks_written_per_tx', 0, 1e15, false),
+        ('runs', 'server_cpu_ms_per_tx', 0, 1e15, false),
+        ('runs', 'driver_cpu_ms_per_tx', 0, 1e15, false),
+        ('runs', 'iowait_avg', 0, 1, false),
+        ('system_samples', 'covered_s', 0, 86400, true),
+        ('system_samples', 'cpu_user', 0, 1, false),
+        ('system_samples', 'cpu_system', 0, 1, false),
+        ('system_samples', 'cpu_iowait', 0, 1, false),
+        ('system_samples', 'cpu_steal', 0, 1, false),
+        ('system_samples', 'cpu_idle', 0, 1, false),
+        ('system_samples', 'driver_cpu_s', 0, 1e9, false),
+        ('system_samples', 'backend_cpu_s', 0, 1e9, false),
+        ('system_samples', 'data_await_ms', 0, 1e15, false),
+        ('system_samples', 'data_queue', 0, 1e15, false),
+        ('system_samples', 'wal_await_ms', 0, 1e15, false),
+        ('system_samples', 'wal_queue', 0, 1e15, false),
+        ('run_generators', 'clock_offset_ms', -1e12, 1e12, false),
+        ('run_generators', 'clock_uncertainty_ms', 0, 1e12, false),
+        ('run_generators', 'tps', 0, 1e12, false),
+        ('run_generators', 'latency_avg_ms', 0, 1e12, false),
+        ('run_generators', 'latency_stddev_ms', 0, 1e12, false),
+        ('run_generators', 'latency_p50_ms', 0, 1e12, false),
+        ('run_generators', 'latency_p99_ms', 0, 1e12, false),
+        ('run_generators', 'latency_max_ms', 0, 1e12, false),
+        ('run_generators', 'conn_time_ms', 0, 1e15, false),
+        ('run_generators', 'bench_duration_s', 0, 1e9, false),
+        ('run_generators', 'driver_cpu_s', 0, 1e9, false)
+    LOOP
+        SELECT x.i, x.e->want AS v INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->k, '[]')) WITH ORDINALITY x(e, i)
+        WHERE coalesce(pg_catalog.jsonb_typeof(x.e->want), 'null') <> 'null'
+          AND NOT (pg_catalog.jsonb_typeof(x.e->want) = 'number'
+                   AND (x.e->>want)::numeric OPERATOR(pg_catalog.>=) lo
+                   AND (x.e->>want)::numeric OPERATOR(pg_catalog.<=) hi
+                   AND NOT (strict_lo AND (x.e->>want)::numeric OPERATOR(pg_catalog.=) lo))
+        ORDER BY x.i LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION '"%" of element % of "%" in the import document is %', want, bad.i, k,
+                  CASE WHEN pg_catalog.jsonb_typeof(bad.v) <> 'number' THEN 'not a number: ' || pg_catalog.left(bad.v::text, 40)
+                       WHEN bad.v::text::numeric < lo THEN pg_catalog.format('%s, below %s', bad.v, lo)
+                       WHEN bad.v::text::numeric = lo THEN pg_catalog.format('%s, not above %s', bad.v, lo)
+                       ELSE pg_catalog.format('%s, above %s', bad.v, hi) END
+                USING ERRCODE = CASE WHEN pg_catalog.jsonb_typeof(bad.v) = 'number' AND bad.v::text::numeric > hi
+                                     THEN '22003' ELSE '22023' END,
+                      DETAIL = pg_catalog.format('"%s" of "%s" is a number %s, or null.', want, k,
+                                                 CASE WHEN strict_lo THEN pg_catalog.format('of seconds above %s, at most %s', lo, hi)
+                                                      ELSE pg_catalog.format('from %s to %s', lo, hi) END),
+                      HINT = hint_export;
+        END IF;
+    END LOOP;
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"%s" of element %s of "wait_samples"', f.key, x.i) AS what, x.e->f.key AS v,
+               pg_catalog.jsonb_typeof(x.e->f.key) = 'string' AND pg_catalog.length(x.e->>f.key) BETWEEN 1 AND 64 AS ok
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) WITH ORDINALITY x(e, i),
+             (VALUES ('wait_event_type'), ('wait_event')) f(key)
+        UNION ALL
+        SELECT pg_catalog.format('"%s" of element %s of "runs"', f.key, x.i), x.e->f.key,
+               coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') = 'null'
+               OR CASE f.key
+                    WHEN 'record_system' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'boolean'
+                    WHEN 'verdict' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                    WHEN 'system_notes' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'array'
+                         AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(x.e->f.key) n
+                                         WHERE pg_catalog.jsonb_typeof(n) <> 'string')
+                    ELSE pg_catalog.jsonb_typeof(x.e->f.key) = 'array'
+                         AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(x.e->f.key) n
+                                         WHERE pg_catalog.jsonb_typeof(n) <> 'object'
+                                            OR pg_catalog.jsonb_typeof(n->'share') IS DISTINCT FROM 'number'
+                                            OR pg_catalog.jsonb_typeof(n->'wait_event_type') IS DISTINCT FROM 'string'
+                                            OR pg_catalog.jsonb_typeof(n->'wait_event') IS DISTINCT FROM 'string') END
+        FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY x(e, i),
+             (VALUES ('record_system'), ('verdict'), ('system_notes'), ('top_waits')) f(key)) y
+    WHERE NOT y.ok LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A wait sample''s wait_event_type and wait_event are texts of 1 to 64 characters; a run''s record_system a boolean, verdict a text, system_notes a list of texts and top_waits a list of {"wait_event_type", "wait_event", "share"}, each or null.',
+                  HINT = hint_export;
+    END IF;
+    -- a run's generators (0.4): each once per run; texts, a status and
+    -- objects as the recorder writes them
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"%s" of element %s of "run_generators"', f.key, x.i) AS what, x.e->f.key AS v,
+               CASE f.key
+                    WHEN 'conninfo' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                         AND pg_catalog.length(x.e->>f.key) OPERATOR(pg_catalog.<=) 4096
+                    WHEN 'status' THEN pg_catalog.jsonb_typeof(x.e->f.key) = 'string'
+                         AND (x.e->>f.key) OPERATOR(pg_catalog.=) ANY (ARRAY['completed', 'cancelled', 'failed', 'aborted', 'lost'])
+                    WHEN 'error' THEN coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') IN ('null', 'string')
+                    WHEN 'system_identifier' THEN coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') = 'null'
+                         OR (x.e->>f.key) OPERATOR(pg_catalog.~) '^[0-9]{1,20}$'
+                    ELSE coalesce(pg_catalog.jsonb_typeof(x.e->f.key), 'null') IN ('null', 'object') END AS ok
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) WITH ORDINALITY x(e, i),
+             (VALUES ('conninfo'), ('status'), ('error'), ('system_identifier'), ('environment'), ('part_run')) f(key)) y
+    WHERE NOT y.ok LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A run generator''s conninfo is a text of at most 4096 characters, its status completed, cancelled, failed, aborted or lost, its error a text, its system_identifier digits, its environment and part_run objects, each but conninfo and status or null.',
+                  HINT = hint_export;
+    END IF;
+    SELECT (x->>'run_id') || '/' || (x->>'generator') AS id INTO bad
+    FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x
+    GROUP BY x->>'run_id', x->>'generator' HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'generator % appears twice in the import document', bad.id
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    -- latency histograms (absent from a 0.2 document): base64 text or null,
+    -- and bytes that pgbenchx.latency_percentile decodes (src/histcodec.h)
+    SELECT y.what, y.v INTO bad FROM (
+        SELECT pg_catalog.format('"latency_hist" of element %s of "%s"', x.i, x.k) AS what, x.e->'latency_hist' AS v
+        FROM (SELECT 'runs' AS k, r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)
+              UNION ALL
+              SELECT 'samples', s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'samples') WITH ORDINALITY s(e, i)
+              UNION ALL
+              SELECT 'run_generators', g.i, g.e
+              FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) WITH ORDINALITY g(e, i)) x
+        WHERE coalesce(pg_catalog.jsonb_typeof(x.e->'latency_hist'), 'null') NOT IN ('string', 'null')) y
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not valid: %', bad.what, pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A latency histogram is the base64 text of its bytes, or null.',
+                  HINT = hint_export;
+    END IF;
+    DECLARE
+        why text;
+    BEGIN
+        PERFORM pgbenchx.latency_percentile(pg_catalog.decode(x->>'latency_hist', 'base64'), 100)
+        FROM (SELECT r FROM pg_catalog.jsonb_array_elements(doc->'runs') r
+              UNION ALL
+              SELECT s FROM pg_catalog.jsonb_array_elements(doc->'samples') s
+              UNION ALL
+              SELECT g FROM pg_catalog.jsonb_array_elements(coalesce(doc->'run_generators', '[]')) g) y(x)
+        WHERE pg_catalog.jsonb_typeof(x->'latency_hist') = 'string';
+    EXCEPTION WHEN invalid_parameter_value OR invalid_binary_representation THEN
+        GET STACKED DIAGNOSTICS why = PG_EXCEPTION_DETAIL;
+        RAISE EXCEPTION 'a latency histogram of the import document is not valid'
+            USING ERRCODE = 'invalid_binary_representation',
+                  DETAIL = coalesce(nullif(why, ''), SQLERRM || '.'),
+                  HINT = hint_export;
+    END;
+    -- statuses, protocols and tags as a run records them
+    SELECT y.k, y.i, y.key, y.v INTO bad FROM (
+        SELECT 'sweeps' AS k, x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
+        UNION ALL
+        SELECT 'runs', x.i, x.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY x(e, i)) z,
+        LATERAL (SELECT z.k, z.i, f.key, z.e->f.key AS v FROM (VALUES ('status'), ('protocol'), ('tags')) f(key)) y
+    WHERE CASE y.key
+            WHEN 'status' THEN coalesce(y.v->>0, '') NOT IN ('completed', 'cancelled', 'failed', 'aborted')
+                               OR pg_catalog.jsonb_typeof(y.v) <> 'string'
+            WHEN 'protocol' THEN coalesce(pg_catalog.jsonb_typeof(y.v), 'null') <> 'null'
+                               AND (pg_catalog.jsonb_typeof(y.v) <> 'string'
+                                    OR y.v->>0 NOT IN ('simple', 'extended', 'prepared'))
+            ELSE coalesce(pg_catalog.jsonb_typeof(y.v), 'null') NOT IN ('null', 'object') END
+    ORDER BY y.k DESC, y.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"%" of element % of "%" in the import document is not valid: %', bad.key, bad.i, bad.k,
+              pg_catalog.left(bad.v::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A status is completed, cancelled, failed or aborted; a protocol simple, extended or prepared; tags a JSON object.',
+                  HINT = hint_export;
+    END IF;
+    -- timestamps: finite, and timestamps
+    BEGIN
+        SELECT y.what, y.t INTO bad FROM (
+            SELECT pg_catalog.format('"%s" of element %s of "%s"', f.key, x.i, x.k) AS what, x.e->f.key AS t
+            FROM (SELECT 'sweeps' AS k, s.i, s.e FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY s(e, i)
+                  UNION ALL
+                  SELECT 'runs', r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)) x,
+                 (VALUES ('started_at'), ('finished_at')) f(key)
+            UNION ALL
+            SELECT '"exported_at" of the provenance', prov->'exported_at') y
+        WHERE coalesce(pg_catalog.jsonb_typeof(y.t), 'null') NOT IN ('string', 'null')
+           OR (pg_catalog.jsonb_typeof(y.t) = 'string' AND NOT pg_catalog.isfinite((y.t->>0)::timestamptz))
+        LIMIT 1;
+    EXCEPTION WHEN data_exception THEN
+        RAISE EXCEPTION 'a timestamp of the import document is not valid: %', SQLERRM
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'started_at, finished_at and exported_at are finite timestamps.',
+                  HINT = hint_export;
+    END;
+    IF FOUND THEN
+        RAISE EXCEPTION '% in the import document is not a finite timestamp: %', bad.what, pg_catalog.left(bad.t::text, 60)
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'started_at, finished_at and exported_at are finite timestamps.',
+                  HINT = hint_export;
+    END IF;
+    -- one sample per second of a run, one row per command
+    SELECT pg_catalog.format('second %s of run %s', x->>'second', x->>'run_id') AS what INTO bad
+    FROM pg_catalog.jsonb_array_elements(doc->'samples') x
+    GROUP BY x->'run_id', x->'second', x->>'second', x->>'run_id' HAVING count(*) > 1 LIMIT 1;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('command %s of script %s of run %s', x->>'command', x->>'script', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(doc->'statement_stats') x
+        GROUP BY x->'run_id', x->'script', x->'command', x->>'command', x->>'script', x->>'run_id'
+        HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('the system sample of second %s of run %s', x->>'second', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x
+        GROUP BY x->'run_id', x->'second', x->>'second', x->>'run_id' HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF NOT FOUND THEN
+        SELECT pg_catalog.format('wait event %s:%s of second %s of run %s', x->>'wait_event_type', x->>'wait_event',
+                                 x->>'second', x->>'run_id') AS what INTO bad
+        FROM pg_catalog.jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x
+        GROUP BY x->'run_id', x->'second', x->'wait_event_type', x->'wait_event',
+                 x->>'wait_event_type', x->>'wait_event', x->>'second', x->>'run_id'
+        HAVING count(*) > 1 LIMIT 1;
+    END IF;
+    IF FOUND THEN
+        RAISE EXCEPTION '% appears twice in the import document', bad.what
+            USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
+    END IF;
+    -- the imports of the document, each origin found by key (hashed, once)
+    SELECT pg_catalog.jsonb_object_agg(i->>'sweep_id', i) FILTER (WHERE i->>'sweep_id' IS NOT NULL),
+           pg_catalog.jsonb_object_agg(i->>'run_id', i) FILTER (WHERE i->>'run_id' IS NOT NULL)
+    INTO imports_by_sweep, imports_by_run
+    FROM (SELECT DISTINCT ON (coalesce(i->>'sweep_id', ''), coalesce(i->>'run_id', '')) i
+          FROM pg_catalog.jsonb_array_elements(coalesce(doc->'imports', '[]')) WITH ORDINALITY x(i, n)
+          WHERE pg_catalog.jsonb_typeof(i) = 'object'
+          ORDER BY coalesce(i->>'sweep_id', ''), coalesce(i->>'run_id', ''), n) d;
+
+    -- one import at a time, so that two loading the same sweeps cannot both add them
+    LOCK TABLE pgbenchx.imports IN SHARE ROW EXCLUSIVE MODE;
+
+    -- environments, kept apart by provenance: a row this server captured
+    -- with the same env_hash and equal in every other field (verified: it
+    -- is the same environment), else the caller's own imported row with
+    -- that env_hash, else a new row imported_by the caller, with the
+    -- columns the element has (the others take their defaults; the
+    -- document's imported_by is ignored).  Never another role's row.
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'environments') x LOOP
+        SELECT v.environment_id INTO new_id FROM pgbenchx.environments v
+        WHERE v.env_hash = e->>'env_hash' AND v.imported_by IS NULL
+          AND pg_catalog.to_jsonb(v) - not_compared
+              = pg_catalog.to_jsonb(pg_catalog.jsonb_populate_record(NULL::pgbenchx.environments, e)) - not_compared;
+        IF NOT FOUND THEN
+            SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO env_cols
+            FROM pg_catalog.pg_attribute a
+            WHERE a.attrelid = 'pgbenchx.environments'::regclass AND a.attnum > 0
+              AND NOT a.attisdropped AND a.attname NOT IN ('environment_id', 'imported_by') AND e ? a.attname;
+            EXECUTE format('INSERT INTO pgbenchx.environments (%1$s, imported_by) SELECT %1$s, $2 '
+                           'FROM jsonb_populate_record(NULL::pgbenchx.environments, $1) '
+                           'ON CONFLICT (imported_by, env_hash) WHERE imported_by IS NOT NULL DO NOTHING',
+                           env_cols) USING e, importer;
+            SELECT v.environment_id INTO new_id FROM pgbenchx.environments v
+            WHERE v.env_hash = e->>'env_hash' AND v.imported_by = importer;
+        END IF;
+        old_ids := pg_catalog.array_append(old_ids, e->>'environment_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
+    END LOOP;
+    -- the maps are built once (appending to a jsonb would copy it every time)
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO env_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
+    old_ids := '{}';
+    new_ids := '{}';
+
+    -- sweeps: an origin the caller already imported maps to its existing
+    -- sweep; another role's import of the same origin is not looked at (a
+    -- row restored from a dump of 0.4 or before, imported_by '', is its
+    -- sweep owner's)
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'sweeps') x LOOP
+        o := coalesce(
+            imports_by_sweep->(e->>'sweep_id'),
+            jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
+                               'origin_id', e->'sweep_id'));
+        SELECT i.sweep_id INTO existing
+        FROM pgbenchx.imports i JOIN pgbenchx.sweeps s ON s.sweep_id = i.sweep_id
+        WHERE i.origin_system_identifier = (o->>'origin_system_identifier')::numeric::bigint
+          AND i.origin_database = o->>'origin_database'
+          AND i.origin_id = (o->>'origin_id')::bigint
+          AND CASE WHEN i.imported_by = '' THEN s.owner ELSE i.imported_by END = importer;
+        IF FOUND THEN
+            result := result || existing;
+            CONTINUE;
+        END IF;
+        new_id := nextval('pgbenchx.id_seq');
+        INSERT INTO pgbenchx.sweeps
+        SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.sweeps,
+            '{"repeats": 1}' || e || jsonb_build_object(
+                'sweep_id', new_id, 'coordinator_pid', NULL, 'owner', importer,
+                'environment_id', env_map->(e->>'environment_id'))) r;
+        INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, sweep_id,
+                                      exported_from_system_identifier, exported_from_database,
+                                      exported_at, exported_pgbenchx_version, imported_by)
+        VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
+                (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version', importer);
+        old_ids := pg_catalog.array_append(old_ids, e->>'sweep_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
+        result := result || new_id;
+    END LOOP;
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO sweep_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
+    old_ids := '{}';
+    new_ids := '{}';
+
+    -- the runs of the sweeps added, their samples and per-statement latencies
+    FOR e IN SELECT x FROM jsonb_array_elements(doc->'runs') x
+             WHERE sweep_map ? (x->>'sweep_id') ORDER BY (x->>'run_id')::bigint LOOP
+        o := coalesce(
+            imports_by_run->(e->>'run_id'),
+            jsonb_build_object('origin_system_identifier', src_sysid::text, 'origin_database', src_db,
+                               'origin_id', e->'run_id'));
+        new_id := nextval('pgbenchx.id_seq');
+        INSERT INTO pgbenchx.runs
+        SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.runs,
+            '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
+                'latency_hist', '\x' || encode(decode(e->>'latency_hist', 'base64'), 'hex'),
+                'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
+                'owner', importer,
+                'environment_id', env_map->(e->>'environment_id'))) r;
+        INSERT INTO pgbenchx.imports (origin_system_identifier, origin_database, origin_id, run_id,
+                                      exported_from_system_identifier, exported_from_database,
+                                      exported_at, exported_pgbenchx_version, imported_by)
+        VALUES ((o->>'origin_system_identifier')::numeric::bigint, o->>'origin_database',
+                (o->>'origin_id')::bigint, new_id, src_sysid, src_db,
+                (prov->>'exported_at')::timestamptz, prov->>'pgbenchx_version', importer);
+        old_ids := pg_catalog.array_append(old_ids, e->>'run_id');
+        new_ids := pg_catalog.array_append(new_ids, new_id);
+    END LOOP;
+    SELECT coalesce(pg_catalog.jsonb_object_agg(o_id, n_id), '{}') INTO run_map
+    FROM ROWS FROM (pg_catalog.unnest(old_ids), pg_catalog.unnest(new_ids)) m(o_id, n_id);
+    INSERT INTO pgbenchx.samples
+    SELECT r.* FROM jsonb_array_elements(doc->'samples') x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.samples,
+             '{"failed": 0, "covered_s": 1}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'),
+                 'latency_hist', '\x' || encode(decode(x->>'latency_hist', 'base64'), 'hex'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.statement_stats
+    SELECT r.* FROM jsonb_array_elements(doc->'statement_stats') x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.statement_stats,
+             '{"failures": 0, "retries": 0}' || x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    -- what the machine and the server did (absent from a 0.2 document: none)
+    INSERT INTO pgbenchx.system_samples
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'system_samples', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.system_samples,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.wait_samples
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'wait_samples', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.wait_samples,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'))) r
+    WHERE run_map ? (x->>'run_id');
+    INSERT INTO pgbenchx.run_generators
+    SELECT r.* FROM jsonb_array_elements(coalesce(doc->'run_generators', '[]')) x,
+         LATERAL jsonb_populate_record(NULL::pgbenchx.run_generators,
+             x || jsonb_build_object('run_id', run_map->(x->>'run_id'),
+                 'latency_hist', '\x' || encode(decode(x->>'latency_hist', 'base64'), 'hex'))) r
+    WHERE run_map ? (x->>'run_id');
+
+    RETURN result;
+END $$;
