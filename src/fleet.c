@@ -11,7 +11,10 @@
  *
  * Used by launch.c (the pre-flight) and recorder.c (a step driven by
  * generators).  It knows nothing of the result tables.  Each connection's
- * socket is reserved with AcquireExternalFD, as loopback.c's are.
+ * socket is reserved with AcquireExternalFD, as loopback.c's are.  A
+ * generator is another server: every answer is read row by row and kept
+ * within a byte bound (fleet_collect_bounded), its messages are clipped
+ * and made valid in this database's encoding.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,6 +27,7 @@
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/postmaster.h"
 #include "miscadmin.h"
@@ -42,16 +46,41 @@
 
 PG_FUNCTION_INFO_V1(pgbenchx_generator_status);
 
-/* a libpq message without its trailing newlines, palloc'd */
+/*
+ * A libpq message without its trailing newlines, palloc'd.  It may come
+ * from a generator, another server: at most FLEET_MAX_MESSAGE_BYTES of it
+ * are kept, and bytes that are not valid in this database's encoding are
+ * shown as '?', so that it can be stored and logged.
+ */
 static char *
 fleet_message(const char *msg)
 {
-	char	   *m = pstrdup(msg ? msg : "unknown error");
-	int			len = strlen(m);
+	char	   *m;
+	int			len;
 
+	msg = msg ? msg : "unknown error";
+	len = strnlen(msg, FLEET_MAX_MESSAGE_BYTES);
+	m = pnstrdup(msg, len);
 	while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
 		m[--len] = '\0';
+	fleet_sanitize_text(m);
 	return m;
+}
+
+void
+fleet_sanitize_text(char *s)
+{
+	int			len = strlen(s);
+	int			pos = 0;
+
+	while (pos < len)
+	{
+		int			ok = pg_encoding_verifymbstr(GetDatabaseEncoding(), s + pos, len - pos);
+
+		pos += ok;
+		if (pos < len)
+			s[pos++] = '?';
+	}
 }
 
 int64
@@ -161,14 +190,34 @@ fleet_send(PGconn *conn, const char *sql, int nparams, const char *const *params
 		*errmsg = fleet_message(PQerrorMessage(conn));
 		return false;
 	}
+	/* rows one at a time, so that fleet_collect can bound what it keeps */
+	(void) PQsetSingleRowMode(conn);
 	return true;
 }
 
 PGresult *
 fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 {
+	return fleet_collect_bounded(conn, timeout_ms, FLEET_MAX_ANSWER_BYTES, errmsg, sqlstate);
+}
+
+/*
+ * The answer is read row by row (fleet_send's single-row mode) and copied
+ * into one result; a row that would take the rows kept beyond max_bytes
+ * (values plus FLEET_ROW_OVERHEAD a value) drops them all, and the rest of
+ * the answer is read and thrown away row by row until its end or the
+ * deadline, so that the connection stays usable and memory holds at most
+ * one row beyond max_bytes.
+ */
+PGresult *
+fleet_collect_bounded(PGconn *conn, int timeout_ms, size_t max_bytes, char **errmsg,
+					  char *sqlstate)
+{
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
 	PGresult   *last = NULL;
+	PGresult   *rows = NULL;
+	size_t		kept = 0;
+	bool		over = false;
 	char	   *error = NULL;
 
 	*errmsg = NULL;
@@ -188,7 +237,10 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			{
 				if (last)
 					PQclear(last);
-				*errmsg = psprintf("no answer within %d s", timeout_ms / 1000);
+				if (rows)
+					PQclear(rows);
+				*errmsg = over ? psprintf("it sent an answer of more than %zu bytes", max_bytes) :
+					psprintf("no answer within %d s", timeout_ms / 1000);
 				return NULL;
 			}
 			if (PQflush(conn) > 0)
@@ -201,6 +253,8 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			{
 				if (last)
 					PQclear(last);
+				if (rows)
+					PQclear(rows);
 				*errmsg = fleet_message(PQerrorMessage(conn));
 				return NULL;
 			}
@@ -208,6 +262,63 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 		res = PQgetResult(conn);
 		if (res == NULL)
 			break;
+		if (PQresultStatus(res) == PGRES_SINGLE_TUPLE)
+		{
+			size_t		size = 0;
+			int			nf = PQnfields(res);
+
+			for (int f = 0; f < nf; f++)
+				size += PQgetlength(res, 0, f) + FLEET_ROW_OVERHEAD;
+			if (!over && kept + size > max_bytes)
+			{
+				over = true;
+				if (rows)
+					PQclear(rows);
+				rows = NULL;
+			}
+			if (!over)
+			{
+				int			r;
+
+				if (rows == NULL && (rows = PQcopyResult(res, PG_COPYRES_ATTRS)) == NULL)
+				{
+					PQclear(res);
+					if (last)
+						PQclear(last);
+					*errmsg = pstrdup("out of memory");
+					return NULL;
+				}
+				r = PQntuples(rows);
+				for (int f = 0; f < nf; f++)
+					if (!PQsetvalue(rows, r, f, PQgetisnull(res, 0, f) ? NULL : PQgetvalue(res, 0, f),
+									PQgetisnull(res, 0, f) ? -1 : PQgetlength(res, 0, f)))
+					{
+						PQclear(res);
+						PQclear(rows);
+						if (last)
+							PQclear(last);
+						*errmsg = pstrdup("out of memory");
+						return NULL;
+					}
+				kept += size;
+			}
+			PQclear(res);
+			if (over && GetCurrentTimestamp() > deadline)
+			{
+				if (last)
+					PQclear(last);
+				*errmsg = psprintf("it sent an answer of more than %zu bytes", max_bytes);
+				return NULL;
+			}
+			continue;
+		}
+		/* the end of the rows: the result holds them, with their columns */
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && rows != NULL)
+		{
+			PQclear(res);
+			res = rows;
+			rows = NULL;
+		}
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR || PQresultStatus(res) == PGRES_NONFATAL_ERROR ||
 			PQresultStatus(res) == PGRES_BAD_RESPONSE)
 		{
@@ -236,6 +347,10 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			PQclear(last);
 		last = res;
 	}
+	if (rows)
+		PQclear(rows);
+	if (error == NULL && over)
+		error = psprintf("it sent an answer of more than %zu bytes", max_bytes);
 	if (error)
 	{
 		if (last)
