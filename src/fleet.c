@@ -492,6 +492,14 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 					 psprintf("The generator said: %s", err),
 					 "Check that pgbenchx on that generator is the same version as here.");
 	}
+	/* another server's answer: one row of the columns asked, before any is read */
+	if (PQntuples(res) != 1 || PQnfields(res) != 8 ||
+		PQgetisnull(res, 0, 0) || PQgetisnull(res, 0, 1) || PQgetisnull(res, 0, 3) ||
+		PQgetisnull(res, 0, 5) || PQgetisnull(res, 0, 6) || PQgetisnull(res, 0, 7))
+		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "could not report its state",
+					 psprintf("pgbenchx.generator_status() there answered %d rows of %d columns, not one row of its 8 columns.",
+							  PQntuples(res), PQnfields(res)),
+					 "Check that pgbenchx on that generator is the same version as here.");
 	sql_version = PQgetvalue(res, 0, 0);
 	lib_version = PQgetvalue(res, 0, 1);
 	if (strcmp(sql_version, PGBENCHX_LIBRARY_VERSION) != 0 ||
