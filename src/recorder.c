@@ -1220,6 +1220,11 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"GROUP BY e.k) s) x "
 						"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND x.v IS NOT NULL",
 						1, types, values, nulls, false);
+	/*
+	 * A lost part's runs row is not read, so the seconds stored of it may
+	 * hold more transactions than the run's total: samples_lost_transactions
+	 * is then 0, never below (import()'s range).
+	 */
 	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
 						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 						"transactions = g.t, failed = g.f, "
@@ -1232,9 +1237,9 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"latency_p99_ms = pgbenchx.latency_percentile(g.h, 99), "
 						"latency_max_ms = g.mx, latency_hist = g.h, conn_time_ms = g.conn, "
 						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, jobs = coalesce(g.j, r.jobs), "
-						"samples_lost = 0, samples_lost_transactions = g.t OPERATOR(pg_catalog.-) "
+						"samples_lost = 0, samples_lost_transactions = GREATEST(0::pg_catalog.int8, g.t OPERATOR(pg_catalog.-) "
 						"(SELECT coalesce(pg_catalog.sum(x.transactions), 0)::pg_catalog.int8 FROM pgbenchx.samples x "
-						"WHERE x.run_id OPERATOR(pg_catalog.=) $1) "
+						"WHERE x.run_id OPERATOR(pg_catalog.=) $1)) "
 						"FROM (SELECT coalesce(pg_catalog.sum(transactions), 0)::pg_catalog.int8 AS t, "
 						"coalesce(pg_catalog.sum(failed_transactions), 0)::pg_catalog.int8 AS f, "
 						"pg_catalog.max(bench_duration_s) AS d, pg_catalog.max(conn_time_ms) AS conn, "
