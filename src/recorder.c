@@ -22,7 +22,14 @@
  * Every remote statement has a deadline (fleet.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
  * is lost: the run fails naming it, the other parts are cancelled and
- * merged up to where they stopped.  A cancel of the recorder's run cancels
+ * merged up to where they stopped.  A generator is another server, whose
+ * owner may answer anything: this file also owns what a generator may
+ * send (issue 20).  Each answer is kept within a byte bound, each second of
+ * a part is taken once, in order, within the run and the time since the
+ * start, the seconds held for the merge are bounded over all parts (in a
+ * context of the step), and every value is checked with import()'s rules
+ * before it is kept; a generator that breaks a rule is lost, its part
+ * cancelled.  A cancel of the recorder's run cancels
  * every part at once.  Must not: touch the drivers or the step segment
  * (coordinator.c's), write result tables except through results.c.
  *
