@@ -887,10 +887,18 @@ static char *
 recorder_check_part_run(const char *row, const char *env, const char *sysid)
 {
 	MemoryContext old = CurrentMemoryContext;
+	/* the parsed row (up to 64 MB and more) is not kept */
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchx part row check",
+											  ALLOCSET_DEFAULT_SIZES);
 	char	   *volatile why = NULL;
+	char	   *result;
 
 	if (sysid != NULL && (strlen(sysid) == 0 || strlen(sysid) > 20 || strspn(sysid, "0123456789") != strlen(sysid)))
+	{
+		MemoryContextDelete(cxt);
 		return pstrdup("its system identifier is not digits");
+	}
+	MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
 		Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(row)));
@@ -1035,12 +1043,15 @@ recorder_check_part_run(const char *row, const char *env, const char *sysid)
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(cxt);
 		FlushErrorState();
 		why = pstrdup("its runs row is not a valid JSON object of a run");
 	}
 	PG_END_TRY();
-	return why;
+	MemoryContextSwitchTo(old);
+	result = why ? pstrdup(why) : NULL;
+	MemoryContextDelete(cxt);
+	return result;
 }
 
 /* the part's final runs row (jsonb) into its run_generators row */
