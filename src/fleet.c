@@ -448,6 +448,9 @@ fleet_close_all(void)
 	}
 }
 
+/* the longest value of generator_status() (versions, numbers, an identifier) */
+#define FLEET_MAX_STATUS_BYTES	64
+
 static void
 fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offset_ms,
 					bool require_password, const char *my_sysid, const char *my_db)
@@ -500,8 +503,17 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 					 psprintf("pgbenchx.generator_status() there answered %d rows of %d columns, not one row of its 8 columns.",
 							  PQntuples(res), PQnfields(res)),
 					 "Check that pgbenchx on that generator is the same version as here.");
-	sql_version = PQgetvalue(res, 0, 0);
-	lib_version = PQgetvalue(res, 0, 1);
+	for (int c = 0; c < 8; c++)
+		if (PQgetlength(res, 0, c) > FLEET_MAX_STATUS_BYTES)
+			fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "could not report its state",
+						 psprintf("Column %d of pgbenchx.generator_status() there is %d bytes long, more than the %d it has at most.",
+								  c + 1, PQgetlength(res, 0, c), FLEET_MAX_STATUS_BYTES),
+						 "Check that pgbenchx on that generator is the same version as here.");
+	/* shown in messages: valid in this database's encoding */
+	sql_version = pstrdup(PQgetvalue(res, 0, 0));
+	lib_version = pstrdup(PQgetvalue(res, 0, 1));
+	fleet_sanitize_text((char *) sql_version);
+	fleet_sanitize_text((char *) lib_version);
 	if (strcmp(sql_version, PGBENCHX_LIBRARY_VERSION) != 0 ||
 		strcmp(lib_version, PGBENCHX_LIBRARY_VERSION) != 0)
 		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "has another version of pgbenchx",

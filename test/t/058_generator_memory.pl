@@ -235,6 +235,25 @@ $a = attack(5, [ 'postgres', 'never' ]);
 is($a->[0], 'failed', 'a generator that never answers: the run failed');
 like($a->[1], qr/was lost while measuring: no answer within 10 s/, 'lost at the deadline of its poll');
 
+# --- the pre-flight, in the caller's session: a status of no row, a huge one
+$f->safe_psql('postgres', 'CREATE DATABASE fake3');
+sq($f, $fake_schema, 'fake3');
+for my $t ([ 'no row', "SELECT NULL::text, NULL::text, NULL::bigint, 0, 0, 0, NULL::text, NULL::timestamptz WHERE false",
+		qr/generator 1 \(.*\) could not report its state.*answered 0 rows of 8 columns/s ],
+	[ 'a huge version', "SELECT repeat('9', 100000), '$version', NULL::bigint, 64, 100, 4, '1', clock_timestamp()",
+		qr/could not report its state.*Column 1 of pgbenchx.generator_status\(\) there is 100000 bytes long/s ])
+{
+	my ($what, $body, $re) = @$t;
+	sq($f, "DROP FUNCTION pgbenchx.generator_status(); CREATE FUNCTION pgbenchx.generator_status(OUT sql_version text, "
+		  . "OUT library_version text, OUT running bigint, OUT free_worker_slots int, OUT free_connections int, OUT ncpus int, "
+		  . "OUT system_identifier text, OUT now timestamptz) RETURNS SETOF record LANGUAGE sql AS \$\$ $body \$\$", 'fake3');
+	my ($ret, $out, $err) = $r->psql('postgres', "SELECT run_bench(2, 5, 'select-only', conninfo => '$cr', "
+		  . "generators => ARRAY['" . ci($f, 'fake3') . "'], vacuum => false, checkpoint => false)");
+	isnt($ret, 0, "pre-flight, generator_status() answers $what: refused");
+	like($err, $re, "pre-flight, generator_status() answers $what: saying so");
+	is(sq($r, 'SELECT 1'), '1', "pre-flight, generator_status() answers $what: the server is up");
+}
+
 # --- R never restarted ------------------------------------------------------
 is(sq($r, 'SELECT pg_postmaster_start_time()'), $start_pid, 'the recorder\'s cluster never restarted');
 ok(!grep({ /terminated by signal|out of memory/ } split /\n/, slurp_file($r->logfile)),
