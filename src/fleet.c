@@ -11,7 +11,10 @@
  *
  * Used by launch.c (the pre-flight) and recorder.c (a step driven by
  * generators).  It knows nothing of the result tables.  Each connection's
- * socket is reserved with AcquireExternalFD, as loopback.c's are.
+ * socket is reserved with AcquireExternalFD, as loopback.c's are.  A
+ * generator is another server: every answer is read row by row and kept
+ * within a byte bound (fleet_collect_bounded), its messages are clipped
+ * and made valid in this database's encoding.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,6 +27,7 @@
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/postmaster.h"
 #include "miscadmin.h"
@@ -43,16 +47,41 @@
 
 PG_FUNCTION_INFO_V1(pgbenchx_generator_status);
 
-/* a libpq message without its trailing newlines, palloc'd */
+/*
+ * A libpq message without its trailing newlines, palloc'd.  It may come
+ * from a generator, another server: at most FLEET_MAX_MESSAGE_BYTES of it
+ * are kept, and bytes that are not valid in this database's encoding are
+ * shown as '?', so that it can be stored and logged.
+ */
 static char *
 fleet_message(const char *msg)
 {
-	char	   *m = pstrdup(msg ? msg : "unknown error");
-	int			len = strlen(m);
+	char	   *m;
+	int			len;
 
+	msg = msg ? msg : "unknown error";
+	len = strnlen(msg, FLEET_MAX_MESSAGE_BYTES);
+	m = pnstrdup(msg, len);
 	while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
 		m[--len] = '\0';
+	fleet_sanitize_text(m);
 	return m;
+}
+
+void
+fleet_sanitize_text(char *s)
+{
+	int			len = strlen(s);
+	int			pos = 0;
+
+	while (pos < len)
+	{
+		int			ok = pg_encoding_verifymbstr(GetDatabaseEncoding(), s + pos, len - pos);
+
+		pos += ok;
+		if (pos < len)
+			s[pos++] = '?';
+	}
 }
 
 int64
@@ -162,14 +191,34 @@ fleet_send(PGconn *conn, const char *sql, int nparams, const char *const *params
 		*errmsg = fleet_message(PQerrorMessage(conn));
 		return false;
 	}
+	/* rows one at a time, so that fleet_collect can bound what it keeps */
+	(void) PQsetSingleRowMode(conn);
 	return true;
 }
 
 PGresult *
 fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 {
+	return fleet_collect_bounded(conn, timeout_ms, FLEET_MAX_ANSWER_BYTES, errmsg, sqlstate);
+}
+
+/*
+ * The answer is read row by row (fleet_send's single-row mode) and copied
+ * into one result; a row that would take the rows kept beyond max_bytes
+ * (values plus FLEET_ROW_OVERHEAD a value) drops them all, and the rest of
+ * the answer is read and thrown away row by row until its end or the
+ * deadline, so that the connection stays usable and memory holds at most
+ * one row beyond max_bytes.
+ */
+PGresult *
+fleet_collect_bounded(PGconn *conn, int timeout_ms, size_t max_bytes, char **errmsg,
+					  char *sqlstate)
+{
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
 	PGresult   *last = NULL;
+	PGresult   *rows = NULL;
+	size_t		kept = 0;
+	bool		over = false;
 	char	   *error = NULL;
 
 	*errmsg = NULL;
@@ -189,7 +238,10 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			{
 				if (last)
 					PQclear(last);
-				*errmsg = psprintf("no answer within %d s", timeout_ms / 1000);
+				if (rows)
+					PQclear(rows);
+				*errmsg = over ? psprintf("it sent an answer of more than %zu bytes", max_bytes) :
+					psprintf("no answer within %d s", timeout_ms / 1000);
 				return NULL;
 			}
 			if (PQflush(conn) > 0)
@@ -202,6 +254,8 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			{
 				if (last)
 					PQclear(last);
+				if (rows)
+					PQclear(rows);
 				*errmsg = fleet_message(PQerrorMessage(conn));
 				return NULL;
 			}
@@ -209,6 +263,63 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 		res = PQgetResult(conn);
 		if (res == NULL)
 			break;
+		if (PQresultStatus(res) == PGRES_SINGLE_TUPLE)
+		{
+			size_t		size = 0;
+			int			nf = PQnfields(res);
+
+			for (int f = 0; f < nf; f++)
+				size += PQgetlength(res, 0, f) + FLEET_ROW_OVERHEAD;
+			if (!over && kept + size > max_bytes)
+			{
+				over = true;
+				if (rows)
+					PQclear(rows);
+				rows = NULL;
+			}
+			if (!over)
+			{
+				int			r;
+
+				if (rows == NULL && (rows = PQcopyResult(res, PG_COPYRES_ATTRS)) == NULL)
+				{
+					PQclear(res);
+					if (last)
+						PQclear(last);
+					*errmsg = pstrdup("out of memory");
+					return NULL;
+				}
+				r = PQntuples(rows);
+				for (int f = 0; f < nf; f++)
+					if (!PQsetvalue(rows, r, f, PQgetisnull(res, 0, f) ? NULL : PQgetvalue(res, 0, f),
+									PQgetisnull(res, 0, f) ? -1 : PQgetlength(res, 0, f)))
+					{
+						PQclear(res);
+						PQclear(rows);
+						if (last)
+							PQclear(last);
+						*errmsg = pstrdup("out of memory");
+						return NULL;
+					}
+				kept += size;
+			}
+			PQclear(res);
+			if (over && GetCurrentTimestamp() > deadline)
+			{
+				if (last)
+					PQclear(last);
+				*errmsg = psprintf("it sent an answer of more than %zu bytes", max_bytes);
+				return NULL;
+			}
+			continue;
+		}
+		/* the end of the rows: the result holds them, with their columns */
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && rows != NULL)
+		{
+			PQclear(res);
+			res = rows;
+			rows = NULL;
+		}
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR || PQresultStatus(res) == PGRES_NONFATAL_ERROR ||
 			PQresultStatus(res) == PGRES_BAD_RESPONSE)
 		{
@@ -237,6 +348,10 @@ fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
 			PQclear(last);
 		last = res;
 	}
+	if (rows)
+		PQclear(rows);
+	if (error == NULL && over)
+		error = psprintf("it sent an answer of more than %zu bytes", max_bytes);
 	if (error)
 	{
 		if (last)
@@ -334,6 +449,9 @@ fleet_close_all(void)
 	}
 }
 
+/* the longest value of generator_status() (versions, numbers, an identifier) */
+#define FLEET_MAX_STATUS_BYTES	64
+
 static void
 fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offset_ms,
 					bool require_password, const char *my_sysid, const char *my_db)
@@ -379,8 +497,25 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 					 psprintf("The generator said: %s", err),
 					 "Check that pgbenchx on that generator is the same version as here.");
 	}
-	sql_version = PQgetvalue(res, 0, 0);
-	lib_version = PQgetvalue(res, 0, 1);
+	/* another server's answer: one row of the columns asked, before any is read */
+	if (PQntuples(res) != 1 || PQnfields(res) != 8 ||
+		PQgetisnull(res, 0, 0) || PQgetisnull(res, 0, 1) || PQgetisnull(res, 0, 3) ||
+		PQgetisnull(res, 0, 5) || PQgetisnull(res, 0, 6) || PQgetisnull(res, 0, 7))
+		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "could not report its state",
+					 psprintf("pgbenchx.generator_status() there answered %d rows of %d columns, not one row of its 8 columns.",
+							  PQntuples(res), PQnfields(res)),
+					 "Check that pgbenchx on that generator is the same version as here.");
+	for (int c = 0; c < 8; c++)
+		if (PQgetlength(res, 0, c) > FLEET_MAX_STATUS_BYTES)
+			fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "could not report its state",
+						 psprintf("Column %d of pgbenchx.generator_status() there is %d bytes long, more than the %d it has at most.",
+								  c + 1, PQgetlength(res, 0, c), FLEET_MAX_STATUS_BYTES),
+						 "Check that pgbenchx on that generator is the same version as here.");
+	/* shown in messages: valid in this database's encoding */
+	sql_version = pstrdup(PQgetvalue(res, 0, 0));
+	lib_version = pstrdup(PQgetvalue(res, 0, 1));
+	fleet_sanitize_text((char *) sql_version);
+	fleet_sanitize_text((char *) lib_version);
 	if (strcmp(sql_version, PGBENCHX_LIBRARY_VERSION) != 0 ||
 		strcmp(lib_version, PGBENCHX_LIBRARY_VERSION) != 0)
 		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "has another version of pgbenchx",

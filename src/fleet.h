@@ -18,6 +18,14 @@
 #define FLEET_MAX_GENERATORS	64
 /* a generator that does not answer within this is lost */
 #define FLEET_ANSWER_TIMEOUT_MS	10000
+/*
+ * The most an answer of a generator may hold (a part's whole runs row with
+ * its statement statistics is at most 64 MB), what each value counts
+ * beyond its bytes, and the longest error message kept from it.
+ */
+#define FLEET_MAX_ANSWER_BYTES	((size_t) 80 * 1024 * 1024)
+#define FLEET_ROW_OVERHEAD		16
+#define FLEET_MAX_MESSAGE_BYTES	2000
 /* round trips of a clock offset measure; the shortest one is kept */
 #define FLEET_CLOCK_ROUNDS		5
 
@@ -57,6 +65,18 @@ extern bool fleet_send(PGconn *conn, const char *sql, int nparams,
  * and, when sqlstate is not NULL, the SQLSTATE of a server error there.
  */
 extern PGresult *fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate);
+
+/*
+ * fleet_collect keeping at most max_bytes of rows (each value's length
+ * plus FLEET_ROW_OVERHEAD): a longer answer is read to its end and thrown
+ * away, and NULL is returned with *errmsg saying so.  fleet_collect keeps
+ * at most FLEET_MAX_ANSWER_BYTES.
+ */
+extern PGresult *fleet_collect_bounded(PGconn *conn, int timeout_ms, size_t max_bytes,
+									   char **errmsg, char *sqlstate);
+
+/* Make a text from another server storable: invalid bytes become '?'. */
+extern void fleet_sanitize_text(char *s);
 
 /* fleet_send then fleet_collect */
 extern PGresult *fleet_exec(PGconn *conn, const char *sql, int nparams,

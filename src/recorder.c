@@ -22,7 +22,14 @@
  * Every remote statement has a deadline (fleet.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
  * is lost: the run fails naming it, the other parts are cancelled and
- * merged up to where they stopped.  A cancel of the recorder's run cancels
+ * merged up to where they stopped.  A generator is another server, whose
+ * owner may answer anything: this file also owns what a generator may
+ * send (issue 20).  Each answer is kept within a byte bound, each second of
+ * a part is taken once, in order, within the run and the time since the
+ * start, the seconds held for the merge are bounded over all parts (in a
+ * context of the step), and every value is checked with import()'s rules
+ * before it is kept; a generator that breaks a rule is lost, its part
+ * cancelled.  A cancel of the recorder's run cancels
  * every part at once.  Must not: touch the drivers or the step segment
  * (coordinator.c's), write result tables except through results.c.
  *
@@ -42,12 +49,14 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
+#include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
 #include "fleet.h"
+#include "histcodec.h"
 #include "loopback.h"
 #include "progress.h"
 #include "recorder.h"
@@ -68,6 +77,26 @@
 #define RECORDER_MAX_VALUE_BYTES	65536
 /* a part's whole runs row with its statement_stats (at most 100,000 rows) */
 #define RECORDER_MAX_PART_ROW_BYTES	(64 * 1024 * 1024)
+/*
+ * What a generator may send in total (issue 20): each second of a part is
+ * taken once and in order, none beyond the run's duration or the time
+ * elapsed since the start plus this slack, and the seconds held until the
+ * other parts have them (each value checked: a number at most
+ * RECORDER_MAX_NUMBER_BYTES, a histogram one that decodes, so at most
+ * twice HISTCODEC_MAX_BYTES in hex) at most RECORDER_MAX_HELD_BYTES over all
+ * parts: the part holding most beyond it is lost.  One read is kept within
+ * RECORDER_POLL_BYTES by fleet_collect_bounded.
+ */
+#define RECORDER_SECOND_SLACK		2
+#define RECORDER_MAX_NUMBER_BYTES	64
+#define RECORDER_MAX_HIST_TEXT		(2 + 2 * HISTCODEC_MAX_BYTES)
+#define RECORDER_MAX_TEXT_BYTES		8192
+#define RECORDER_MAX_HELD_BYTES		((size_t) 64 * 1024 * 1024)
+#define RECORDER_POLL_BYTES			((size_t) RECORDER_POLL_ROWS * \
+									 (RECORDER_MAX_VALUE_BYTES + RECORDER_MAX_TEXT_BYTES + \
+									  7 * RECORDER_MAX_NUMBER_BYTES + 9 * FLEET_ROW_OVERHEAD))
+/* a timed run's part still running this long after its end is lost */
+#define RECORDER_END_SLACK_S		60
 /* how long the cancel of a part whose answers were refused may take */
 #define RECORDER_REFUSE_CANCEL_MS	2000
 /* after a cancel or a loss: how long the other parts may take to end */
@@ -96,6 +125,7 @@ typedef struct RecorderPart
 	bool		cancel_sent;
 	char	   *error;			/* why it was lost or failed */
 	List	   *pending;		/* RecorderSecond *, in order, not yet merged */
+	size_t		held;			/* bytes of pending */
 	int			last_second;	/* the last second read */
 } RecorderPart;
 
@@ -105,6 +135,15 @@ static char *recorder_self;
 /* the parts of the step in progress, for recorder_abandon */
 static RecorderPart *recorder_parts;
 static int	recorder_nparts;
+
+/*
+ * The step in progress: its memory (the seconds held, deleted with the
+ * step), its duration (0: bounded by transactions) and the common start
+ * (Unix microseconds; 0 before the go).
+ */
+static MemoryContext recorder_step_cxt;
+static int	recorder_duration;
+static int64 recorder_go_at;
 
 static void
 recorder_json_text(StringInfo buf, const char *key, const char *value)
@@ -257,6 +296,8 @@ recorder_live(const RecorderPart *p)
  * pgbenchx.cancel on every live part not yet cancelled, all sent before
  * any answer is awaited.
  */
+static void recorder_pop(RecorderPart *p);
+
 static void
 recorder_cancel_parts(RecorderPart *parts, int n)
 {
@@ -317,6 +358,198 @@ recorder_send_all(RecorderPart *parts, int n, const char *sql, bool with_second,
 }
 
 /*
+ * What a generator sends is checked with import()'s rules
+ * (src/sql/60_exchange.sql: integers in their range, numbers finite and in
+ * their range, statuses from the list, texts bounded, histograms that
+ * decode), before anything of it is kept: a generator is another server,
+ * and one that breaks a rule is lost, its part cancelled.  Each check
+ * returns NULL, or why the value is refused (palloc'd).
+ */
+#define RECORDER_INT4_MAX	INT64CONST(2147483647)
+
+static char *
+recorder_check_int(const char *what, const char *v, int64 lo, int64 hi, bool nullable, int64 *out)
+{
+	char	   *end;
+	int64		x;
+
+	if (v == NULL)
+		return nullable ? NULL : psprintf("%s is null", what);
+	if (strlen(v) > RECORDER_MAX_NUMBER_BYTES)
+		return psprintf("%s is not an integer", what);
+	errno = 0;
+	x = strtoi64(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0')
+		return psprintf("%s is not an integer: %s", what, v);
+	if (x < lo)
+		return psprintf("%s is " INT64_FORMAT ", below " INT64_FORMAT, what, x, lo);
+	if (x > hi)
+		return psprintf("%s is " INT64_FORMAT ", above " INT64_FORMAT, what, x, hi);
+	if (out)
+		*out = x;
+	return NULL;
+}
+
+/* lo_strict: above lo, not equal to it */
+static char *
+recorder_check_num(const char *what, const char *v, double lo, double hi, bool lo_strict,
+				   bool nullable, double *out)
+{
+	char	   *end;
+	double		x;
+
+	if (v == NULL)
+		return nullable ? NULL : psprintf("%s is null", what);
+	if (strlen(v) > RECORDER_MAX_NUMBER_BYTES)
+		return psprintf("%s is not a number", what);
+	errno = 0;
+	x = strtod(v, &end);
+	if (end == v || *end != '\0' || isnan(x) || isinf(x))
+		return psprintf("%s is not a finite number: %s", what, v);
+	if (x < lo || (lo_strict && x == lo))
+		return psprintf("%s is %s, %s %g", what, v, lo_strict ? "not above" : "below", lo);
+	if (x > hi)
+		return psprintf("%s is %s, above %g", what, v, hi);
+	if (out)
+		*out = x;
+	return NULL;
+}
+
+static int
+recorder_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* a latency histogram in bytea's hex text: bytes that histcodec decodes */
+static char *
+recorder_check_hist(const char *what, const char *v)
+{
+	size_t		len;
+	size_t		n;
+	uint8_t    *bytes;
+	stats_total *t;
+	histcodec_error e;
+
+	if (v == NULL)
+		return NULL;
+	len = strlen(v);
+	if (len > RECORDER_MAX_HIST_TEXT || len < 2 || v[0] != '\\' || v[1] != 'x' || len % 2 != 0)
+		return psprintf("%s is not a latency histogram", what);
+	n = (len - 2) / 2;
+	bytes = palloc(Max(n, 1));
+	for (size_t i = 0; i < n; i++)
+	{
+		int			hi = recorder_hexval(v[2 + 2 * i]);
+		int			lo = recorder_hexval(v[3 + 2 * i]);
+
+		if (hi < 0 || lo < 0)
+			return psprintf("%s is not a latency histogram", what);
+		bytes[i] = (uint8_t) (hi * 16 + lo);
+	}
+	t = palloc(sizeof(stats_total));
+	e = histcodec_decode(bytes, n, t);
+	pfree(t);
+	pfree(bytes);
+	if (e != HISTCODEC_OK)
+		return psprintf("%s is not a valid latency histogram: %s", what, histcodec_strerror(e));
+	return NULL;
+}
+
+/* a run's status as a run records it (running: not yet ended) */
+static bool
+recorder_status_ok(const char *v, bool running_ok)
+{
+	return v != NULL &&
+		((running_ok && strcmp(v, "running") == 0) ||
+		 strcmp(v, "completed") == 0 || strcmp(v, "cancelled") == 0 ||
+		 strcmp(v, "failed") == 0 || strcmp(v, "aborted") == 0);
+}
+
+/* a text of a generator, clipped and valid in this database's encoding */
+static char *
+recorder_remote_text(const char *v)
+{
+	char	   *t = pnstrdup(v, RECORDER_MAX_TEXT_BYTES);
+
+	fleet_sanitize_text(t);
+	return t;
+}
+
+/* the latest second a part may have written by now */
+static int
+recorder_max_second(void)
+{
+	int64		elapsed_s;
+	int64		max;
+
+	if (recorder_go_at == 0)
+		return 0;
+	elapsed_s = (fleet_now_unix_usec() - recorder_go_at) / USECS_PER_SEC + 1;
+	max = Max(elapsed_s, 0) + RECORDER_SECOND_SLACK;
+	if (recorder_duration > 0)
+		max = Min(max, (int64) recorder_duration + RECORDER_SECOND_SLACK);
+	return (int) Min(max, RECORDER_INT4_MAX);
+}
+
+/*
+ * The poll's answer: its columns, by number and type, as the statement
+ * asks them (a server that answers something else is not a generator).
+ */
+static char *
+recorder_check_columns(const PGresult *res, int n, const Oid *types)
+{
+	if (PQnfields(res) != n)
+		return psprintf("its answer has %d columns, not %d", PQnfields(res), n);
+	for (int c = 0; c < n; c++)
+		if (PQftype(res, c) != types[c] || PQfformat(res, c) != 0)
+			return psprintf("column %d of its answer is of type %u, not %u", c + 1,
+							PQftype(res, c), types[c]);
+	return NULL;
+}
+
+/*
+ * One samples row of the poll (columns 2 to 8): with import()'s rules for
+ * samples, the second after the part's last one and not beyond the run.
+ */
+static char *
+recorder_check_second(const PGresult *res, int r, int last_second, int max_second, int64 *second)
+{
+	const char *v[9];
+	char	   *why;
+
+	for (int c = 2; c < 9; c++)
+	{
+		v[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+		if (v[c] && PQgetlength(res, r, c) > RECORDER_MAX_VALUE_BYTES)
+			return psprintf("it sent a samples value of %d bytes, more than the %d a part writes at most",
+							PQgetlength(res, r, c), RECORDER_MAX_VALUE_BYTES);
+	}
+	if ((why = recorder_check_int("its second", v[2], 1, RECORDER_INT4_MAX, false, second)) != NULL)
+		return why;
+	if (*second <= last_second)
+		return psprintf("it sent second " INT64_FORMAT " again, after second %d", *second, last_second);
+	if (recorder_duration > 0 && *second > recorder_duration + RECORDER_SECOND_SLACK)
+		return psprintf("it sent second " INT64_FORMAT " of a run of %d s", *second, recorder_duration);
+	if (*second > max_second)
+		return psprintf("it sent second " INT64_FORMAT " before that second had passed", *second);
+	if ((why = recorder_check_int("transactions", v[3], 0, PG_INT64_MAX, false, NULL)) != NULL ||
+		(why = recorder_check_num("tps", v[4], 0, 1e12, false, true, NULL)) != NULL ||
+		(why = recorder_check_num("latency_avg_ms", v[5], 0, 1e12, false, true, NULL)) != NULL ||
+		(why = recorder_check_int("failed", v[6], 0, PG_INT64_MAX, true, NULL)) != NULL ||
+		(why = recorder_check_num("covered_s", v[7], 0, 86400, true, false, NULL)) != NULL ||
+		(why = recorder_check_hist("latency_hist", v[8])) != NULL)
+		return psprintf("second " INT64_FORMAT ": %s", *second, why);
+	return NULL;
+}
+
+/*
  * Read every part's new seconds and its status (one statement each, all
  * sent first).  Returns false when something failed that ends the run
  * (a part lost).
@@ -339,48 +572,72 @@ recorder_poll(RecorderPart *parts, int n)
 		RecorderPart *p = &parts[i];
 		PGresult   *res;
 		const char *status;
+		static const Oid types[9] = {TEXTOID, TEXTOID, INT4OID, INT8OID, FLOAT8OID, FLOAT8OID,
+		INT8OID, FLOAT8OID, BYTEAOID};
+		int			max_second = recorder_max_second();
+		char	   *why;
 
 		if (!recorder_live(p) || p->part_id == 0)
 			continue;
-		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		res = fleet_collect_bounded(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, RECORDER_POLL_BYTES, &err, NULL);
 		if (res == NULL)
 		{
-			recorder_lose(p, "while measuring", err);
+			recorder_refuse_answer(p, "while measuring", err);
 			continue;
 		}
 		if (PQntuples(res) == 0)
 		{
 			PQclear(res);
-			recorder_lose(p, "while measuring", "its part's runs row is gone");
+			recorder_refuse_answer(p, "while measuring", "its part's runs row is gone");
 			continue;
 		}
-		for (int r = 0; r < PQntuples(res); r++)
+		why = recorder_check_columns(res, 9, types);
+		if (why == NULL && PQntuples(res) > RECORDER_POLL_ROWS)
+			why = psprintf("it sent %d samples rows, more than the %d asked", PQntuples(res), RECORDER_POLL_ROWS);
+		if (why == NULL && (PQgetisnull(res, 0, 0) || PQgetlength(res, 0, 0) > RECORDER_MAX_NUMBER_BYTES ||
+							!recorder_status_ok(PQgetvalue(res, 0, 0), true)))
+			why = psprintf("its part's status is not a run's status: %s",
+						   PQgetisnull(res, 0, 0) ? "null" : recorder_remote_text(PQgetvalue(res, 0, 0)));
+		for (int r = 0; why == NULL && r < PQntuples(res); r++)
 		{
 			RecorderSecond *s;
 			MemoryContext old;
+			int64		second;
+			size_t		bytes = sizeof(RecorderSecond);
 
-			if (PQgetisnull(res, r, 2))
+			if (r > 0 && strcmp(PQgetvalue(res, r, 0), PQgetvalue(res, 0, 0)) != 0)
+				why = pstrdup("its part's status differs from row to row of one answer");
+			else if (PQgetisnull(res, r, 2))
+			{
+				/* the runs row without samples: only alone */
+				if (PQntuples(res) > 1)
+					why = pstrdup("it sent a samples row without a second");
 				continue;
-			/* a generator is another server: what it sends is bounded here */
-			for (int c = 2; c < 9 && !p->lost; c++)
-				if (PQgetlength(res, r, c) > RECORDER_MAX_VALUE_BYTES)
-					recorder_refuse_answer(p, "while measuring",
-								  psprintf("it sent a samples value of %d bytes, more than the %d a part writes at most",
-										   PQgetlength(res, r, c), RECORDER_MAX_VALUE_BYTES));
-			if (p->lost)
+			}
+			else
+				why = recorder_check_second(res, r, p->last_second, max_second, &second);
+			if (why != NULL)
 				break;
-			old = MemoryContextSwitchTo(TopMemoryContext);
+			old = MemoryContextSwitchTo(recorder_step_cxt);
 			s = palloc0(sizeof(RecorderSecond));
-			s->second = atoi(PQgetvalue(res, r, 2));
+			s->second = (int) second;
 			for (int c = 0; c < 6; c++)
+			{
 				s->v[c] = PQgetisnull(res, r, 3 + c) ? NULL : pstrdup(PQgetvalue(res, r, 3 + c));
+				bytes += s->v[c] ? PQgetlength(res, r, 3 + c) + 1 : 0;
+			}
+			/* failed may be absent (import reads it as 0) */
+			if (s->v[3] == NULL)
+				s->v[3] = pstrdup("0");
 			p->pending = lappend(p->pending, s);
 			MemoryContextSwitchTo(old);
-			p->last_second = Max(p->last_second, s->second);
+			p->held += bytes;
+			p->last_second = s->second;
 		}
-		if (p->lost)
+		if (why != NULL)
 		{
 			PQclear(res);
+			recorder_refuse_answer(p, "while measuring", why);
 			continue;
 		}
 		/*
@@ -398,9 +655,33 @@ recorder_poll(RecorderPart *parts, int n)
 				p->error = MemoryContextStrdup(TopMemoryContext,
 											   psprintf("%s: its part ended %s%s%s", fleet_name(&p->g), status,
 														PQgetisnull(res, 0, 1) ? "" : ": ",
-														PQgetisnull(res, 0, 1) ? "" : PQgetvalue(res, 0, 1)));
+														PQgetisnull(res, 0, 1) ? "" : recorder_remote_text(PQgetvalue(res, 0, 1))));
 		}
 		PQclear(res);
+	}
+
+	/*
+	 * The seconds held, over all parts, are bounded: beyond the bound the
+	 * part holding most (the others have not sent those seconds yet) is lost.
+	 */
+	for (;;)
+	{
+		size_t		total = 0;
+		RecorderPart *most = NULL;
+
+		for (int i = 0; i < n; i++)
+		{
+			total += parts[i].held;
+			if (recorder_live(&parts[i]) && (most == NULL || parts[i].held > most->held))
+				most = &parts[i];
+		}
+		if (total <= RECORDER_MAX_HELD_BYTES || most == NULL || most->held == 0)
+			break;
+		recorder_refuse_answer(most, "while measuring",
+							   psprintf("it sent %d seconds (%zu bytes) that the other generators have not, more than the recorder holds (%zu bytes)",
+										list_length(most->pending), most->held, RECORDER_MAX_HELD_BYTES));
+		while (most->pending != NIL)
+			recorder_pop(most);
 	}
 }
 
@@ -424,7 +705,11 @@ recorder_pop(RecorderPart *p)
 
 	for (int c = 0; c < 6; c++)
 		if (s->v[c])
+		{
+			p->held -= Min(p->held, strlen(s->v[c]) + 1);
 			pfree(s->v[c]);
+		}
+	p->held -= Min(p->held, sizeof(RecorderSecond));
 	pfree(s);
 	p->pending = list_delete_first(p->pending);
 }
@@ -556,6 +841,220 @@ recorder_insert_generator(int64 run_id, const RecorderPart *p)
 						8, types, values, nulls, false);
 }
 
+/*
+ * A jsonb value as text for the checks above (a number in numeric's text,
+ * a string as is); NULL for null or absent.  *kind: its type.
+ */
+static const char *
+recorder_jsonb_scalar(JsonbContainer *c, const char *key, enum jbvType *kind)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
+
+	*kind = v ? v->type : jbvNull;
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	if (v->type == jbvNumeric)
+		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	if (v->type == jbvString)
+		return pnstrdup(v->val.string.val, v->val.string.len);
+	return "";
+}
+
+/* a key of c: null, absent, or a number (integer: in numeric's integer form) within range */
+static char *
+recorder_check_jsonb_num(JsonbContainer *c, const char *what, const char *key, bool integer,
+						 double lo, double hi)
+{
+	enum jbvType kind;
+	const char *v = recorder_jsonb_scalar(c, key, &kind);
+	char	   *name = psprintf("%s\"%s\"", what, key);
+
+	if (v == NULL)
+		return NULL;
+	if (kind != jbvNumeric)
+		return psprintf("%s is not a number", name);
+	if (integer)
+		return recorder_check_int(name, v, (int64) lo, hi >= 9e18 ? PG_INT64_MAX : (int64) hi, true, NULL);
+	return recorder_check_num(name, v, lo, hi, false, true, NULL);
+}
+
+/*
+ * A part's runs row as the generator sent it (to_jsonb of its runs row with
+ * its statement_stats), checked with import()'s rules for a run generator's
+ * row and for what run_generators and the merge read from it.  Any error
+ * of the checks (a number beyond float8) reads as invalid.
+ */
+static char *
+recorder_check_part_run(const char *row, const char *env, const char *sysid)
+{
+	MemoryContext old = CurrentMemoryContext;
+	/* the parsed row (up to 64 MB and more) is not kept */
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchx part row check",
+											  ALLOCSET_DEFAULT_SIZES);
+	char	   *volatile why = NULL;
+	char	   *result;
+
+	if (sysid != NULL && (strlen(sysid) == 0 || strlen(sysid) > 20 || strspn(sysid, "0123456789") != strlen(sysid)))
+	{
+		MemoryContextDelete(cxt);
+		return pstrdup("its system identifier is not digits");
+	}
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(row)));
+		JsonbContainer *c = &jb->root;
+		enum jbvType kind;
+		const char *v;
+		static const struct
+		{
+			const char *key;
+			bool		integer;
+			double		lo;
+			double		hi;
+		}			rules[] = {
+			/* import()'s ranges of run_generators and runs (src/sql/60_exchange.sql) */
+			{"jobs", true, 1, 100000},
+			{"transactions", true, 0, 9.3e18},
+			{"failed", true, 0, 9.3e18},
+			{"aborted_clients", true, 0, 100000},
+			{"tps", false, 0, 1e12},
+			{"latency_avg_ms", false, 0, 1e12},
+			{"latency_stddev_ms", false, 0, 1e12},
+			{"latency_p50_ms", false, 0, 1e12},
+			{"latency_p99_ms", false, 0, 1e12},
+			{"latency_max_ms", false, 0, 1e12},
+			{"conn_time_ms", false, 0, 1e15},
+			{"bench_duration_s", false, 0, 1e9},
+			{"driver_cpu_s", false, 0, 1e9},
+		};
+
+		if (env != NULL)
+		{
+			Jsonb	   *e = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(env)));
+
+			if (!JB_ROOT_IS_OBJECT(e))
+				why = pstrdup("its environment is not an object");
+		}
+		if (why == NULL && !JB_ROOT_IS_OBJECT(jb))
+			why = pstrdup("its runs row is not an object");
+		if (why == NULL)
+		{
+			v = recorder_jsonb_scalar(c, "status", &kind);
+			if (kind != jbvString || !recorder_status_ok(v, true))
+				why = pstrdup("its runs row's status is not a run's status");
+		}
+		if (why == NULL)
+		{
+			v = recorder_jsonb_scalar(c, "error", &kind);
+			if (kind != jbvNull && kind != jbvString)
+				why = pstrdup("its runs row's error is not a text");
+			else if (v && strlen(v) > RECORDER_MAX_TEXT_BYTES)
+				why = psprintf("its runs row's error is longer than %d bytes", RECORDER_MAX_TEXT_BYTES);
+		}
+		for (int i = 0; why == NULL && i < (int) lengthof(rules); i++)
+			why = recorder_check_jsonb_num(c, "its runs row's ", rules[i].key, rules[i].integer,
+										   rules[i].lo, rules[i].hi);
+		if (why == NULL)
+		{
+			double		d;
+
+			/* the seconds measured: not more than the run's, nor than the time since the start */
+			v = recorder_jsonb_scalar(c, "bench_duration_s", &kind);
+			if (v && (d = strtod(v, NULL)) > 0 &&
+				((recorder_duration > 0 && d > recorder_duration + RECORDER_SECOND_SLACK) ||
+				 (recorder_go_at > 0 &&
+				  d > (fleet_now_unix_usec() - recorder_go_at) / (double) USECS_PER_SEC + RECORDER_SECOND_SLACK)))
+				why = psprintf("its runs row measured %s s, longer than the run", v);
+		}
+		if (why == NULL)
+		{
+			v = recorder_jsonb_scalar(c, "latency_hist", &kind);
+			if (kind != jbvNull && kind != jbvString)
+				why = pstrdup("its runs row's latency_hist is not a histogram");
+			else if (v)
+				why = recorder_check_hist("its runs row's latency_hist", v);
+		}
+		/* the lists the merge reads: arrays of objects of numbers in range */
+		for (int l = 0; why == NULL && l < 2; l++)
+		{
+			const char *list = l == 0 ? "statement_stats" : "script_stats";
+			JsonbValue *a = getKeyJsonValueFromContainer(c, list, strlen(list), NULL);
+			uint32		count;
+
+			if (a == NULL || a->type == jbvNull)
+				continue;
+			if (a->type != jbvBinary || !JsonContainerIsArray(a->val.binary.data))
+			{
+				why = psprintf("its runs row's %s is not a list", list);
+				break;
+			}
+			count = JsonContainerSize(a->val.binary.data);
+			for (uint32 k = 0; why == NULL && k < count; k++)
+			{
+				JsonbValue *e = getIthJsonbValueFromContainer(a->val.binary.data, k);
+				JsonbContainer *ec;
+				char	   *what = psprintf("element %u of its %s: ", k + 1, list);
+
+				if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data))
+				{
+					why = psprintf("%snot an object", what);
+					break;
+				}
+				ec = e->val.binary.data;
+				if (l == 0)
+				{
+					v = recorder_jsonb_scalar(ec, "script", &kind);
+					if (kind != jbvString || strlen(v) > RECORDER_MAX_TEXT_BYTES)
+						why = psprintf("%sits script is not a name", what);
+					if (why == NULL)
+					{
+						v = recorder_jsonb_scalar(ec, "command_text", &kind);
+						if (kind != jbvNull && kind != jbvString)
+							why = psprintf("%sits command_text is not a text", what);
+					}
+					if (why == NULL && recorder_jsonb_scalar(ec, "command", &kind) == NULL)
+						why = psprintf("%sits command is null", what);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "command", true, 1, 2147483647);
+					if (why == NULL && recorder_jsonb_scalar(ec, "executions", &kind) == NULL)
+						why = psprintf("%sits executions are null", what);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "executions", true, 0, 9.3e18);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "failures", true, 0, 9.3e18);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "retries", true, 0, 9.3e18);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "latency_avg_ms", false, 0, 1e12);
+				}
+				else
+				{
+					static const char *const ints[] = {"transactions", "failed", "retried", "retries", "skipped"};
+
+					for (int f = 0; why == NULL && f < (int) lengthof(ints); f++)
+						why = recorder_check_jsonb_num(ec, what, ints[f], true, 0, 9.3e18);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "latency_avg_ms", false, 0, 1e12);
+					if (why == NULL)
+						why = recorder_check_jsonb_num(ec, what, "latency_stddev_ms", false, 0, 1e12);
+				}
+			}
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		why = pstrdup("its runs row is not a valid JSON object of a run");
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
+	result = why ? pstrdup(why) : NULL;
+	MemoryContextDelete(cxt);
+	return result;
+}
+
 /* the part's final runs row (jsonb) into its run_generators row */
 static void
 recorder_finish_generator(int64 run_id, RecorderPart *p)
@@ -566,6 +1065,8 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
 	Datum		values[7];
 	char		nulls[7] = "       ";
+	char	   *row = NULL;
+	char	   *env = NULL;
 
 	if (p->part_id == 0)
 		return;
@@ -593,16 +1094,41 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 			PQclear(res);
 			res = NULL;
 		}
+		else if (PQnfields(res) != 4 || PQntuples(res) > 1)
+		{
+			recorder_lose(p, "while its results were read",
+						  psprintf("its answer has %d columns and %d rows, not 4 and 1", PQnfields(res), PQntuples(res)));
+			PQclear(res);
+			res = NULL;
+		}
+		else if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+		{
+			char	   *why;
+
+			row = pstrdup(PQgetvalue(res, 0, 0));
+			env = PQgetisnull(res, 0, 1) ? NULL : pstrdup(PQgetvalue(res, 0, 1));
+			/* stored as text of this database: valid in its encoding */
+			fleet_sanitize_text(row);
+			if (env)
+				fleet_sanitize_text(env);
+			why = recorder_check_part_run(row, env, PQgetisnull(res, 0, 3) ? NULL : PQgetvalue(res, 0, 3));
+			if (why != NULL)
+			{
+				recorder_lose(p, "while its results were read", why);
+				PQclear(res);
+				res = NULL;
+			}
+		}
 	}
 	values[0] = Int64GetDatum(run_id);
 	values[1] = Int32GetDatum(p->g.index);
 	if (res && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
 	{
-		values[2] = CStringGetTextDatum(PQgetvalue(res, 0, 0));
-		if (PQgetisnull(res, 0, 1))
+		values[2] = CStringGetTextDatum(row);
+		if (env == NULL)
 			nulls[3] = 'n';
 		else
-			values[3] = CStringGetTextDatum(PQgetvalue(res, 0, 1));
+			values[3] = CStringGetTextDatum(env);
 		if (PQgetisnull(res, 0, 3))
 			nulls[6] = 'n';
 		else
@@ -713,6 +1239,11 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"GROUP BY e.k) s) x "
 						"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND x.v IS NOT NULL",
 						1, types, values, nulls, false);
+	/*
+	 * A lost part's runs row is not read, so the seconds stored of it may
+	 * hold more transactions than the run's total: samples_lost_transactions
+	 * is then 0, never below (import()'s range).
+	 */
 	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
 						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
 						"transactions = g.t, failed = g.f, "
@@ -725,9 +1256,9 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"latency_p99_ms = pgbenchx.latency_percentile(g.h, 99), "
 						"latency_max_ms = g.mx, latency_hist = g.h, conn_time_ms = g.conn, "
 						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, jobs = coalesce(g.j, r.jobs), "
-						"samples_lost = 0, samples_lost_transactions = g.t OPERATOR(pg_catalog.-) "
+						"samples_lost = 0, samples_lost_transactions = GREATEST(0::pg_catalog.int8, g.t OPERATOR(pg_catalog.-) "
 						"(SELECT coalesce(pg_catalog.sum(x.transactions), 0)::pg_catalog.int8 FROM pgbenchx.samples x "
-						"WHERE x.run_id OPERATOR(pg_catalog.=) $1) "
+						"WHERE x.run_id OPERATOR(pg_catalog.=) $1)) "
 						"FROM (SELECT coalesce(pg_catalog.sum(transactions), 0)::pg_catalog.int8 AS t, "
 						"coalesce(pg_catalog.sum(failed_transactions), 0)::pg_catalog.int8 AS f, "
 						"pg_catalog.max(bench_duration_s) AS d, pg_catalog.max(conn_time_ms) AS conn, "
@@ -860,8 +1391,18 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 				PQclear(res);
 			return;
 		}
-		p->part_id = strtoi64(PQgetvalue(res, 0, 0), NULL, 10);
-		PQclear(res);
+		{
+			char	   *bad = PQnfields(res) != 1 ? pstrdup("its answer is not one id") :
+				recorder_check_int("its part's id", PQgetisnull(res, 0, 0) ? NULL : PQgetvalue(res, 0, 0),
+								   1, PG_INT64_MAX, false, &p->part_id);
+
+			PQclear(res);
+			if (bad != NULL)
+			{
+				*why = psprintf("%s refused its part: %s", fleet_name(&p->g), bad);
+				return;
+			}
+		}
 		recorder_insert_generator(run_id, p);
 		if (recorder_cancel_requested())
 			return;
@@ -899,11 +1440,19 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 				*why = pstrdup(p->error);
 				return;
 			}
-			if (PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
+			if (PQnfields(res) != 3)
+			{
+				recorder_refuse_answer(p, "while its part connected",
+									   psprintf("its answer has %d columns, not 3", PQnfields(res)));
+				*why = pstrdup(p->error);
+				PQclear(res);
+				return;
+			}
+			if (PQntuples(res) != 1 || PQgetisnull(res, 0, 0) || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
 			{
 				*why = psprintf("%s: its part ended before it started%s%s", fleet_name(&p->g),
 								PQntuples(res) == 1 && !PQgetisnull(res, 0, 2) ? ": " : "",
-								PQntuples(res) == 1 && !PQgetisnull(res, 0, 2) ? PQgetvalue(res, 0, 2) : "");
+								PQntuples(res) == 1 && !PQgetisnull(res, 0, 2) ? recorder_remote_text(PQgetvalue(res, 0, 2)) : "");
 				p->finished = true;
 				PQclear(res);
 				return;
@@ -925,6 +1474,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 
 	/* the common start: T on our clock, T + offset on each generator's */
 	go_at = fleet_now_unix_usec() + (int64) (max_rtt * 2 * 1000) + RECORDER_GO_MARGIN_MS * 1000;
+	recorder_go_at = go_at;
 	for (int i = 0; i < n; i++)
 	{
 		RecorderPart *p = &parts[i];
@@ -1016,6 +1566,14 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 										   RECORDER_MAX_LAG_S));
 		}
 		recorder_merge(run_id, parts, n, &next_second, false, *sysrec);
+		/* a timed part that runs on long after the run's end holds everything */
+		if (spec->duration > 0 &&
+			fleet_now_unix_usec() - go_at > ((int64) spec->duration + RECORDER_END_SLACK_S) * USECS_PER_SEC)
+			for (int i = 0; i < n; i++)
+				if (recorder_live(&parts[i]) && parts[i].part_id != 0 && !parts[i].finished)
+					recorder_refuse_answer(&parts[i], "while measuring",
+										   psprintf("its part was still running %d s after the end of a run of %d s",
+													RECORDER_END_SLACK_S, spec->duration));
 		for (int i = 0; i < n; i++)
 			if (parts[i].clients > 0 && !parts[i].finished && !parts[i].lost)
 				all_done = false;
@@ -1131,6 +1689,13 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 		CommitTransactionCommand();
 	}
 	n = rg.n;
+	/* what a step holds of its generators' answers goes with the step */
+	if (recorder_step_cxt != NULL)
+		MemoryContextDelete(recorder_step_cxt);
+	recorder_step_cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx recorder step",
+											  ALLOCSET_DEFAULT_SIZES);
+	recorder_duration = spec->duration;
+	recorder_go_at = 0;
 	parts = MemoryContextAllocZero(TopMemoryContext, sizeof(RecorderPart) * n);
 	for (int i = 0; i < n; i++)
 	{
@@ -1214,5 +1779,8 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 			recorder_pop(&parts[i]);
 	}
 	pfree(parts);
+	MemoryContextDelete(recorder_step_cxt);
+	recorder_step_cxt = NULL;
+	recorder_go_at = 0;
 	return status;
 }
