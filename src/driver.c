@@ -121,7 +121,12 @@ typedef struct DriverClient
 	ScriptStep	step;			/* the command being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
 	int		   *cmd_map;		/* replay shuffle: own command -> original */
-	PGresult   *gset_res;		/* \gset: the last result of the command */
+	PGresult   *gset_res;		/* \gset: the last result of the command, or
+								 * the last row of its last query */
+	int64		gset_rows;		/* \gset: rows of the command's last query */
+	PGresult   *row_res;		/* \gset, \aset: the last row of the query
+								 * being read (single-row mode) */
+	int64		rows;			/* rows of the query being read */
 	TimestampTz txn_start;		/* latency counts from here (-R: the schedule) */
 	int			tries;			/* of the transaction in progress */
 	TimestampTz txn_scheduled;	/* -R */
@@ -330,13 +335,25 @@ driver_client_disconnect(DriverRun *dr, DriverClient *c)
 		dr->wes_dirty = true;
 }
 
+/* Drop the row of the query being read, if any. */
+static inline void
+driver_client_drop_row(DriverClient *c)
+{
+	if (c->row_res)
+		PQclear(c->row_res);
+	c->row_res = NULL;
+	c->rows = 0;
+}
+
 /* Drop the \gset result kept for the end of the command, if any. */
 static inline void
 driver_client_drop_gset(DriverClient *c)
 {
+	driver_client_drop_row(c);
 	if (c->gset_res)
 		PQclear(c->gset_res);
 	c->gset_res = NULL;
+	c->gset_rows = 0;
 }
 
 static void
@@ -491,6 +508,22 @@ driver_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
+ * Have the results of the query libpq reads next come row by row (each row
+ * its own PGRES_SINGLE_TUPLE result, then a zero-row PGRES_TUPLES_OK), so
+ * that no client ever holds a whole result: a backend streams any result
+ * without holding it, and a driver of many clients must not buffer theirs.
+ * Called right after each query is sent outside a pipeline, and inside one
+ * before each read (libpq applies it to the query at the head of its queue,
+ * and only before any of that query's result is parsed; otherwise it is a
+ * no-op).  The one place to change for libpq 17's PQsetChunkedRowsMode.
+ */
+static inline void
+driver_stream_results(PGconn *conn)
+{
+	(void) PQsetSingleRowMode(conn);
+}
+
+/*
  * Whether the server answered a command with COPY (res is then cleared):
  * pgbench aborts the client.  A COPY FROM STDIN is ended with our message as
  * its error; a COPY TO STDOUT (or BOTH) may send without end, so it is not
@@ -626,6 +659,9 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 		driver_client_command_failed(dr, c, "SQL", msg);
 		return false;
 	}
+	/* in a pipeline, each query is set to stream when its results come */
+	if (!in_pipeline)
+		driver_stream_results(c->conn);
 	if (!driver_client_flush(dr, c))
 		return false;
 	if (in_pipeline)
@@ -791,24 +827,48 @@ driver_client_store_row(DriverRun *dr, DriverClient *c, PGresult *res, int row)
 }
 
 /*
- * A successful result of a command with \gset or \aset (the result is
- * ours): \aset stores every non-empty one at once, \gset keeps the last for
- * when the command ends.
+ * The end of one query's result in a command with \gset or \aset (res is
+ * ours): its final result, the rows having come one by one before it (see
+ * driver_stream_results; c->rows of them, the last in c->row_res).  \aset
+ * stores the last row of every query that returned any at once, the last
+ * winning, as pgbench does; \gset keeps the last query's row count and last
+ * row for when the command ends.  A result that is not in single-row mode
+ * (it holds its rows) is taken the same way.
  */
 static bool
 driver_client_store(DriverRun *dr, DriverClient *c, PGresult *res)
 {
+	bool		tuples = PQresultStatus(res) == PGRES_TUPLES_OK;
+	int64		rows = tuples ? c->rows + PQntuples(res) : 0;
+	PGresult   *row = NULL;		/* the result holding the last row */
+
+	if (tuples && PQntuples(res) > 0)
+		row = res;
+	else if (tuples && c->row_res)
+		row = c->row_res;
 	if (c->step.store == SCRIPT_STORE_ASET)
 	{
 		bool		ok = true;
 
-		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0)
-			ok = driver_client_store_row(dr, c, res, PQntuples(res) - 1);
+		if (row)
+			ok = driver_client_store_row(dr, c, row, PQntuples(row) - 1);
 		PQclear(res);
+		driver_client_drop_row(c);
 		return ok;
 	}
-	driver_client_drop_gset(c);
-	c->gset_res = res;
+	if (c->gset_res)
+		PQclear(c->gset_res);
+	if (row != NULL && row == c->row_res)
+	{
+		/* keep the row, not the final zero-row result */
+		c->gset_res = c->row_res;
+		c->row_res = NULL;
+		PQclear(res);
+	}
+	else
+		c->gset_res = res;
+	c->gset_rows = rows;
+	driver_client_drop_row(c);
 	return true;
 }
 
@@ -817,26 +877,27 @@ static bool
 driver_client_gset(DriverRun *dr, DriverClient *c)
 {
 	PGresult   *res = c->gset_res;
-	int			rows;
+	int64		rows = res ? c->gset_rows : 0;
 	bool		ok;
 
 	c->gset_res = NULL;
+	c->gset_rows = 0;
+	driver_client_drop_row(c);
 	if (c->step.store != SCRIPT_STORE_GSET || c->failure != CLIENT_FAILURE_NONE)
 	{
 		if (res)
 			PQclear(res);
 		return true;
 	}
-	rows = (res && PQresultStatus(res) == PGRES_TUPLES_OK) ? PQntuples(res) : 0;
 	if (rows != 1)
 	{
 		if (res)
 			PQclear(res);
-		driver_client_abort(dr, c, "client %d script %d command %d query 0: expected one row, got %d",
-							c->id, c->step.script, c->step.command, rows);
+		driver_client_abort(dr, c, "client %d script %d command %d query 0: expected one row, got %lld",
+							c->id, c->step.script, c->step.command, (long long) rows);
 		return false;
 	}
-	ok = driver_client_store_row(dr, c, res, 0);
+	ok = driver_client_store_row(dr, c, res, PQntuples(res) - 1);
 	PQclear(res);
 	return ok;
 }
@@ -852,7 +913,11 @@ typedef enum DriverRead
  * Take the results of the command in flight (WAIT_PREPARE, WAIT_RESULT,
  * WAIT_ROLLBACK) as far as the input received allows.  Errors are judged by
  * driver_client_error (a failed ROLLBACK aborts the client); \gset and \aset
- * results are stored; the others are dropped.
+ * results are stored; the others are dropped.  Rows come one by one
+ * (driver_stream_results): each is dropped as soon as it is read, but for
+ * the last one of a query under \gset or \aset, which is kept until the
+ * query's final result says the query succeeded (an error after some rows
+ * makes the whole query an error, as it is for pgbench).
  */
 static DriverRead
 driver_client_read(DriverRun *dr, DriverClient *c)
@@ -865,11 +930,25 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 
 		if (res == NULL)
 			return DRIVER_READ_COMPLETE;
+		st = PQresultStatus(res);
+		if (st == PGRES_SINGLE_TUPLE)
+		{
+			if (c->phase == CLIENT_WAIT_RESULT && c->step.store != SCRIPT_STORE_NONE)
+			{
+				if (c->row_res)
+					PQclear(c->row_res);
+				c->row_res = res;
+				c->rows++;
+			}
+			else
+				PQclear(res);
+			continue;
+		}
 		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
-		st = PQresultStatus(res);
 		if (st == PGRES_FATAL_ERROR)
 		{
+			driver_client_drop_row(c);
 			if (c->phase == CLIENT_WAIT_ROLLBACK)
 			{
 				driver_client_abort(dr, c, "client %d aborted: ROLLBACK failed: %s",
@@ -906,6 +985,8 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 	{
 		ExecStatusType st;
 
+		/* the query whose results come next streams them too */
+		driver_stream_results(c->conn);
 		if (PQisBusy(c->conn))
 			return DRIVER_READ_BUSY;
 		res = PQgetResult(c->conn);
@@ -929,6 +1010,12 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
 		st = PQresultStatus(res);
+		if (st == PGRES_SINGLE_TUPLE)
+		{
+			/* a row: dropped at once (no \gset or \aset in a pipeline) */
+			PQclear(res);
+			continue;
+		}
 		if (st == PGRES_PIPELINE_SYNC)
 			c->syncs_pending--;
 		else if (st == PGRES_FATAL_ERROR && !driver_client_error(dr, c, res))
