@@ -580,6 +580,27 @@ driver_client_command_failed(DriverRun *dr, DriverClient *c, const char *cmd,
 							c->id, c->step.command, c->step.script, message);
 }
 
+/*
+ * Whether the client's input is left unread for now: a \sleep inside a
+ * pipeline, whose queries' results may already be coming.  libpq would keep
+ * all that arrives until the pipeline is read (a whole result, or several);
+ * like pgbench, which does not look at a sleeping client's socket, the
+ * driver lets the server wait instead, and reads on after the sleep.
+ */
+static inline bool
+driver_client_holds_input(const DriverClient *c)
+{
+	return c->phase == CLIENT_SLEEP && script_client_in_pipeline(c->sc);
+}
+
+/* The socket events the client waits for (0: none) */
+static inline int
+driver_client_events(const DriverClient *c)
+{
+	return (driver_client_holds_input(c) ? 0 : WL_SOCKET_READABLE) |
+		(c->want_write ? WL_SOCKET_WRITEABLE : 0);
+}
+
 /* Flush the client's output; false if the client was aborted. */
 static bool
 driver_client_flush(DriverRun *dr, DriverClient *c)
@@ -595,9 +616,8 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 	if (want != c->want_write)
 	{
 		c->want_write = want;
-		if (c->wes_pos >= 0)
-			ModifyWaitEvent(dr->wes, c->wes_pos,
-							WL_SOCKET_READABLE | (want ? WL_SOCKET_WRITEABLE : 0), NULL);
+		if (c->wes_pos >= 0 && driver_client_events(c) != 0)
+			ModifyWaitEvent(dr->wes, c->wes_pos, driver_client_events(c), NULL);
 		else
 			dr->wes_dirty = true;
 	}
@@ -1083,6 +1103,8 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			c->cmd_start = now;
 			c->wake_at = now + c->step.sleep_usec;
 			c->phase = CLIENT_SLEEP;
+			if (driver_client_holds_input(c))
+				dr->wes_dirty = true;	/* its socket leaves the set */
 			break;
 		case SCRIPT_STEP_END_OF_TRANSACTION:
 			if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
@@ -1319,6 +1341,8 @@ driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
 			case CLIENT_SLEEP:
 				if (c->wake_at > now)
 					return;
+				if (driver_client_holds_input(c))
+					dr->wes_dirty = true;	/* its socket is back */
 				/* a \sleep is timed like any command (-r) */
 				(void) driver_command_timed(dr, c, now);
 				c->phase = CLIENT_START_COMMAND;
@@ -1425,6 +1449,8 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 	if (c->phase != CLIENT_CONNECTING)
 	{
 		if (c->want_write && !driver_client_flush(dr, c))
+			return;
+		if (driver_client_holds_input(c))
 			return;
 		if (!PQconsumeInput(c->conn))
 		{
@@ -1604,7 +1630,9 @@ driver_build_wes(DriverRun *dr)
 		if (c->phase == CLIENT_CONNECTING)
 			events = c->poll == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 		else
-			events = WL_SOCKET_READABLE | (c->want_write ? WL_SOCKET_WRITEABLE : 0);
+			events = driver_client_events(c);
+		if (events == 0)
+			continue;
 		c->wes_pos = AddWaitEventToSet(dr->wes, events, PQsocket(c->conn), NULL, c);
 	}
 	dr->wes_dirty = false;

@@ -164,11 +164,24 @@ is(run_row($id), 'completed tx=0 failed=1 retried=1 retries=1 aborted=0',
 	'a serialization failure in the middle of a big result is retried, then counted failed')
   or diag(run_error($id));
 
+q1("SELECT pgbenchx.add_script('bigpipesleep', \$s\$\\startpipeline
+SELECT repeat('x', 1000) FROM generate_series(1, $rows);
+\\sleep 2 s
+SELECT 1;
+\\endpipeline
+\$s\$)");
+
 # a pipeline streams too
 ($id, $hwm) = run_watched("2, transactions => 1, jobs => 1, script => 'bigpipe', protocol => 'extended'");
 is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'a big result in a pipeline succeeds')
   or diag(run_error($id));
 cmp_ok($hwm, '<', $one_result_kb / 4, "pipeline: the driver's peak ($hwm kB) stays small");
+
+# a \sleep in a pipeline while a big result arrives: the driver does not read it ahead
+($id, $hwm) = run_watched("2, transactions => 1, jobs => 1, script => 'bigpipesleep', protocol => 'extended'");
+is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'a \sleep in a pipeline after a big result')
+  or diag(run_error($id));
+cmp_ok($hwm, '<', $one_result_kb / 4, "pipeline with \\sleep: the driver's peak ($hwm kB) stays small");
 
 # the cluster never restarted
 is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time() IS NOT NULL'), 't', 'the server answers');
