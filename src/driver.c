@@ -10,7 +10,9 @@
  * connection: one ClientPhase, advanced by driver_client_advance() (one
  * switch, as pgbench's advanceConnectionState); one WaitEventSet holds the
  * latch, the postmaster and every client socket.  The driver never blocks inside libpq, never allocates per
- * transaction (the script module reuses each client's buffers), and is
+ * transaction (the script module reuses each client's buffers), never holds
+ * a whole result (rows are read and dropped one at a time, see
+ * driver_stream_results), and is
  * connected to no database (it initializes without one only to show up in
  * pg_stat_activity as a "pgbenchx driver").
  *

@@ -4,8 +4,10 @@
 # of its own address space plus 256 MB, and a runner's script does what the
 # attack did: SELECT repeat('x', 1000) FROM generate_series(1, 400000), about
 # 400 MB per result, with 8 clients on one driver (3.2 GB in all).  A driver
-# that buffered a whole result could not hold even one: before the fix its
-# clients ran out of memory (see the commit that added this file).  Now:
+# that buffered a whole result could not hold even one: with the driver of
+# bce04a3 every client aborted with libpq's "out of memory for query result"
+# (the driver's VmHWM at the limit, 273 MB; without the limit the OOM killer
+# crash-restarted the cluster), and 10 of these checks failed.  Now:
 #
 # - the cluster never restarts (the postmaster's pid stays, the log has no
 #   crashed or terminated server process);
@@ -176,6 +178,10 @@ SELECT 1;
 is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'a big result in a pipeline succeeds')
   or diag(run_error($id));
 cmp_ok($hwm, '<', $one_result_kb / 4, "pipeline: the driver's peak ($hwm kB) stays small");
+($id, $hwm) = run_watched("1, transactions => 2, script => 'bigpipe', protocol => 'prepared'");
+is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'and in prepared mode (the prepare queued first)')
+  or diag(run_error($id));
+cmp_ok($hwm, '<', $one_result_kb / 4, "prepared pipeline: the driver's peak ($hwm kB) stays small");
 
 # a \sleep in a pipeline while a big result arrives: the driver does not read it ahead
 ($id, $hwm) = run_watched("2, transactions => 1, jobs => 1, script => 'bigpipesleep', protocol => 'extended'");
