@@ -526,6 +526,24 @@ driver_stream_results(PGconn *conn)
 }
 
 /*
+ * Drop the notifications (LISTEN) the client received: libpq queues every
+ * one until PQnotifies takes it, and pgbench never looks at them, so a
+ * script notifying itself, or another session notifying a channel the
+ * script listens on, would grow the driver without limit.  PQnotifies parses
+ * what input there is: called only where that cannot start parsing a query's
+ * result before driver_stream_results (no query in flight, or the read loop
+ * for the query in flight has just left off).
+ */
+static inline void
+driver_client_drop_notifies(DriverClient *c)
+{
+	PGnotify   *n;
+
+	while ((n = PQnotifies(c->conn)) != NULL)
+		PQfreemem(n);
+}
+
+/*
  * Whether the server answered a command with COPY (res is then cleared):
  * pgbench aborts the client.  A COPY FROM STDIN is ended with our message as
  * its error; a COPY TO STDOUT (or BOTH) may send without end, so it is not
@@ -951,7 +969,10 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 		bool		ok = true;
 
 		if (res == NULL)
+		{
+			driver_client_drop_notifies(c);
 			return DRIVER_READ_COMPLETE;
+		}
 		st = PQresultStatus(res);
 		if (st == PGRES_SINGLE_TUPLE)
 		{
@@ -988,6 +1009,7 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 		if (!ok)
 			return DRIVER_READ_ABORTED;
 	}
+	driver_client_drop_notifies(c);
 	return DRIVER_READ_BUSY;
 }
 
@@ -1010,7 +1032,10 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		/* the query whose results come next streams them too */
 		driver_stream_results(c->conn);
 		if (PQisBusy(c->conn))
+		{
+			driver_client_drop_notifies(c);
 			return DRIVER_READ_BUSY;
+		}
 		res = PQgetResult(c->conn);
 		if (res == NULL)
 		{
@@ -1048,6 +1073,7 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		/* other results and PGRES_PIPELINE_ABORTED are dropped */
 		PQclear(res);
 	}
+	driver_client_drop_notifies(c);
 	if (!PQexitPipelineMode(c->conn))
 	{
 		driver_client_abort(dr, c, "client %d aborted: failed to exit pipeline mode: %s",
@@ -1462,6 +1488,8 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 	}
 	if (driver_client_waiting(c))
 		driver_client_advance(dr, c, now);
+	else if (!script_client_in_pipeline(c->sc))
+		driver_client_drop_notifies(c); /* no query in flight: parse them */
 }
 
 /* ---------------------------------------------------------------------

@@ -6,7 +6,7 @@
 # 400 MB per result, with 8 clients on one driver (3.2 GB in all).  A driver
 # that buffered a whole result could not hold even one: with the driver of
 # bce04a3 every client aborted with libpq's "out of memory for query result"
-# (the driver's VmHWM at the limit, 273 MB), and 13 of these 25 checks
+# (the driver's VmHWM at the limit, 273 MB), and 17 of these 32 checks
 # failed.  (Without a limit, issue 20 saw the OOM killer crash-restart the
 # cluster; under `ulimit -v` malloc fails instead, so the checks that the
 # cluster stays up hold for the old code too.)  Now:
@@ -19,7 +19,10 @@
 #   retries) the transaction as pgbench counts it;
 # - \aset still stores the last row of a big result, \gset of a big result
 #   still aborts with pgbench's "expected one row, got N";
-# - a pipeline streams its results as well;
+# - a pipeline streams its results as well, and a \sleep inside one leaves
+#   the results coming unread;
+# - notifications (LISTEN) are dropped as they come, whether the script
+#   notifies itself or another session notifies it while it sleeps;
 # - each driver's peak resident size (VmHWM, read from /proc while it runs)
 #   stays far below one result's size.
 use strict;
@@ -190,6 +193,38 @@ cmp_ok($hwm, '<', $one_result_kb / 4, "prepared pipeline: the driver's peak ($hw
 is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'a \sleep in a pipeline after a big result')
   or diag(run_error($id));
 cmp_ok($hwm, '<', $one_result_kb / 4, "pipeline with \\sleep: the driver's peak ($hwm kB) stays small");
+
+# notifications a script makes its own connection receive (10000 of 8 kB at
+# each commit, 400 MB over the run): libpq queues them until PQnotifies, so
+# they are dropped as they come
+q1("SELECT pgbenchx.add_script('bignotify', \$s\$LISTEN resmem_ch;
+SELECT pg_catalog.pg_notify('resmem_ch', pg_catalog.repeat('x', 7900) || i) FROM pg_catalog.generate_series(1, 10000) i;
+\$s\$)");
+($id, $hwm) = run_watched("1, transactions => 5, script => 'bignotify'");
+is(run_row($id), 'completed tx=5 failed=0 retried=0 retries=0 aborted=0', 'a script notifying itself 400 MB')
+  or diag(run_error($id));
+cmp_ok($hwm, '<', $one_result_kb / 4, "notifications: the driver's peak ($hwm kB) stays small");
+
+# notifications from another session while the client sleeps (no query in
+# flight): 400 MB, all read by the listener before the driver is measured
+q1("SELECT pgbenchx.add_script('listensleep', \$s\$LISTEN resmem_ch2;
+\\sleep 600 s
+\$s\$)");
+$id = q1("SELECT run_bench(1, transactions => 1, script => 'listensleep', vacuum => false, checkpoint => false, record_system => false)");
+ok($node->poll_query_until('postgres', qq{
+	SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE application_name LIKE 'pgbenchx client%' AND query LIKE 'LISTEN%' AND state = 'idle'}),
+	'the client listens and sleeps');
+$node->safe_psql('postgres', join('', map { "SELECT count(pg_catalog.pg_notify('resmem_ch2', pg_catalog.repeat('x', 7900) || i)) FROM pg_catalog.generate_series(1, 10000) i;\n" } 1 .. 5));
+ok($node->poll_query_until('postgres', 'SELECT pg_catalog.pg_notification_queue_usage() = 0'),
+	'the listener has taken every notification');
+my $driver = q1("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'");
+$hwm = proc_kb($driver, 'VmHWM') // -1;
+cmp_ok($hwm, '>', 0, 'the sleeping driver is there');
+cmp_ok($hwm, '<', $one_result_kb / 4, "notifications during a sleep: the driver's peak ($hwm kB) stays small");
+q1("SELECT pgbenchx.cancel($id)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+like(run_row($id), qr/^cancelled .* aborted=0$/, 'and the run is cancelled, its client not aborted');
 
 # the cluster never restarted
 is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time() IS NOT NULL'), 't', 'the server answers');
