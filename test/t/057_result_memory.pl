@@ -194,6 +194,26 @@ is(run_row($id), 'completed tx=2 failed=0 retried=0 retries=0 aborted=0', 'a \sl
   or diag(run_error($id));
 cmp_ok($hwm, '<', $one_result_kb / 4, "pipeline with \\sleep: the driver's peak ($hwm kB) stays small");
 
+# the server waits while a client sleeps in a pipeline (its backend in
+# ClientWrite, the driver small), and a cancel still ends the sleep at once
+q1("SELECT pgbenchx.add_script('pipesleeplong', \$s\$\\startpipeline
+SELECT repeat('x', 1000) FROM generate_series(1, $rows);
+\\sleep 600 s
+\\endpipeline
+\$s\$)");
+$id = q1("SELECT run_bench(1, transactions => 1, script => 'pipesleeplong', protocol => 'extended', vacuum => false, checkpoint => false, record_system => false)");
+ok($node->poll_query_until('postgres', qq{
+	SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE application_name LIKE 'pgbenchx client%' AND wait_event = 'ClientWrite'}),
+	'the sleeping client\'s backend waits to send its result');
+my $sleeper = q1("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'");
+$hwm = proc_kb($sleeper, 'VmHWM') // -1;
+cmp_ok($hwm, '>', 0, 'the driver of the sleeping client is there');
+cmp_ok($hwm, '<', $one_result_kb / 4, "the driver holds nothing of it ($hwm kB)");
+q1("SELECT pgbenchx.cancel($id)");
+$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+like(run_row($id), qr/^cancelled .* aborted=0$/, 'a cancel ends the sleep in the pipeline');
+
 # notifications a script makes its own connection receive (10000 of 8 kB at
 # each commit, 400 MB over the run): libpq queues them until PQnotifies, so
 # they are dropped as they come
