@@ -6,7 +6,7 @@
 # 400 MB per result, with 8 clients on one driver (3.2 GB in all).  A driver
 # that buffered a whole result could not hold even one: with the driver of
 # bce04a3 every client aborted with libpq's "out of memory for query result"
-# (the driver's VmHWM at the limit, 273 MB), and 17 of these 32 checks
+# (the driver's VmHWM at the limit, 273 MB), and 19 of these 36 checks
 # failed.  (Without a limit, issue 20 saw the OOM killer crash-restart the
 # cluster; under `ulimit -v` malloc fails instead, so the checks that the
 # cluster stays up hold for the old code too.)  Now:
