@@ -10,7 +10,9 @@
  * connection: one ClientPhase, advanced by driver_client_advance() (one
  * switch, as pgbench's advanceConnectionState); one WaitEventSet holds the
  * latch, the postmaster and every client socket.  The driver never blocks inside libpq, never allocates per
- * transaction (the script module reuses each client's buffers), and is
+ * transaction (the script module reuses each client's buffers), never holds
+ * a whole result (rows are read and dropped one at a time, see
+ * driver_stream_results), and is
  * connected to no database (it initializes without one only to show up in
  * pg_stat_activity as a "pgbenchx driver").
  *
@@ -122,7 +124,12 @@ typedef struct DriverClient
 	ScriptStep	step;			/* the command being prepared or run */
 	bool	   *prepared;		/* per SQL statement, prepared mode */
 	int		   *cmd_map;		/* replay shuffle: own command -> original */
-	PGresult   *gset_res;		/* \gset: the last result of the command */
+	PGresult   *gset_res;		/* \gset: the last result of the command, or
+								 * the last row of its last query */
+	int64		gset_rows;		/* \gset: rows of the command's last query */
+	PGresult   *row_res;		/* \gset, \aset: the last row of the query
+								 * being read (single-row mode) */
+	int64		rows;			/* rows of the query being read */
 	TimestampTz txn_start;		/* latency counts from here (-R: the schedule) */
 	int			tries;			/* of the transaction in progress */
 	TimestampTz txn_scheduled;	/* -R */
@@ -331,13 +338,25 @@ driver_client_disconnect(DriverRun *dr, DriverClient *c)
 		dr->wes_dirty = true;
 }
 
+/* Drop the row of the query being read, if any. */
+static inline void
+driver_client_drop_row(DriverClient *c)
+{
+	if (c->row_res)
+		PQclear(c->row_res);
+	c->row_res = NULL;
+	c->rows = 0;
+}
+
 /* Drop the \gset result kept for the end of the command, if any. */
 static inline void
 driver_client_drop_gset(DriverClient *c)
 {
+	driver_client_drop_row(c);
 	if (c->gset_res)
 		PQclear(c->gset_res);
 	c->gset_res = NULL;
+	c->gset_rows = 0;
 }
 
 static void
@@ -492,6 +511,40 @@ driver_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
+ * Have the results of the query libpq reads next come row by row (each row
+ * its own PGRES_SINGLE_TUPLE result, then a zero-row PGRES_TUPLES_OK), so
+ * that no client ever holds a whole result: a backend streams any result
+ * without holding it, and a driver of many clients must not buffer theirs.
+ * Called right after each query is sent outside a pipeline, and inside one
+ * before each read (libpq applies it to the query at the head of its queue,
+ * and only before any of that query's result is parsed; otherwise it is a
+ * no-op).  The one place to change for libpq 17's PQsetChunkedRowsMode.
+ */
+static inline void
+driver_stream_results(PGconn *conn)
+{
+	(void) PQsetSingleRowMode(conn);
+}
+
+/*
+ * Drop the notifications (LISTEN) the client received: libpq queues every
+ * one until PQnotifies takes it, and pgbench never looks at them, so a
+ * script notifying itself, or another session notifying a channel the
+ * script listens on, would grow the driver without limit.  PQnotifies parses
+ * what input there is: called only where that cannot start parsing a query's
+ * result before driver_stream_results (no query in flight, or the read loop
+ * for the query in flight has just left off).
+ */
+static inline void
+driver_client_drop_notifies(DriverClient *c)
+{
+	PGnotify   *n;
+
+	while ((n = PQnotifies(c->conn)) != NULL)
+		PQfreemem(n);
+}
+
+/*
  * Whether the server answered a command with COPY (res is then cleared):
  * pgbench aborts the client.  A COPY FROM STDIN is ended with our message as
  * its error; a COPY TO STDOUT (or BOTH) may send without end, so it is not
@@ -548,6 +601,27 @@ driver_client_command_failed(DriverRun *dr, DriverClient *c, const char *cmd,
 							c->id, c->step.command, c->step.script, message);
 }
 
+/*
+ * Whether the client's input is left unread for now: a \sleep inside a
+ * pipeline, whose queries' results may already be coming.  libpq would keep
+ * all that arrives until the pipeline is read (a whole result, or several);
+ * like pgbench, which does not look at a sleeping client's socket, the
+ * driver lets the server wait instead, and reads on after the sleep.
+ */
+static inline bool
+driver_client_holds_input(const DriverClient *c)
+{
+	return c->phase == CLIENT_SLEEP && script_client_in_pipeline(c->sc);
+}
+
+/* The socket events the client waits for (0: none) */
+static inline int
+driver_client_events(const DriverClient *c)
+{
+	return (driver_client_holds_input(c) ? 0 : WL_SOCKET_READABLE) |
+		(c->want_write ? WL_SOCKET_WRITEABLE : 0);
+}
+
 /* Flush the client's output; false if the client was aborted. */
 static bool
 driver_client_flush(DriverRun *dr, DriverClient *c)
@@ -563,9 +637,8 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 	if (want != c->want_write)
 	{
 		c->want_write = want;
-		if (c->wes_pos >= 0)
-			ModifyWaitEvent(dr->wes, c->wes_pos,
-							WL_SOCKET_READABLE | (want ? WL_SOCKET_WRITEABLE : 0), NULL);
+		if (c->wes_pos >= 0 && driver_client_events(c) != 0)
+			ModifyWaitEvent(dr->wes, c->wes_pos, driver_client_events(c), NULL);
 		else
 			dr->wes_dirty = true;
 	}
@@ -627,6 +700,9 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 		driver_client_command_failed(dr, c, "SQL", msg);
 		return false;
 	}
+	/* in a pipeline, each query is set to stream when its results come */
+	if (!in_pipeline)
+		driver_stream_results(c->conn);
 	if (!driver_client_flush(dr, c))
 		return false;
 	if (in_pipeline)
@@ -792,24 +868,48 @@ driver_client_store_row(DriverRun *dr, DriverClient *c, PGresult *res, int row)
 }
 
 /*
- * A successful result of a command with \gset or \aset (the result is
- * ours): \aset stores every non-empty one at once, \gset keeps the last for
- * when the command ends.
+ * The end of one query's result in a command with \gset or \aset (res is
+ * ours): its final result, the rows having come one by one before it (see
+ * driver_stream_results; c->rows of them, the last in c->row_res).  \aset
+ * stores the last row of every query that returned any at once, the last
+ * winning, as pgbench does; \gset keeps the last query's row count and last
+ * row for when the command ends.  A result that is not in single-row mode
+ * (it holds its rows) is taken the same way.
  */
 static bool
 driver_client_store(DriverRun *dr, DriverClient *c, PGresult *res)
 {
+	bool		tuples = PQresultStatus(res) == PGRES_TUPLES_OK;
+	int64		rows = tuples ? c->rows + PQntuples(res) : 0;
+	PGresult   *row = NULL;		/* the result holding the last row */
+
+	if (tuples && PQntuples(res) > 0)
+		row = res;
+	else if (tuples && c->row_res)
+		row = c->row_res;
 	if (c->step.store == SCRIPT_STORE_ASET)
 	{
 		bool		ok = true;
 
-		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0)
-			ok = driver_client_store_row(dr, c, res, PQntuples(res) - 1);
+		if (row)
+			ok = driver_client_store_row(dr, c, row, PQntuples(row) - 1);
 		PQclear(res);
+		driver_client_drop_row(c);
 		return ok;
 	}
-	driver_client_drop_gset(c);
-	c->gset_res = res;
+	if (c->gset_res)
+		PQclear(c->gset_res);
+	if (row != NULL && row == c->row_res)
+	{
+		/* keep the row, not the final zero-row result */
+		c->gset_res = c->row_res;
+		c->row_res = NULL;
+		PQclear(res);
+	}
+	else
+		c->gset_res = res;
+	c->gset_rows = rows;
+	driver_client_drop_row(c);
 	return true;
 }
 
@@ -818,26 +918,27 @@ static bool
 driver_client_gset(DriverRun *dr, DriverClient *c)
 {
 	PGresult   *res = c->gset_res;
-	int			rows;
+	int64		rows = res ? c->gset_rows : 0;
 	bool		ok;
 
 	c->gset_res = NULL;
+	c->gset_rows = 0;
+	driver_client_drop_row(c);
 	if (c->step.store != SCRIPT_STORE_GSET || c->failure != CLIENT_FAILURE_NONE)
 	{
 		if (res)
 			PQclear(res);
 		return true;
 	}
-	rows = (res && PQresultStatus(res) == PGRES_TUPLES_OK) ? PQntuples(res) : 0;
 	if (rows != 1)
 	{
 		if (res)
 			PQclear(res);
-		driver_client_abort(dr, c, "client %d script %d command %d query 0: expected one row, got %d",
-							c->id, c->step.script, c->step.command, rows);
+		driver_client_abort(dr, c, "client %d script %d command %d query 0: expected one row, got %lld",
+							c->id, c->step.script, c->step.command, (long long) rows);
 		return false;
 	}
-	ok = driver_client_store_row(dr, c, res, 0);
+	ok = driver_client_store_row(dr, c, res, PQntuples(res) - 1);
 	PQclear(res);
 	return ok;
 }
@@ -853,7 +954,11 @@ typedef enum DriverRead
  * Take the results of the command in flight (WAIT_PREPARE, WAIT_RESULT,
  * WAIT_ROLLBACK) as far as the input received allows.  Errors are judged by
  * driver_client_error (a failed ROLLBACK aborts the client); \gset and \aset
- * results are stored; the others are dropped.
+ * results are stored; the others are dropped.  Rows come one by one
+ * (driver_stream_results): each is dropped as soon as it is read, but for
+ * the last one of a query under \gset or \aset, which is kept until the
+ * query's final result says the query succeeded (an error after some rows
+ * makes the whole query an error, as it is for pgbench).
  */
 static DriverRead
 driver_client_read(DriverRun *dr, DriverClient *c)
@@ -865,12 +970,29 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 		bool		ok = true;
 
 		if (res == NULL)
+		{
+			driver_client_drop_notifies(c);
 			return DRIVER_READ_COMPLETE;
+		}
+		st = PQresultStatus(res);
+		if (st == PGRES_SINGLE_TUPLE)
+		{
+			if (c->phase == CLIENT_WAIT_RESULT && c->step.store != SCRIPT_STORE_NONE)
+			{
+				if (c->row_res)
+					PQclear(c->row_res);
+				c->row_res = res;
+				c->rows++;
+			}
+			else
+				PQclear(res);
+			continue;
+		}
 		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
-		st = PQresultStatus(res);
 		if (st == PGRES_FATAL_ERROR)
 		{
+			driver_client_drop_row(c);
 			if (c->phase == CLIENT_WAIT_ROLLBACK)
 			{
 				driver_client_abort(dr, c, "client %d aborted: ROLLBACK failed: %s",
@@ -888,6 +1010,7 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 		if (!ok)
 			return DRIVER_READ_ABORTED;
 	}
+	driver_client_drop_notifies(c);
 	return DRIVER_READ_BUSY;
 }
 
@@ -907,8 +1030,13 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 	{
 		ExecStatusType st;
 
+		/* the query whose results come next streams them too */
+		driver_stream_results(c->conn);
 		if (PQisBusy(c->conn))
+		{
+			driver_client_drop_notifies(c);
 			return DRIVER_READ_BUSY;
+		}
 		res = PQgetResult(c->conn);
 		if (res == NULL)
 		{
@@ -930,6 +1058,12 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		if (driver_client_copy(dr, c, res))
 			return DRIVER_READ_ABORTED;
 		st = PQresultStatus(res);
+		if (st == PGRES_SINGLE_TUPLE)
+		{
+			/* a row: dropped at once (no \gset or \aset in a pipeline) */
+			PQclear(res);
+			continue;
+		}
 		if (st == PGRES_PIPELINE_SYNC)
 			c->syncs_pending--;
 		else if (st == PGRES_FATAL_ERROR && !driver_client_error(dr, c, res))
@@ -940,6 +1074,7 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		/* other results and PGRES_PIPELINE_ABORTED are dropped */
 		PQclear(res);
 	}
+	driver_client_drop_notifies(c);
 	if (!PQexitPipelineMode(c->conn))
 	{
 		driver_client_abort(dr, c, "client %d aborted: failed to exit pipeline mode: %s",
@@ -997,6 +1132,8 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			c->cmd_start = now;
 			c->wake_at = now + c->step.sleep_usec;
 			c->phase = CLIENT_SLEEP;
+			if (driver_client_holds_input(c))
+				dr->wes_dirty = true;	/* its socket leaves the set */
 			break;
 		case SCRIPT_STEP_END_OF_TRANSACTION:
 			if (PQtransactionStatus(c->conn) != PQTRANS_IDLE)
@@ -1233,6 +1370,8 @@ driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
 			case CLIENT_SLEEP:
 				if (c->wake_at > now)
 					return;
+				if (driver_client_holds_input(c))
+					dr->wes_dirty = true;	/* its socket is back */
 				/* a \sleep is timed like any command (-r) */
 				(void) driver_command_timed(dr, c, now);
 				c->phase = CLIENT_START_COMMAND;
@@ -1340,6 +1479,8 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 	{
 		if (c->want_write && !driver_client_flush(dr, c))
 			return;
+		if (driver_client_holds_input(c))
+			return;
 		if (!PQconsumeInput(c->conn))
 		{
 			driver_client_abort(dr, c, "client %d aborted: %s", c->id, PQerrorMessage(c->conn));
@@ -1348,6 +1489,8 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
 	}
 	if (driver_client_waiting(c))
 		driver_client_advance(dr, c, now);
+	else if (!script_client_in_pipeline(c->sc))
+		driver_client_drop_notifies(c); /* no query in flight: parse them */
 }
 
 /* ---------------------------------------------------------------------
@@ -1518,7 +1661,9 @@ driver_build_wes(DriverRun *dr)
 		if (c->phase == CLIENT_CONNECTING)
 			events = c->poll == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 		else
-			events = WL_SOCKET_READABLE | (c->want_write ? WL_SOCKET_WRITEABLE : 0);
+			events = driver_client_events(c);
+		if (events == 0)
+			continue;
 		c->wes_pos = AddWaitEventToSet(dr->wes, events, PQsocket(c->conn), NULL, c);
 	}
 	dr->wes_dirty = false;
