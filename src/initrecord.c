@@ -82,6 +82,12 @@
  *	  makes the whole record one of a committed transaction, and the cleanup
  *	  touches nothing of it.  Our own cleanup removes the record (fsynced)
  *	  before its checkpoint frees the numbers, under the lock.
+ *	- A transaction id that no WAL record carries is handed out again
+ *	  after a crash.  That can only make the cleanup keep an entry (its
+ *	  number's new owner committed, aborted or runs), never remove a file
+ *	  that is not ours: a stale entry needs PostgreSQL to have removed the
+ *	  file, which needs the owner's abort or commit durable in WAL, and an
+ *	  id in durable WAL is never handed out again.
  *	- So an entry whose owner a crash ended, and whose main fork exists,
  *	  names a file that has existed since the entry was written: ours.  The
  *	  pg_class and relation map checks are a second line, not the argument.
