@@ -91,6 +91,9 @@
  *	- So an entry whose owner a crash ended, and whose main fork exists,
  *	  names a file that has existed since the entry was written: ours.  The
  *	  pg_class and relation map checks are a second line, not the argument.
+ *	- An abort that fails half-way (after the commit log says aborted,
+ *	  before smgr's pending deletes) leaves its files: PostgreSQL leaks
+ *	  them, and so does the cleanup, which believes the commit log.
  * The window left is empty in the deleting direction; a crash leaks files
  * only between a file's creation and its line's write(), or between the
  * cleanup's record removal and its checkpoint (empty first segments).
@@ -117,6 +120,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "access/xlog_internal.h"
 #include "catalog/indexing.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
@@ -205,6 +209,26 @@ initrecord_line(char *buf, size_t size, const InitRecordEntry *e)
 {
 	return snprintf(buf, size, "rel %u %u " UINT64_FORMAT "\n",
 					e->spc, e->node, U64FromFullTransactionId(e->fxid));
+}
+
+/*
+ * The end of the WAL inserted so far, as XLogFlush takes it.  At a page
+ * boundary GetXLogInsertRecPtr gives the position after the next page's
+ * header, where a record would start, which is past the end of generated
+ * WAL: flushing it fails ("xlog flush request ... is not satisfied"), an
+ * ERROR that in an abort callback ends the backend before its files are
+ * removed.  (XactLastRecEnd is already reset when the abort callback runs.)
+ */
+static XLogRecPtr
+initrecord_wal_end(void)
+{
+	XLogRecPtr	p = GetXLogInsertRecPtr();
+
+	if (XLogSegmentOffset(p, wal_segment_size) == SizeOfXLogLongPHD)
+		p -= SizeOfXLogLongPHD;
+	else if (p % XLOG_BLCKSZ == SizeOfXLogShortPHD)
+		p -= SizeOfXLogShortPHD;
+	return p;
 }
 
 /* write() all of it; false with errno set */
@@ -337,7 +361,7 @@ initrecord_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 		case XACT_EVENT_ABORT:
 			/* the abort record drops the files in recovery: make it durable */
 			if (record_fd >= 0)
-				XLogFlush(GetXLogInsertRecPtr());
+				XLogFlush(initrecord_wal_end());
 			break;
 		default:
 			return;
@@ -380,7 +404,7 @@ initrecord_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 			if (record_fd < 0)
 				break;
 			/* the abort record, so that a crash now still removes the files */
-			XLogFlush(GetXLogInsertRecPtr());
+			XLogFlush(initrecord_wal_end());
 			initrecord_rewrite();
 			break;
 		default:
