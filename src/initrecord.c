@@ -67,7 +67,10 @@
  * danger is only an entry that outlives its file.  So:
  *	- an entry is written after its file exists (the object access hook's
  *	  OAT_POST_CREATE and btload's RelationSetNewRelfilenode come after
- *	  smgrcreate): a crash in between leaks the file, never the reverse;
+ *	  smgrcreate), and after the WAL of that creation is flushed (so that
+ *	  even a crash of the machine cannot keep the line but lose the file or
+ *	  the transaction id): a crash in between leaks the file, never the
+ *	  reverse;
  *	- PostgreSQL removes a file of ours only (a) at an abort of the
  *	  subtransaction or transaction that created it (or that it committed
  *	  into), (b) at commit, of a relation the same transaction dropped or
@@ -524,6 +527,14 @@ initrecord_note_file(Oid reltablespace, Oid relfilenode)
 	/* creating the relation assigned it one; never InvalidTransactionId */
 	e->fxid = GetCurrentFullTransactionId();
 	nentries++;
+
+	/*
+	 * The file's creation (its smgr create record, and this transaction's
+	 * id) durable before the line can reach the disk, even by the kernel's
+	 * own writeback: otherwise a crash of the machine could keep the line
+	 * and lose the file and the id, and the number could go to another.
+	 */
+	XLogFlush(initrecord_wal_end());
 	len = initrecord_line(line, sizeof(line), e);
 	initrecord_write(line, len);
 }
