@@ -75,7 +75,9 @@
  *	  subtransaction or transaction that created it (or that it committed
  *	  into), (b) at commit, of a relation the same transaction dropped or
  *	  rewrote, (c) in recovery, replaying the record of (a) or (b), or (d)
- *	  with the whole database (DROP DATABASE: its records go untouched).
+ *	  with the whole database (DROP DATABASE: its records go untouched,
+ *	  also when its OID was given to a new database before a cleanup ran:
+ *	  such a record's transaction is older than the new pg_database row).
  *	  In (a) the callbacks take the entry out, durably, before the file
  *	  goes; and even if they could not, the commit log says aborted before
  *	  the number is free: the file goes at the checkpoint after the abort,
@@ -889,6 +891,32 @@ initrecord_remove_files(InitRecordEntry *rels, int nrels, FullTransactionId fxid
 	return n;
 }
 
+/*
+ * Whether the record's transaction is older than the connected database's
+ * pg_database row: the record is then of a dropped database whose OID was
+ * given again, whose files went with it.  A frozen row's age is unknown (a
+ * row updated since, by a rename say, only makes records kept).  Both ids
+ * are within 2^31 of the next one, so they compare.
+ */
+static bool
+initrecord_predates_database(FullTransactionId fxid)
+{
+	HeapTuple	tup;
+	bool		older = false;
+
+	tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+	if (HeapTupleIsValid(tup))
+	{
+		TransactionId xmin = HeapTupleHeaderGetXmin(tup->t_data);
+
+		if (!HeapTupleHeaderXminFrozen(tup->t_data) && TransactionIdIsNormal(xmin) &&
+			TransactionIdPrecedes(XidFromFullTransactionId(fxid), xmin))
+			older = true;
+		ReleaseSysCache(tup);
+	}
+	return older;
+}
+
 static void
 initrecord_log_dropped(const char *path, const char *detail)
 {
@@ -982,7 +1010,9 @@ initrecord_cleanup_locked(void)
 				initrecord_log_dropped(path, "Its transaction id is not one this server has assigned.");
 				break;
 			case FATE_CRASHED:
-				if (!initrecord_read(path, dboid, fxid, &rels, &nrels, &v1, &why))
+				if (initrecord_predates_database(fxid))
+					initrecord_log_dropped(path, "Its transaction is older than the database's pg_database row: it ran in a dropped database whose OID this one has.");
+				else if (!initrecord_read(path, dboid, fxid, &rels, &nrels, &v1, &why))
 					ereport(LOG,
 							(errmsg("pgbenchx removed pgbench_init's record \"%s\" without removing any file", path),
 							 errdetail("The record is refused: %s.", why)));

@@ -18,6 +18,8 @@
 #    can prepare another transaction afterwards;
 #  - a transaction in progress keeps its record and files while another
 #    session's pgbench_init runs its cleanup;
+#  - a record older than its database's pg_database row (a dropped
+#    database's, its OID given again) removes nothing;
 #  - with shared_preload_libraries: another application's prepared
 #    transaction that gave a table a new relfilenode, a stale record naming
 #    it, an immediate stop: the start-up reaper keeps that file (the table
@@ -285,6 +287,27 @@ my ($stale_text, $stale_node, @orphans, $crashed_top);
 	is(removal_logs($node, $offset), scalar(keys %distinct), 'crash: the real orphans are removed, one LOG line each');
 	is(join(',', records($node)), '', 'crash: every record read is gone');
 	is(join(',', orphan_files($node)), '', 'crash: no orphan file');
+}
+
+# A record of a transaction older than its database's pg_database row is
+# of a dropped database whose OID went to a new one: nothing is removed.
+{
+	my ($x) = crash_with($node, 1);
+	$node->safe_psql($db, 'CREATE DATABASE later');
+	$node->safe_psql('later', 'CREATE EXTENSION pgbenchx');
+	my $oid = $node->safe_psql($db, "SELECT oid FROM pg_database WHERE datname = 'later'");
+	my $file = $node->data_dir . "/base/$oid/4000000005";
+	append_to_file($file, '');
+	append_to_file($node->data_dir . "/pgbenchx/init-$oid-$x",
+		"pgbenchx init record 2\ndatabase $oid\nxid $x\nrel 0 4000000005 $x\n");
+	my $offset = -s $node->logfile;
+	like($node->safe_psql('later', 'SET client_min_messages = warning; SELECT pgbench_init(1)'), qr/done in/,
+		'older than its database: pgbench_init');
+	ok(-e $file, 'older than its database: the file is kept');
+	like(slurp_file($node->logfile, $offset), qr/DETAIL:  Its transaction is older than the database's pg_database row/,
+		'older than its database: logged');
+	is(join(',', records($node)), '', 'older than its database: the record is gone');
+	unlink($file);
 }
 $node->stop;
 
