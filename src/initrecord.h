@@ -11,7 +11,11 @@
 /* _PG_init: the object access hook that notes new relations */
 extern void initrecord_install_hook(void);
 
-/* pgbench_init: open (or reopen) this transaction's record and note */
+/*
+ * pgbench_init: open (or reopen) this transaction's record and note; from
+ * then on the transaction may not be prepared, and a subtransaction's abort
+ * takes its entries out of the record
+ */
 extern void initrecord_start(void);
 /* note a new file given to a relation (RelationSetNewRelfilenode) */
 extern void initrecord_note_file(Oid reltablespace, Oid relfilenode);
@@ -22,8 +26,10 @@ extern void initrecord_stop(void);
 
 /*
  * Remove the files left by pgbench_init calls of the current database whose
- * transaction did not commit and is over, then their records.  Needs a
- * transaction.  Returns the number of relations whose files were removed.
+ * transaction (and the subtransaction that created the file) a crash ended,
+ * unless a relation uses them or is being given them, then their records.
+ * Needs a transaction; skipped while another session runs it.  Returns the
+ * number of relations whose files were removed.
  */
 extern int	initrecord_cleanup(void);
 

@@ -184,10 +184,10 @@ ok(nothing_left($node), 'no pgbenchx worker left');
 		't|15000000|112500007500000|150|0|t', 'scale 150: two segments, every row');
 	# the last block of the first segment and the first of the second hold rows
 	is($node->safe_psql('by_pgbenchx', q{
-		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',')
+		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',' ORDER BY b)
 		FROM unnest(ARRAY[131071, 131072]) b}),
 		$node->safe_psql('by_pgbenchx', q{
-		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',')
+		SELECT string_agg((SELECT count(*) FROM heap_page_items(get_raw_page('pgbench_accounts', b)))::text, ',' ORDER BY b)
 		FROM unnest(ARRAY[0, 1]) b}),
 		'scale 150: full pages on both sides of the segment boundary');
 	is(amcheck_clean('by_pgbenchx'), '0', 'scale 150: amcheck clean');
@@ -218,7 +218,7 @@ sub start_parallel_init
 		$leader = $n->safe_psql('by_pgbenchx',
 			"SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pgbench_init($failure_scale%' AND state = 'active'");
 		$workers = $n->safe_psql('by_pgbenchx',
-			"SELECT string_agg(pid::text, ',') FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker'");
+			"SELECT string_agg(pid::text, ',' ORDER BY pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker'");
 		usleep(10_000) if $workers !~ /\d+,\d+/ || $leader !~ /^\d+$/;
 	}
 	return ($h, $leader, [ split /,/, $workers ], \$stderr);
@@ -306,6 +306,22 @@ sub orphan_files
 	  slurp_dir($n->data_dir . "/base/$dboid");
 }
 
+# crashed_xids(node, db, n): the ids of n transactions that an immediate
+# stop ended (each had its id and was open), the node started again
+sub crashed_xids
+{
+	my ($n, $db, $count) = @_;
+	my @sessions = map { $n->background_psql($db) } 1 .. $count;
+	my @xids = map { $_->query_safe('BEGIN; SELECT txid_current()') } @sessions;
+	# an id no WAL record carries is handed out again after the crash
+	# recovery: a checkpoint's next id is past them
+	$n->safe_psql($db, 'CHECKPOINT');
+	$n->stop('immediate');
+	$_->{run}->kill_kill foreach @sessions;
+	$n->start;
+	return @xids;
+}
+
 # pgbench_init's crash records in the data directory
 sub init_records
 {
@@ -330,7 +346,7 @@ is(join(',', init_records($node)), '', 'the failures left no crash record');
 my $dbdir = $node->data_dir . '/base/' .
   $node->safe_psql('by_pgbenchx', "SELECT oid FROM pg_database WHERE datname = 'by_pgbenchx'");
 my $files_sql = q{
-	SELECT string_agg(pg_relation_filepath(oid), ',' ORDER BY 1) FROM pg_class
+	SELECT string_agg(pg_relation_filepath(oid), ',' ORDER BY pg_relation_filepath(oid)) FROM pg_class
 	WHERE relname LIKE 'pgbench%' AND relkind IN ('r', 'i')};
 {
 	$node->safe_psql('by_pgbenchx', 'CHECKPOINT');
@@ -396,14 +412,18 @@ my $files_sql = q{
 	my ($orphan, $link, $global, $ofcommit) = (4000000001, 4000000002, 4000000003, 4000000004);
 	append_to_file("$dbdir/$_", '') foreach ($orphan, "${orphan}_fsm", "$orphan.1", $global, $ofcommit);
 	symlink($outside, "$dbdir/$link") or die "symlink: $!";
+	# the files of a record are only removed when a crash ended its
+	# transaction (a rolled-back one's PostgreSQL removed itself): three
+	# transactions an immediate stop ends
+	my @crashed = crashed_xids($node, 'by_pgbenchx', 3);
 	my $write = sub {
 		my ($xid, @rels) = @_;
 		append_to_file($node->data_dir . "/pgbenchx/init-$dboid-$xid",
-			"pgbenchx init record 1\ndatabase $dboid\nxid $xid\n" . join('', map { "rel $_\n" } @rels));
+			"pgbenchx init record 2\ndatabase $dboid\nxid $xid\n" . join('', map { "rel $_ $xid\n" } @rels));
 	};
-	$write->($aborted->(), "0 $keepnode", "0 $orphan", "0 $link");
-	$write->($aborted->(), "1664 $global", "0 $orphan");
-	$write->($aborted->(), "0 1259");
+	$write->($crashed[0], "0 $keepnode", "0 $orphan", "0 $link");
+	$write->($crashed[1], "1664 $global", "0 $orphan");
+	$write->($crashed[2], "0 1259");
 	$write->($committed, "0 $ofcommit");
 	# a record of another database is not this database's to read; that of
 	# a dropped database goes, alone
