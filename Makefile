@@ -90,6 +90,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies (unless the server was configured with
+# --enable-depend): every object depends on every header of src/, so that a
+# changed struct (run_spec.h, say) never leaves a mixed build behind.
+$(OBJS): $(wildcard src/*.h)
+
 # `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
 # running server, then the TAP tests of PROVE_TESTS, which start clusters of
 # their own.  `make unitcheck` runs the standalone unit tests (test/unit), which
