@@ -1178,6 +1178,8 @@ coordinator_handshake(LaunchHandshake *hs)
 static void
 coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
+	/* our pid names no run any more, whatever the rows say (progress.c) */
+	progress_clear();
 	if (coordinator_finished)
 		return;
 	PG_TRY();
@@ -1297,6 +1299,12 @@ coordinator_main(Datum main_arg)
 		/* we hold the only lock: any row still "running" lost its coordinator */
 		if (!spec->part_unlocked)
 			(void) results_mark_orphans_aborted();
+		/*
+		 * Who we are, published before the rows that name our pid exist:
+		 * pgbenchx.cancel signals a stored pid only while the progress
+		 * struct says it is this run's or sweep's coordinator.
+		 */
+		progress_start(spec);
 		if (spec->is_sweep)
 			results_start_sweep(spec);
 		else
@@ -1317,7 +1325,6 @@ coordinator_main(Datum main_arg)
 		coordinator_hs = NULL;
 		dsm_detach(seg);
 
-		progress_start(spec);
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
 			int			clients = spec->clients[i];

@@ -368,6 +368,41 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Whether pid is, right now, the live coordinator of sweep sweep_id (when
+ * not 0) or of the lone run run_id: a place of the progress struct names
+ * that pid and that sweep or run, and the pid is a live pgbenchx
+ * coordinator by its background worker type.  A pid stored in a runs or
+ * sweeps row may since belong to another process, another pgbenchx
+ * coordinator included (a later run's): pgbenchx.cancel signals only when
+ * this holds.  A coordinator publishes its place before it records its
+ * rows and clears it when it exits.
+ */
+bool
+progress_is_coordinator_of(int pid, int64 sweep_id, int64 run_id)
+{
+	RunProgress *places = progress_attach();
+	bool		match = false;
+
+	if (pid <= 0)
+		return false;
+	for (int i = 0; i < PROGRESS_PLACES && !match; i++)
+	{
+		RunProgress copy;
+
+		SpinLockAcquire(&places[i].mutex);
+		memcpy(&copy, &places[i], sizeof(copy));
+		SpinLockRelease(&places[i].mutex);
+		if (copy.coordinator_pid != pid)
+			continue;
+		if (sweep_id != 0)
+			match = copy.sweep_id == sweep_id;
+		else
+			match = copy.sweep_id == 0 && copy.run_id == run_id;
+	}
+	return match && owner_coordinator_alive(pid);
+}
+
+/*
  * The id of the sweep, or of the lone run, in progress on this server as
  * its coordinator publishes it (pgbenchx.generator_status, fleet.c); 0 when
  * none is published.
