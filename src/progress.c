@@ -49,7 +49,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
  * new name, not 0.3's: a struct of another size under the same name would
  * be refused while the old library's lives on in the server.
  */
-#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places)"
+#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by)"
 #define PROGRESS_PLACES		2
 
 static RunProgress *progress_shared = NULL;
@@ -137,6 +137,7 @@ progress_start(const RunSpec *spec)
 	p->fraction = 0;
 	p->known = false;
 	p->pre_s = p->post_s = 0;
+	p->cancelled_by[0] = '\0';
 	SpinLockRelease(&p->mutex);
 }
 
@@ -375,31 +376,56 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
  * sweeps row may since belong to another process, another pgbenchx
  * coordinator included (a later run's): pgbenchx.cancel signals only when
  * this holds.  A coordinator publishes its place before it records its
- * rows and clears it when it exits.
+ * rows and clears it when it exits.  With role not NULL, a match also
+ * notes role as the one cancelling (progress_cancelled_by).
  */
 bool
-progress_is_coordinator_of(int pid, int64 sweep_id, int64 run_id)
+progress_is_coordinator_of(int pid, int64 sweep_id, int64 run_id, const char *role)
 {
 	RunProgress *places = progress_attach();
 	bool		match = false;
 
-	if (pid <= 0)
+	if (pid <= 0 || !owner_coordinator_alive(pid))
 		return false;
 	for (int i = 0; i < PROGRESS_PLACES && !match; i++)
 	{
-		RunProgress copy;
+		RunProgress *p = &places[i];
 
-		SpinLockAcquire(&places[i].mutex);
-		memcpy(&copy, &places[i], sizeof(copy));
-		SpinLockRelease(&places[i].mutex);
-		if (copy.coordinator_pid != pid)
-			continue;
-		if (sweep_id != 0)
-			match = copy.sweep_id == sweep_id;
-		else
-			match = copy.sweep_id == 0 && copy.run_id == run_id;
+		SpinLockAcquire(&p->mutex);
+		if (p->coordinator_pid == pid)
+		{
+			if (sweep_id != 0)
+				match = p->sweep_id == sweep_id;
+			else
+				match = p->sweep_id == 0 && p->run_id == run_id;
+			if (match && role != NULL)
+				strlcpy(p->cancelled_by, role, sizeof(p->cancelled_by));
+		}
+		SpinLockRelease(&p->mutex);
 	}
-	return match && owner_coordinator_alive(pid);
+	return match;
+}
+
+/*
+ * The coordinator: why its run was cancelled, for runs.error and
+ * sweeps.error: "cancelled by pgbenchx.cancel of role "alice"" (palloc'd).
+ */
+char *
+progress_cancel_reason(void)
+{
+	RunProgress *p = progress_mine;
+	char		role[NAMEDATALEN] = "";
+
+	if (p != NULL)
+	{
+		SpinLockAcquire(&p->mutex);
+		if (p->coordinator_pid == MyProcPid)
+			strlcpy(role, p->cancelled_by, sizeof(role));
+		SpinLockRelease(&p->mutex);
+	}
+	if (role[0] == '\0')
+		return pstrdup("cancelled by pgbenchx.cancel");
+	return psprintf("cancelled by pgbenchx.cancel of role \"%s\"", role);
 }
 
 /*

@@ -453,7 +453,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 		PG_RETURN_BOOL(false);
 	}
 	/* the pid is a coordinator's: is it still this run's (not a later one's)? */
-	if (!progress_is_coordinator_of(pid, sweep_id, run_id))
+	if (!progress_is_coordinator_of(pid, sweep_id, run_id, GetUserNameFromId(GetUserId(), false)))
 	{
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
