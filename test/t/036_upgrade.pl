@@ -225,7 +225,7 @@ my $new_sweep = q_up("SELECT run_sweep(1, 2, transactions => 20, checkpoint => f
 wait_for($new_sweep);
 my $new_replay = q_up("SELECT run_replay(E'SELECT 1;\\n', 1, 1, checkpoint => false)");
 wait_for($new_replay);
-is(q_up("SELECT string_agg(status, ',') FROM pgbenchx.runs WHERE run_id = $new_run OR sweep_id IN ($new_sweep, $new_replay)"),
+is(q_up("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE run_id = $new_run OR sweep_id IN ($new_sweep, $new_replay)"),
 	'completed,completed,completed,completed', 'after the update: a run, a sweep and a replay complete');
 ok($new_run > $imported, 'new ids continue after the old ones');
 wait_for($old_sweep);
@@ -341,7 +341,7 @@ my $describe = q{
 		                                  WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '-')
 		       || E'\nconstraints ' || coalesce((SELECT string_agg(con.conname || ' ' || pg_get_constraintdef(con.oid), ', ' ORDER BY con.conname)
 		                                      FROM pg_constraint con WHERE con.conrelid = c.oid), '-')
-		       || E'\nindexes ' || coalesce((SELECT string_agg(pg_get_indexdef(i.indexrelid), ', ' ORDER BY 1)
+		       || E'\nindexes ' || coalesce((SELECT string_agg(pg_get_indexdef(i.indexrelid), ', ' ORDER BY pg_get_indexdef(i.indexrelid))
 		                                  FROM pg_index i WHERE i.indrelid = c.oid), '-')
 		FROM m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 		LEFT JOIN ip ON ip.classoid = 'pg_class'::regclass AND ip.objoid = c.oid AND ip.objsubid = 0
