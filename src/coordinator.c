@@ -101,6 +101,15 @@ static char *coordinator_payload;
 static RunMix coordinator_mix;
 /* the caller's handshake, while attached (until it is over) */
 static LaunchHandshake *coordinator_hs;
+/* why the run was stopped when no pgbenchx.cancel did it (the quota) */
+static char *coordinator_stop_reason;
+
+/* why a cancelled run or sweep ended, for runs.error and sweeps.error */
+static char *
+coordinator_cancel_reason(void)
+{
+	return coordinator_stop_reason ? pstrdup(coordinator_stop_reason) : progress_cancel_reason();
+}
 
 static void
 coordinator_sigusr2(SIGNAL_ARGS)
@@ -770,6 +779,17 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 			coordinator_stop_drivers(step);
 			stop_sent = true;
 		}
+		/* a run without a duration of a role with a quota (launch_check_quotas) */
+		if (coordinator_spec->time_limit_s > 0 && !stop_sent &&
+			GetCurrentTimestamp() >= run->bench_start + (int64) coordinator_spec->time_limit_s * USECS_PER_SEC)
+		{
+			*cancelled = true;
+			coordinator_stop_reason = MemoryContextStrdup(TopMemoryContext,
+														  psprintf("stopped after %d s: pgbenchx.max_duration limits the runs of role \"%s\"",
+																   coordinator_spec->time_limit_s, coordinator_spec->owner));
+			coordinator_stop_drivers(step);
+			stop_sent = true;
+		}
 		if (stop_sent && deadline == 0)
 			deadline = GetCurrentTimestamp() + COORDINATOR_STOP_TIMEOUT_USEC;
 		if (deadline != 0 && GetCurrentTimestamp() > deadline)
@@ -955,11 +975,11 @@ coordinator_record(const RunSpec *spec, CoordinatorStep *step, const Coordinator
 			result->status = "cancelled";
 		if (result->error == NULL)
 			result->error = psprintf("%s while its statement statistics were written; they are not stored",
-									 progress_cancel_reason());
+									 coordinator_cancel_reason());
 	}
 	/* why a cancelled run ended, where nothing else said why */
 	if (strcmp(result->status, "cancelled") == 0 && result->error == NULL)
-		result->error = progress_cancel_reason();
+		result->error = coordinator_cancel_reason();
 	results_finish_run(run_id, result);
 	return result->status;
 }
@@ -1335,7 +1355,7 @@ coordinator_main(Datum main_arg)
 		if (spec->is_sweep)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
-								 cancelled ? progress_cancel_reason() :
+								 cancelled ? coordinator_cancel_reason() :
 								 any_failed ? "one or more runs failed" : NULL);
 		progress_clear();
 		coordinator_finished = true;

@@ -788,7 +788,10 @@ launch_abandon(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
  * connections and worker slots only so long and so much.  Each step of a
  * sweep (and each repeat) is bounded by pgbenchx.max_duration, every step's
  * clients by pgbenchx.max_clients; the jobs by pgbenchx.max_jobs here when
- * given (launch_check_server caps the chosen default).  A part (launch_part)
+ * given (launch_check_server caps the chosen default).  A run bounded by
+ * transactions, or a replay, cannot be refused for its length: its measured
+ * interval is cut at pgbenchx.max_duration instead (RunSpec.time_limit_s,
+ * coordinator_measure).  A part (launch_part)
  * runs as the recorder's caller on its generator, so the generator's own
  * settings bound it.  Superusers are not limited.
  */
@@ -887,6 +890,9 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 	spec->jobs = opts->jobs_given ? opts->jobs : 0;
 	spec->duration = opts->duration_given ? opts->duration : 0;
 	spec->transactions = opts->transactions_given ? opts->transactions : 0;
+	/* a run without a duration still ends within pgbenchx.max_duration */
+	if (!opts->duration_given && !superuser() && launch_max_duration > 0)
+		spec->time_limit_s = launch_max_duration;
 	spec->knobs.rate = opts->rate_given ? opts->rate : 0;
 	spec->knobs.latency_limit_usec = opts->latency_limit_given ?
 		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;

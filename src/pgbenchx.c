@@ -96,6 +96,20 @@ pgbenchx_check_max_jobs(int *newval, void **extra, GucSource source)
 	return true;
 }
 
+/* pgbenchx.max_duration: a run lasts at least a second, so 0 would mean nothing */
+static bool
+pgbenchx_check_max_duration(int *newval, void **extra, GucSource source)
+{
+	(void) extra;
+	(void) source;
+	if (*newval == 0)
+	{
+		GUC_check_errdetail("A run lasts at least 1 second; -1 means no limit.");
+		return false;
+	}
+	return true;
+}
+
 void
 _PG_init(void)
 {
@@ -130,11 +144,11 @@ _PG_init(void)
 	 */
 	DefineCustomIntVariable("pgbenchx.max_duration",
 							"Longest duration, in seconds, of each run or sweep step of a role that is not a superuser.",
-							"-1 means no limit.",
+							"A run bounded by transactions, or a replay, is stopped after it. -1 means no limit.",
 							&launch_max_duration,
 							LAUNCH_DEFAULT_MAX_DURATION, -1, INT_MAX,
 							PGC_SUSET, GUC_UNIT_S,
-							NULL, NULL, NULL);
+							pgbenchx_check_max_duration, NULL, NULL);
 	DefineCustomIntVariable("pgbenchx.max_clients",
 							"Most clients of each run or sweep step of a role that is not a superuser.",
 							"-1 means no limit.",

@@ -288,6 +288,18 @@ is($ret, 0, 'a run within the quotas starts') or diag($err);
 finished('runs', 'run_id', $out);
 is(q1("SELECT status || ' ' || (jobs <= 2)::text FROM pgbenchx.runs WHERE run_id = $out"), 'completed true',
 	'and completes with at most max_jobs jobs');
+# a run bounded by transactions cannot be refused for its length: its
+# measured interval is cut at max_duration, and it says so
+($ret, $out, $err) = as_mallory("SELECT run_bench(1, transactions => 1000000000, script => 'select-only', checkpoint => false, $pw)");
+is($ret, 0, 'a run of 10^9 transactions starts') or diag($err);
+finished('runs', 'run_id', $out);
+is(q1("SELECT status || ': ' || error FROM pgbenchx.runs WHERE run_id = $out"),
+	'cancelled: stopped after 2 s: pgbenchx.max_duration limits the runs of role "mallory"',
+	'and is stopped at max_duration, saying why');
+is(q1("SELECT transactions > 0 AND transactions < 1000000000 AND bench_duration_s < 60 FROM pgbenchx.runs WHERE run_id = $out"),
+	't', 'keeping what it measured');
+is(q1("SELECT count(*) FROM pgbenchx.statement_stats WHERE run_id = $out"), '2', 'and its statement statistics');
+like(su_err("SELECT pgbenchx.eval('1'); SET pgbenchx.max_duration = 0"), qr/22023/, 'max_duration 0 means nothing and is refused');
 # a superuser is not limited
 my $id = q1("SELECT run_bench(4, 3, 'select-only', jobs => 3, checkpoint => false)");
 finished('runs', 'run_id', $id);
