@@ -2,7 +2,8 @@
  *
  * progress.c
  *	  What a person following a run reads: the phase, the step and the
- *	  expected end of the run in progress, and the line a launch prints.
+ *	  expected end of the run in progress, and the line a launch prints;
+ *	  which run a live coordinator's pid belongs to, for pgbenchx.cancel.
  *
  * The coordinator publishes its phase (maintenance, checkpoint, connecting,
  * ready (a part waiting for its go), measuring, finishing), its step and the expected end of the whole run or
@@ -14,6 +15,11 @@
  * beside its recorder's run on the same server (part.c) has a second
  * place; progress_state() then shows a row for each.  A state whose
  * coordinator is gone (a crash) is not shown.
+ *
+ * The same struct is the coordinator's identity for pgbenchx.cancel: its pid
+ * with its sweep's or lone run's id, published before its rows exist and
+ * cleared when it exits (progress_is_coordinator_of), and the role whose
+ * cancel reached it (progress_cancel_reason, for runs.error).
  *
  * The expected end counts only what is known: the durations still to run,
  * and for the steps to come the time the last finished step of this sweep
