@@ -422,14 +422,16 @@ pgbenchx_builtin_scripts(PG_FUNCTION_ARGS)
 }
 
 /*
- * A new script name: 1 to 63 bytes, lower-case ASCII letters, digits, '_'
- * and '-', starting with a letter or a digit (^[a-z0-9][a-z0-9_-]{0,62}$).
- * No upper case, '.', spaces or bytes above 127, so that no two names that
- * read alike differ only in case, punctuation or a look-alike letter; no
- * quotes, backslashes, '$' or control characters; neither '@' nor ',':
- * run_bench reads "name@weight, name@weight".  Names stored before 0.5
- * under the older rule (letters of any case, '.', UTF-8) stay readable,
- * droppable and runnable by their exact name unless they look like a
+ * A new script name: 1 to 63 bytes of ASCII letters, digits, '_' and '-',
+ * starting with a letter or a digit (^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$).
+ * No '.', spaces or bytes above 127 (no look-alike letters of another
+ * alphabet); no quotes, backslashes, '$' or control characters; neither '@'
+ * nor ',': run_bench reads "name@weight, name@weight".  Case and '-'/'_'
+ * are allowed (pgbench's own test files are named error_gset_no_SQL) but
+ * do not tell names apart: script_sql_builtin_lookalike and
+ * script_sql_check_registered_lookalike compare names normalised.  Names
+ * stored before 0.5 under the older rule ('.', UTF-8) stay readable,
+ * droppable and runnable by their exact name unless they read as a
  * built-in; only a new registration must follow this rule.
  */
 static bool
@@ -439,12 +441,46 @@ script_sql_name_ok(const char *name)
 
 	if (len == 0 || len >= 64)
 		return false;
-	if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= '0' && name[0] <= '9')))
-		return false;
 	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+	{
+		bool		alnum = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9');
+
+		if (!alnum && (p == (const unsigned char *) name || (*p != '_' && *p != '-')))
 			return false;
+	}
 	return true;
+}
+
+/*
+ * A new name may not read as another registered script's (its owner's
+ * "hot-row" and a runner's "hot_row" or "Hot-Row"): a caller typing one
+ * would run the other.  With SPI connected; ERROR if one does.
+ */
+static void
+script_sql_check_registered_lookalike(const char *name)
+{
+	char	   *norm = palloc(strlen(name) + 1);
+
+	script_sql_normalise(name, norm);
+	if (SPI_execute("SELECT s.name, s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *other = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *onorm = palloc(strlen(other) + 1);
+
+		script_sql_normalise(other, onorm);
+		if (strcmp(other, name) != 0 && strcmp(onorm, norm) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					 errmsg("script name \"%s\" reads as the registered script \"%s\"", name, script_sql_echo(other)),
+					 errdetail("Names that differ only in case, '-', '_' or punctuation name one script; \"%s\" belongs to role \"%s\".",
+							   script_sql_echo(other), SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2)),
+					 errhint("Choose another name.")));
+		pfree(onorm);
+	}
+	pfree(norm);
 }
 
 /* pgbenchx.add_script(name, body, replace): check, then register */
@@ -479,7 +515,7 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("invalid script name \"%s\"", script_sql_echo(name)),
-				 errdetail("A script name has 1 to 63 bytes: lower-case letters a to z, digits, '_' and '-', and starts with a letter or a digit."),
+				 errdetail("A script name has 1 to 63 bytes: ASCII letters, digits, '_' and '-', and starts with a letter or a digit."),
 				 errhint("Choose another name.")));
 	lookalike = script_sql_builtin_lookalike(name);
 	if (lookalike != NULL)
@@ -503,8 +539,13 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	{
 		char	   *owner;
 
+		/* one registration at a time: two look-alikes cannot both pass the check */
+		if (SPI_execute("LOCK TABLE pgbenchx.custom_scripts IN SHARE ROW EXCLUSIVE MODE", false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "SPI_execute failed");
 		owner = script_sql_lock_owner(values[0]);
 		exists = owner != NULL;
+		if (!exists)
+			script_sql_check_registered_lookalike(name);
 		if (exists && !replace)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),

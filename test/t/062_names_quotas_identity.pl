@@ -75,6 +75,7 @@ sub finished
 
 # every spelling that reads as a built-in, or a prefix of one
 foreach my $name ('select_only', 'select-only', 'selectonly', 'tpcb_like', 'tpcblike', 'simple_update',
+	'Select-Only', 'SELECT-ONLY', 'Tpcb-Like', 'SelectOnly', 'Simple_Update', 'SEL', 'T',
 	'sel', 's', 't', 'tpcb', 'tpcb-', 'tpcb-like-', 'simple-', 'select-on', 'select_', 'select--only',
 	'select-_only', 's-e-l-e-c-t', '-', '_', '__', '0')
 {
@@ -90,24 +91,37 @@ foreach my $name ('select_only', 'select-only', 'selectonly', 'tpcb_like', 'tpcb
 }
 
 # every spelling the safe set refuses, including the look-alikes
-foreach my $name ('Select-Only', 'SELECT-ONLY', 'select-only.', 'select.only', 'Tpcb-Like', 'tpcb-like.',
-	'select only', "s\xd0\xb5lect-only", "\xd0\xa1elect-only", 'Mine', 'mine.', '.mine', '-mine', '_mine',
+foreach my $name ('select-only.', 'select.only', 'tpcb-like.', 'Select-Only.',
+	'select only', "s\xd0\xb5lect-only", "\xd0\xa1elect-only", 'mine.', '.mine', '-mine', '_mine',
 	'mine@1', 'a,b', "mine\t", 'x' x 64)
 {
 	my ($ret, $out, $err) = as_mallory("SELECT pgbenchx.add_script(\$n\$$name\$n\$, 'SELECT 1;')");
 	like($err, qr/42602: invalid script name/, "'$name' is refused: not in the safe set");
 }
-like((as_mallory("SELECT pgbenchx.add_script('Mine', 'SELECT 1;')"))[2],
-	qr/lower-case letters a to z, digits, '_' and '-'/, 'the refusal says which characters a name may have');
+like((as_mallory("SELECT pgbenchx.add_script('mine.', 'SELECT 1;')"))[2],
+	qr/ASCII letters, digits, '_' and '-', and starts with a letter or a digit/, 'the refusal says which characters a name may have');
 
 # names that do not read as a built-in are fine, a built-in's name with more is one
-foreach my $name ('mine', 'tpcb-like2', 'select-only-v2', 'my_select', 'a' x 63)
+foreach my $name ('mine', 'tpcb-like2', 'select-only-v2', 'my_select', 'Error_gset_no_SQL', 'a' x 63)
 {
 	my ($ret, $out, $err) = as_mallory("SELECT pgbenchx.add_script('$name', 'SELECT 1;')");
 	is($ret, 0, "'$name' is registered") or diag($err);
 }
 is(q1("SELECT string_agg(name, ',' ORDER BY name COLLATE \"C\") FROM pgbenchx.custom_scripts WHERE name ~ '^[^a]'"),
-	'0,mine,my_select,select-only-v2,tpcb-like2', 'exactly the names that read as no built-in were registered');
+	'0,Error_gset_no_SQL,mine,my_select,select-only-v2,tpcb-like2', 'exactly the names that read as no built-in were registered');
+
+# nor as another registered script: the superuser typing alice's name runs alice's
+$node->safe_psql('postgres', "CREATE ROLE alice; SELECT pgbenchx.grant_runner('alice');"
+	  . " SET ROLE alice; SELECT pgbenchx.add_script('hot-row', 'SELECT 1;')");
+foreach my $name ('hot_row', 'Hot-Row', 'HOTROW', 'hot--row')
+{
+	my ($ret, $out, $err) = as_mallory("SELECT pgbenchx.add_script('$name', 'INSERT INTO public.trap_log VALUES (current_user);')");
+	like($err, qr/42710: script name "\Q$name\E" reads as the registered script "hot-row"/, "'$name' is refused: it reads as alice's hot-row");
+}
+like((as_mallory("SELECT pgbenchx.add_script('hot-row', 'SELECT 2;', replace => true)"))[2], qr/42501/,
+	"and alice's own name is hers");
+is(q1("SELECT string_agg(name || ':' || owner, ',') FROM pgbenchx.custom_scripts WHERE name ILIKE 'hot%'"), 'hot-row:alice',
+	'only hot-row is registered');
 
 # look-alikes stored before 0.5 (or restored by pg_dump): readable and
 # droppable by their owner, never what a built-in-looking name runs
@@ -181,6 +195,16 @@ is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name IN ('select_only'
 	$node->psql('postgres', "SELECT pgbenchx.cancel($b)", stdout => \$stdout, stderr => \$stderr);
 	is($stdout, 'f', "cancel of a stale row naming another run's live coordinator signals nothing");
 	like($stderr, qr/recorded coordinator pid $pid is now another run's coordinator/, 'and says why');
+	# a stale sweep naming it, and a stale run of that sweep
+	my $sw = q1(qq{INSERT INTO pgbenchx.sweeps (status, script, clients, duration, coordinator_pid, owner)
+		VALUES ('running', 'select-only', '{1}', 4, $pid, current_user) RETURNING sweep_id});
+	my $swrun = q1(qq{INSERT INTO pgbenchx.runs (sweep_id, status, script, clients, jobs, duration, coordinator_pid, owner)
+		VALUES ($sw, 'running', 'select-only', 1, 1, 4, $pid, current_user) RETURNING run_id});
+	foreach my $stale ([ $sw, 'a stale sweep' ], [ $swrun, "a stale sweep's run" ])
+	{
+		$node->psql('postgres', "SELECT pgbenchx.cancel($stale->[0])", stdout => \$stdout, stderr => \$stderr);
+		is($stdout, 'f', "cancel of $stale->[1] naming run A's coordinator signals nothing");
+	}
 	$node->psql('postgres', "SELECT pgbenchx.cancel($c)", stdout => \$stdout, stderr => \$stderr);
 	is($stdout, 'f', "cancel of a stale row naming a backend's pid signals nothing");
 	is(q1("SELECT count(*) FROM pg_stat_activity WHERE pid = $bpid"), '1', 'the backend lives on');
@@ -189,7 +213,7 @@ is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name IN ('select_only'
 	finished('runs', 'run_id', $a);
 	is(q1("SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run_id = $a"), 'completed',
 		'run A was not cancelled by the stale rows');
-	q1("DELETE FROM pgbenchx.runs WHERE run_id IN ($b, $c)");
+	q1("DELETE FROM pgbenchx.runs WHERE run_id IN ($b, $c, $swrun); DELETE FROM pgbenchx.sweeps WHERE sweep_id = $sw");
 	ok(nothing_left($node), 'nothing left');
 }
 
@@ -213,6 +237,16 @@ is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name IN ('select_only'
 		  . " WHERE run_id = $id AND s.command = 2");
 	ok($tx > 0 && $ex >= $tx && $ex <= $tx + 2,
 		"the SELECT's executions are the run's transactions, and at most the 2 in flight at the cancel ($ex, $tx)");
+	ok(nothing_left($node), 'nothing left');
+}
+{
+	my $sweep = q1("SELECT run_sweep(ARRAY[1, 2], 60, 'select-only', checkpoint => false)");
+	run_sampled($node, "sweep_id = $sweep", 1) or die "sweep $sweep never sampled";
+	my $run = q1("SELECT run_id FROM pgbenchx.runs WHERE sweep_id = $sweep");
+	is(q1("SELECT pgbenchx.cancel($run)"), 't', "cancel of a sweep's run reaches the sweep's own coordinator");
+	finished('sweeps', 'sweep_id', $sweep);
+	is(q1("SELECT status || ': ' || coalesce(error, '') FROM pgbenchx.sweeps WHERE sweep_id = $sweep"),
+		qq{cancelled: cancelled by pgbenchx.cancel of role "$su"}, 'and stops the sweep, saying who');
 	ok(nothing_left($node), 'nothing left');
 }
 {
