@@ -519,6 +519,8 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 	{
 		results_write_statements(run_id, n, scripts, commands, texts, sum);
 		coordinator_in_statements = false;
+		/* a cancel that came as the INSERT ended is not for what follows */
+		QueryCancelPending = false;
 	}
 	PG_CATCH();
 	{
