@@ -154,7 +154,7 @@ CREATE SCHEMA pgbx_other;
 SET search_path = pgbx_other, public;
 SELECT pgbench_init(1) IS NOT NULL AS done;
 SELECT relnamespace::regnamespace, relname FROM pg_class
-WHERE relname = 'pgbench_accounts' ORDER BY 1::text;
+WHERE relname = 'pgbench_accounts' ORDER BY relnamespace::regnamespace::text;
 RESET search_path;
 DROP SCHEMA pgbx_other CASCADE;
 

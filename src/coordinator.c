@@ -101,6 +101,15 @@ static char *coordinator_payload;
 static RunMix coordinator_mix;
 /* the caller's handshake, while attached (until it is over) */
 static LaunchHandshake *coordinator_hs;
+/* why the run was stopped when no pgbenchx.cancel did it (the quota) */
+static char *coordinator_stop_reason;
+
+/* why a cancelled run or sweep ended, for runs.error and sweeps.error */
+static char *
+coordinator_cancel_reason(void)
+{
+	return coordinator_stop_reason ? pstrdup(coordinator_stop_reason) : progress_cancel_reason();
+}
 
 static void
 coordinator_sigusr2(SIGNAL_ARGS)
@@ -450,8 +459,12 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
  * pgbench -r: the drivers' per-command figures, summed, one row per command
  * of each script (the drivers lay the scripts' commands out one after the
  * other, in the mix's order), written in one INSERT before the run's final
- * status, at most COORDINATOR_MAX_STATEMENT_ROWS of them.  Returns false if
- * a cancel stopped it (nothing is written then).
+ * status, at most COORDINATOR_MAX_STATEMENT_ROWS of them.  They are written
+ * for a cancelled run too: a cancel that came before this phase (while the
+ * run measured) does not touch them.  Only a cancel that arrives while the
+ * INSERT runs cancels it (it may wait on a lock on statement_stats, which
+ * would otherwise hold the run as long as the lock is held); returns false
+ * then, and nothing is written.
  */
 #define COORDINATOR_MAX_STATEMENT_ROWS	100000
 
@@ -477,21 +490,14 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 	texts = palloc(sizeof(char *) * Max(1, cap));
 	commands = palloc(sizeof(int) * Max(1, cap));
 	sum = palloc0(sizeof(CommandStats) * Max(1, cap));
-	for (int k = 0; k < mix->nscripts && n < cap && done; k++)
+	for (int k = 0; k < mix->nscripts && n < cap; k++)
 	{
 		int			count = spec->script_commands[k];
 
 		for (int i = 0; i < count && n < cap; i++, n++)
 		{
 			if ((i & 1023) == 0)
-			{
 				CHECK_FOR_INTERRUPTS();
-				if (coordinator_cancel_requested)
-				{
-					done = false;
-					break;
-				}
-			}
 			scripts[n] = mix->names[k];
 			commands[n] = i + 1;
 			texts[n] = mix->first_lines[base + i];
@@ -507,31 +513,25 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 		}
 		base += count;
 	}
-	if (done && !coordinator_cancel_requested)
+	/* a cancel from now on cancels the INSERT, even one waiting on a lock */
+	coordinator_in_statements = true;
+	PG_TRY();
 	{
-		/* a cancel now cancels the INSERT, even one waiting on a lock */
-		coordinator_in_statements = true;
-		PG_TRY();
-		{
-			if (coordinator_cancel_requested)
-				done = false;
-			else
-				results_write_statements(run_id, n, scripts, commands, texts, sum);
-			coordinator_in_statements = false;
-		}
-		PG_CATCH();
-		{
-			coordinator_in_statements = false;
-			if (!coordinator_cancel_requested || geterrcode() != ERRCODE_QUERY_CANCELED)
-				PG_RE_THROW();
-			FlushErrorState();
-			AbortCurrentTransaction();
-			done = false;
-		}
-		PG_END_TRY();
+		results_write_statements(run_id, n, scripts, commands, texts, sum);
+		coordinator_in_statements = false;
+		/* a cancel that came as the INSERT ended is not for what follows */
+		QueryCancelPending = false;
 	}
-	else
+	PG_CATCH();
+	{
+		coordinator_in_statements = false;
+		if (!coordinator_cancel_requested || geterrcode() != ERRCODE_QUERY_CANCELED)
+			PG_RE_THROW();
+		FlushErrorState();
+		AbortCurrentTransaction();
 		done = false;
+	}
+	PG_END_TRY();
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	return done;
@@ -781,6 +781,17 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 			coordinator_stop_drivers(step);
 			stop_sent = true;
 		}
+		/* a run without a duration of a role with a quota (launch_check_quotas) */
+		if (coordinator_spec->time_limit_s > 0 && !stop_sent &&
+			GetCurrentTimestamp() >= run->bench_start + (int64) coordinator_spec->time_limit_s * USECS_PER_SEC)
+		{
+			*cancelled = true;
+			coordinator_stop_reason = MemoryContextStrdup(TopMemoryContext,
+														  psprintf("stopped after %d s: pgbenchx.max_duration limits the runs of role \"%s\"",
+																   coordinator_spec->time_limit_s, coordinator_spec->owner));
+			coordinator_stop_drivers(step);
+			stop_sent = true;
+		}
 		if (stop_sent && deadline == 0)
 			deadline = GetCurrentTimestamp() + COORDINATOR_STOP_TIMEOUT_USEC;
 		if (deadline != 0 && GetCurrentTimestamp() > deadline)
@@ -958,15 +969,19 @@ coordinator_record(const RunSpec *spec, CoordinatorStep *step, const Coordinator
 							   before->tpcb[0], before->tpcb[1], before->tpcb[2], before->tpcb[3],
 							   tpcb_after[0], tpcb_after[1], tpcb_after[2], tpcb_after[3])));
 	}
-	/* the statement statistics are there when the run reads completed */
+	/* the statement statistics are there when the run reads completed or cancelled */
 	if (!coordinator_write_statements(spec, run_id, step))
 	{
 		*cancelled = true;
 		if (strcmp(result->status, "completed") == 0)
 			result->status = "cancelled";
 		if (result->error == NULL)
-			result->error = pstrdup("cancelled while its statement statistics were written; they are not stored");
+			result->error = psprintf("%s while its statement statistics were written; they are not stored",
+									 coordinator_cancel_reason());
 	}
+	/* why a cancelled run ended, where nothing else said why */
+	if (strcmp(result->status, "cancelled") == 0 && result->error == NULL)
+		result->error = coordinator_cancel_reason();
 	results_finish_run(run_id, result);
 	return result->status;
 }
@@ -1178,6 +1193,8 @@ coordinator_handshake(LaunchHandshake *hs)
 static void
 coordinator_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
+	/* our pid names no run any more, whatever the rows say (progress.c) */
+	progress_clear();
 	if (coordinator_finished)
 		return;
 	PG_TRY();
@@ -1299,6 +1316,12 @@ coordinator_main(Datum main_arg)
 		/* we hold the only lock: any row still "running" lost its coordinator */
 		if (!spec->part_unlocked)
 			(void) results_mark_orphans_aborted();
+		/*
+		 * Who we are, published before the rows that name our pid exist:
+		 * pgbenchx.cancel signals a stored pid only while the progress
+		 * struct says it is this run's or sweep's coordinator.
+		 */
+		progress_start(spec);
 		if (spec->is_sweep)
 			results_start_sweep(spec);
 		else
@@ -1319,7 +1342,6 @@ coordinator_main(Datum main_arg)
 		coordinator_hs = NULL;
 		dsm_detach(seg);
 
-		progress_start(spec);
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
 			int			clients = spec->clients[i];
@@ -1337,6 +1359,7 @@ coordinator_main(Datum main_arg)
 		if (spec->is_sweep)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
+								 cancelled ? coordinator_cancel_reason() :
 								 any_failed ? "one or more runs failed" : NULL);
 		progress_clear();
 		coordinator_finished = true;

@@ -10,7 +10,9 @@
  * already in progress, too few worker slots or connections, missing pgbench
  * tables, a loopback login that fails, and what the parsed scripts show
  * every client would fail on (pipeline misuse, check_tpcb with a script
- * that does not keep the invariant).  This file must not run benchmarks.
+ * that does not keep the invariant), and a role that is not a superuser
+ * asking for more than the quotas give (pgbenchx.max_duration, max_clients,
+ * max_jobs: launch_check_quotas).  This file must not run benchmarks.
  *
  *-------------------------------------------------------------------------
  */
@@ -59,6 +61,11 @@ static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40,
 #define LAUNCH_MIN_RATE		1e-6
 #define LAUNCH_MAX_RATE		1e9
 #define LAUNCH_MAX_LATENCY_LIMIT_MS	1e12
+
+/* the quotas of roles that are not superusers (launch.h); -1: no limit */
+int			launch_max_duration = LAUNCH_DEFAULT_MAX_DURATION;
+int			launch_max_clients = LAUNCH_DEFAULT_MAX_CLIENTS;
+int			launch_max_jobs = LAUNCH_DEFAULT_MAX_JOBS;
 
 int
 launch_ladder(int min_clients, int max_clients, int *out, int max_out)
@@ -713,6 +720,51 @@ launch_abandon(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
+ * The quotas: a role that is not a superuser may hold the server's
+ * connections and worker slots only so long and so much.  Each step of a
+ * sweep (and each repeat) is bounded by pgbenchx.max_duration, every step's
+ * clients by pgbenchx.max_clients; the jobs by pgbenchx.max_jobs here when
+ * given (launch_check_server caps the chosen default).  A run bounded by
+ * transactions, or a replay, cannot be refused for its length: its measured
+ * interval is cut at pgbenchx.max_duration instead (RunSpec.time_limit_s,
+ * coordinator_measure).  A part (launch_part)
+ * runs as the recorder's caller on its generator, so the generator's own
+ * settings bound it.  Superusers are not limited.
+ */
+static void
+launch_check_quotas(const LaunchOptions *opts, const char *what)
+{
+	const char *role;
+
+	if (superuser())
+		return;
+	role = GetUserNameFromId(GetUserId(), false);
+	if (launch_max_duration >= 0 && opts->duration_given && opts->duration > launch_max_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("duration must be at most %d seconds for role \"%s\", not %d",
+						launch_max_duration, role, opts->duration),
+				 errdetail("pgbenchx.max_duration limits the duration of each run of %s for roles that are not superusers.", what),
+				 errhint("Pass a shorter duration, or ask a superuser to raise pgbenchx.max_duration.")));
+	if (launch_max_clients >= 0)
+		for (int i = 0; i < opts->nsteps; i++)
+			if (opts->clients[i] > launch_max_clients)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("clients must be at most %d for role \"%s\", not %d",
+								launch_max_clients, role, opts->clients[i]),
+						 errdetail("pgbenchx.max_clients limits the clients of each run of %s for roles that are not superusers.", what),
+						 errhint("Pass fewer clients, or ask a superuser to raise pgbenchx.max_clients.")));
+	if (launch_max_jobs >= 0 && opts->jobs_given && opts->jobs > launch_max_jobs)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("jobs must be at most %d for role \"%s\", not %d",
+						launch_max_jobs, role, opts->jobs),
+				 errdetail("pgbenchx.max_jobs limits the driver workers of each run of %s for roles that are not superusers.", what),
+				 errhint("Pass fewer jobs, or ask a superuser to raise pgbenchx.max_jobs.")));
+}
+
+/*
  * Phase 1, the options: everything that can be refused from the arguments
  * alone, before anything is looked up.  Fills the spec's options; returns
  * the variables (-D) in defs, their number in *ndefs.
@@ -731,6 +783,7 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 				 errhint("Call %s outside BEGIN ... COMMIT, then wait with CALL pgbenchx.wait(id).", what)));
 
 	launch_check_arguments(opts, what);
+	launch_check_quotas(opts, what);
 	spec->protocol = launch_protocol(opts->protocol);
 	/* the label and the tags are refused here, before anything is looked up */
 	if (opts->tags)
@@ -773,6 +826,9 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 	spec->jobs = opts->jobs_given ? opts->jobs : 0;
 	spec->duration = opts->duration_given ? opts->duration : 0;
 	spec->transactions = opts->transactions_given ? opts->transactions : 0;
+	/* a run without a duration still ends within pgbenchx.max_duration */
+	if (!opts->duration_given && !superuser() && launch_max_duration > 0)
+		spec->time_limit_s = launch_max_duration;
 	spec->knobs.rate = opts->rate_given ? opts->rate : 0;
 	spec->knobs.latency_limit_usec = opts->latency_limit_given ?
 		Max((int64) (opts->latency_limit * 1000.0), 1) : 0;
@@ -887,6 +943,13 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	free_slots = launch_free_worker_slots();
 	max_jobs = opts->jobs_given ? Min(opts->jobs, max_clients) :
 		worker_default_jobs(max_clients, spec->ncpus, free_slots);
+	/* the jobs chosen for a role with a quota: at most pgbenchx.max_jobs */
+	if (!opts->jobs_given && !superuser() && launch_max_jobs >= 0 &&
+		worker_default_jobs(max_clients, spec->ncpus, max_worker_processes) > launch_max_jobs)
+	{
+		spec->jobs = launch_max_jobs;
+		max_jobs = Min(max_jobs, spec->jobs);
+	}
 	/* with generators, only the coordinator runs here (fleet.c counts theirs) */
 	if (opts->ngenerators > 0)
 		max_jobs = 0;

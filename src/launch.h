@@ -19,6 +19,18 @@
 #define LAUNCH_TAGS_LEN		RUN_SPEC_TAGS_LEN
 #define LAUNCH_LABEL_LEN	RUN_SPEC_LABEL_LEN
 
+/*
+ * The quotas of a role that is not a superuser (pgbenchx.max_duration,
+ * pgbenchx.max_clients, pgbenchx.max_jobs; PGC_SUSET, defined in
+ * pgbenchx.c): -1 is no limit.  Checked by launch.c, for launch_part too.
+ */
+#define LAUNCH_DEFAULT_MAX_DURATION	86400
+#define LAUNCH_DEFAULT_MAX_CLIENTS	1000
+#define LAUNCH_DEFAULT_MAX_JOBS		64
+extern int	launch_max_duration;
+extern int	launch_max_clients;
+extern int	launch_max_jobs;
+
 /* The options of run_bench / run_sweep, as SQL passed them. */
 typedef struct LaunchOptions
 {

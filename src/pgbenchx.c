@@ -4,6 +4,7 @@
  *	  Module entry: _PG_init, the pgbenchx.* GUC namespace, and the
  *	  SQL-callable entry points.
  *
+ * It defines every pgbenchx.* setting (the quotas' variables are launch.c's).
  * This file validates arguments and hands off to the file that owns each
  * job (datagen.c for pgbench_init, launch.c for run_bench, run_sweep and
  * run_replay; wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not
@@ -81,6 +82,34 @@ PG_FUNCTION_INFO_V1(pgbenchx_launch_part);
 /* the largest statement list run_replay takes */
 #define PGBENCHX_MAX_REPLAY_BYTES	(64 * 1024 * 1024)
 
+/* pgbenchx.max_jobs: a run needs one job, so 0 would mean nothing */
+static bool
+pgbenchx_check_max_jobs(int *newval, void **extra, GucSource source)
+{
+	(void) extra;
+	(void) source;
+	if (*newval == 0)
+	{
+		GUC_check_errdetail("A run takes at least one job; -1 means no limit.");
+		return false;
+	}
+	return true;
+}
+
+/* pgbenchx.max_duration: a run lasts at least a second, so 0 would mean nothing */
+static bool
+pgbenchx_check_max_duration(int *newval, void **extra, GucSource source)
+{
+	(void) extra;
+	(void) source;
+	if (*newval == 0)
+	{
+		GUC_check_errdetail("A run lasts at least 1 second; -1 means no limit.");
+		return false;
+	}
+	return true;
+}
+
 void
 _PG_init(void)
 {
@@ -103,6 +132,37 @@ _PG_init(void)
 							RUN_SECOND_RING, 2, RUN_SECOND_RING,
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
+
+	/*
+	 * The quotas of roles that are not superusers (launch.c): how long a
+	 * run, how many clients, how many driver workers.  The defaults are far
+	 * above what a benchmark needs on one server (a day per run; pgbench's
+	 * thousand-client runs; more jobs than the default max_worker_processes
+	 * has slots) and only stop a runner from holding the server for weeks;
+	 * a DBA lowers them.  PGC_SUSET: a runner's own SET, even one made
+	 * before this library was loaded, is refused.
+	 */
+	DefineCustomIntVariable("pgbenchx.max_duration",
+							"Longest duration, in seconds, of each run or sweep step of a role that is not a superuser.",
+							"A run bounded by transactions, or a replay, is stopped after it. -1 means no limit.",
+							&launch_max_duration,
+							LAUNCH_DEFAULT_MAX_DURATION, -1, INT_MAX,
+							PGC_SUSET, GUC_UNIT_S,
+							pgbenchx_check_max_duration, NULL, NULL);
+	DefineCustomIntVariable("pgbenchx.max_clients",
+							"Most clients of each run or sweep step of a role that is not a superuser.",
+							"-1 means no limit.",
+							&launch_max_clients,
+							LAUNCH_DEFAULT_MAX_CLIENTS, -1, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchx.max_jobs",
+							"Most driver workers (jobs) of each run of a role that is not a superuser.",
+							"-1 means no limit.",
+							&launch_max_jobs,
+							LAUNCH_DEFAULT_MAX_JOBS, -1, INT_MAX,
+							PGC_SUSET, 0,
+							pgbenchx_check_max_jobs, NULL, NULL);
 
 	/* the language core's memory and interrupt hooks (script_sql.c) */
 	script_sql_install_hooks();

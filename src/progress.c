@@ -2,7 +2,8 @@
  *
  * progress.c
  *	  What a person following a run reads: the phase, the step and the
- *	  expected end of the run in progress, and the line a launch prints.
+ *	  expected end of the run in progress, and the line a launch prints;
+ *	  which run a live coordinator's pid belongs to, for pgbenchx.cancel.
  *
  * The coordinator publishes its phase (maintenance, checkpoint, connecting,
  * ready (a part waiting for its go), measuring, finishing), its step and the expected end of the whole run or
@@ -14,6 +15,11 @@
  * beside its recorder's run on the same server (part.c) has a second
  * place; progress_state() then shows a row for each.  A state whose
  * coordinator is gone (a crash) is not shown.
+ *
+ * The same struct is the coordinator's identity for pgbenchx.cancel: its pid
+ * with its sweep's or lone run's id, published before its rows exist and
+ * cleared when it exits (progress_is_coordinator_of), and the role whose
+ * cancel reached it (progress_cancel_reason, for runs.error).
  *
  * The expected end counts only what is known: the durations still to run,
  * and for the steps to come the time the last finished step of this sweep
@@ -49,7 +55,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
  * new name, not 0.3's: a struct of another size under the same name would
  * be refused while the old library's lives on in the server.
  */
-#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places)"
+#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by)"
 #define PROGRESS_PLACES		2
 
 static RunProgress *progress_shared = NULL;
@@ -137,6 +143,7 @@ progress_start(const RunSpec *spec)
 	p->fraction = 0;
 	p->known = false;
 	p->pre_s = p->post_s = 0;
+	p->cancelled_by[0] = '\0';
 	SpinLockRelease(&p->mutex);
 }
 
@@ -365,6 +372,66 @@ pgbenchx_progress_state(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * Whether pid is, right now, the live coordinator of sweep sweep_id (when
+ * not 0) or of the lone run run_id: a place of the progress struct names
+ * that pid and that sweep or run, and the pid is a live pgbenchx
+ * coordinator by its background worker type.  A pid stored in a runs or
+ * sweeps row may since belong to another process, another pgbenchx
+ * coordinator included (a later run's): pgbenchx.cancel signals only when
+ * this holds.  A coordinator publishes its place before it records its
+ * rows and clears it when it exits.  With role not NULL, a match also
+ * notes role as the one cancelling (progress_cancelled_by).
+ */
+bool
+progress_is_coordinator_of(int pid, int64 sweep_id, int64 run_id, const char *role)
+{
+	RunProgress *places = progress_attach();
+	bool		match = false;
+
+	if (pid <= 0 || !owner_coordinator_alive(pid))
+		return false;
+	for (int i = 0; i < PROGRESS_PLACES && !match; i++)
+	{
+		RunProgress *p = &places[i];
+
+		SpinLockAcquire(&p->mutex);
+		if (p->coordinator_pid == pid)
+		{
+			if (sweep_id != 0)
+				match = p->sweep_id == sweep_id;
+			else
+				match = p->sweep_id == 0 && p->run_id == run_id;
+			if (match && role != NULL)
+				strlcpy(p->cancelled_by, role, sizeof(p->cancelled_by));
+		}
+		SpinLockRelease(&p->mutex);
+	}
+	return match;
+}
+
+/*
+ * The coordinator: why its run was cancelled, for runs.error and
+ * sweeps.error: "cancelled by pgbenchx.cancel of role "alice"" (palloc'd).
+ */
+char *
+progress_cancel_reason(void)
+{
+	RunProgress *p = progress_mine;
+	char		role[NAMEDATALEN] = "";
+
+	if (p != NULL)
+	{
+		SpinLockAcquire(&p->mutex);
+		if (p->coordinator_pid == MyProcPid)
+			strlcpy(role, p->cancelled_by, sizeof(role));
+		SpinLockRelease(&p->mutex);
+	}
+	if (role[0] == '\0')
+		return pstrdup("cancelled by pgbenchx.cancel");
+	return psprintf("cancelled by pgbenchx.cancel of role \"%s\"", role);
 }
 
 /*

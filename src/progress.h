@@ -33,6 +33,14 @@ extern char *progress_launch_message(const RunSpec *spec);
 
 extern Datum pgbenchx_progress_state(PG_FUNCTION_ARGS);
 
+/*
+ * whether pid is the live coordinator of that sweep (or, sweep_id 0, lone
+ * run); role not NULL: noted as the one cancelling it
+ */
+extern bool progress_is_coordinator_of(int pid, int64 sweep_id, int64 run_id, const char *role);
+/* the coordinator: "cancelled by pgbenchx.cancel of role ..." */
+extern char *progress_cancel_reason(void);
+
 /* the sweep or lone run in progress here, 0 if none is published (fleet.c) */
 extern int64 progress_running_id(void);
 

@@ -237,6 +237,8 @@ typedef struct RunProgress
 	bool		known;			/* a step has finished, and spent: */
 	double		pre_s;			/* this long before its measured interval */
 	double		post_s;			/* and this long after it */
+	char		cancelled_by[NAMEDATALEN];	/* the role whose pgbenchx.cancel
+											 * reached us; "" none */
 } RunProgress;
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -54,6 +54,9 @@ typedef struct RunSpec
 	int			jobs;			/* 0: chosen per step */
 	int			duration;		/* 0 with transactions */
 	int64		transactions;	/* 0 with duration */
+	int			time_limit_s;	/* a run bounded by transactions (or a replay)
+								 * of a role with a quota: its measured
+								 * interval ends after this; 0 none */
 	RunProtocol protocol;
 	RunKnobs	knobs;
 	bool		vacuum;

@@ -8,8 +8,11 @@
  *
  * Registered scripts have owners: only a role with the privileges of the
  * owner replaces or drops one (runners cannot write custom_scripts; the
- * writes here run as the extension's owner after the check), and no name
- * may be a built-in's or a prefix of one, which are always resolved first.
+ * writes here run as the extension's owner after the check).  A new name
+ * keeps to a safe set of characters and may not read as a built-in's name
+ * or a prefix of one once case, '-', '_' and punctuation are ignored;
+ * built-ins are always resolved first, by pgbench -b's rule, and a name that
+ * reads as a built-in never resolves to a registered script.
  *
  * The language itself lives in script.c and expr.c as plain C with their own
  * error reporting; this file only turns SQL arguments into a one-command
@@ -271,24 +274,60 @@ script_sql_check(const char *name, const char *body)
 			 errhint("Fix the script; it must run under stock pgbench as it is.")));
 }
 
-/* whether name equals a built-in's name or is a prefix of one */
-static bool
-script_sql_builtin_prefix(const char *name)
+/*
+ * A name as a reader takes it in: ASCII letters folded to lower case, digits
+ * and bytes above 127 kept, every other byte ('-', '_', '.', spaces, any
+ * punctuation) dropped.  "Select_Only." and "select-only" both read as
+ * "selectonly".  out has room for strlen(name) + 1 bytes.
+ */
+static void
+script_sql_normalise(const char *name, char *out)
 {
-	int			n;
-	const ScriptBuiltin *b = script_builtins(&n);
-	size_t		len = strlen(name);
-
-	for (int i = 0; i < n; i++)
-		if (strncmp(b[i].name, name, len) == 0)
-			return true;
-	return false;
+	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+	{
+		if (*p >= 'A' && *p <= 'Z')
+			*out++ = (char) (*p - 'A' + 'a');
+		else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p >= 0x80)
+			*out++ = (char) *p;
+	}
+	*out = '\0';
 }
 
 /*
- * Built-ins first, always: a row in custom_scripts that names or abbreviates
- * a built-in (one restored by pg_dump, say, since add_script refuses such
- * names) is never used in place of it, nor for an ambiguous prefix.
+ * The built-in that name looks like, or NULL: name, normalised, equals a
+ * built-in's normalised name or a prefix of it ("tpcb", "Select_Only",
+ * "select-only.", "s", "-").  Such a name is never registered, and never
+ * resolves to a registered script.
+ */
+static const char *
+script_sql_builtin_lookalike(const char *name)
+{
+	int			n;
+	const ScriptBuiltin *b = script_builtins(&n);
+	char	   *norm = palloc(strlen(name) + 1);
+	const char *result = NULL;
+
+	script_sql_normalise(name, norm);
+	for (int i = 0; i < n && result == NULL; i++)
+	{
+		char	   *bnorm = palloc(strlen(b[i].name) + 1);
+
+		script_sql_normalise(b[i].name, bnorm);
+		if (strncmp(bnorm, norm, strlen(norm)) == 0)
+			result = b[i].name;
+		pfree(bnorm);
+	}
+	pfree(norm);
+	return result;
+}
+
+/*
+ * Built-ins first, always, by pgbench -b's rule (the exact name or an
+ * unambiguous prefix of it, case and punctuation as typed).  A name that
+ * only looks like a built-in (script_sql_builtin_lookalike: "select_only",
+ * "Select-Only", an ambiguous "s") never resolves to a registered script,
+ * even if custom_scripts has a row of that name (one registered before 0.5,
+ * or restored by pg_dump): the caller then reports it (script_sql_unknown).
  */
 bool
 script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
@@ -310,7 +349,7 @@ script_sql_resolve(const char *name, char **display, char **body, bool *builtin,
 		*owner = NULL;
 		return true;
 	}
-	if (script_sql_builtin_prefix(name))
+	if (script_sql_builtin_lookalike(name) != NULL)
 		return false;
 	/* a registered script, by its exact name */
 	nestlevel = searchpath_pin();
@@ -383,10 +422,17 @@ pgbenchx_builtin_scripts(PG_FUNCTION_ARGS)
 }
 
 /*
- * A script name: 1 to 63 bytes of letters, digits, '_', '-' and '.' (bytes
- * above 127 count as letters, so UTF-8 names work).  No quotes, backslashes,
- * '$', spaces or control characters, and neither '@' nor ',': run_bench reads
- * "name@weight, name@weight".
+ * A new script name: 1 to 63 bytes of ASCII letters, digits, '_' and '-',
+ * starting with a letter or a digit (^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$).
+ * No '.', spaces or bytes above 127 (no look-alike letters of another
+ * alphabet); no quotes, backslashes, '$' or control characters; neither '@'
+ * nor ',': run_bench reads "name@weight, name@weight".  Case and '-'/'_'
+ * are allowed (pgbench's own test files are named error_gset_no_SQL) but
+ * do not tell names apart: script_sql_builtin_lookalike and
+ * script_sql_check_registered_lookalike compare names normalised.  Names
+ * stored before 0.5 under the older rule ('.', UTF-8) stay readable,
+ * droppable and runnable by their exact name unless they read as a
+ * built-in; only a new registration must follow this rule.
  */
 static bool
 script_sql_name_ok(const char *name)
@@ -396,10 +442,45 @@ script_sql_name_ok(const char *name)
 	if (len == 0 || len >= 64)
 		return false;
 	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			  (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.' || *p >= 0x80))
+	{
+		bool		alnum = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9');
+
+		if (!alnum && (p == (const unsigned char *) name || (*p != '_' && *p != '-')))
 			return false;
+	}
 	return true;
+}
+
+/*
+ * A new name may not read as another registered script's (its owner's
+ * "hot-row" and a runner's "hot_row" or "Hot-Row"): a caller typing one
+ * would run the other.  With SPI connected; ERROR if one does.
+ */
+static void
+script_sql_check_registered_lookalike(const char *name)
+{
+	char	   *norm = palloc(strlen(name) + 1);
+
+	script_sql_normalise(name, norm);
+	if (SPI_execute("SELECT s.name, s.owner::pg_catalog.text FROM pgbenchx.custom_scripts s", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *other = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *onorm = palloc(strlen(other) + 1);
+
+		script_sql_normalise(other, onorm);
+		if (strcmp(other, name) != 0 && strcmp(onorm, norm) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					 errmsg("script name \"%s\" reads as the registered script \"%s\"", name, script_sql_echo(other)),
+					 errdetail("Names that differ only in case, '-', '_' or punctuation name one script; \"%s\" belongs to role \"%s\".",
+							   script_sql_echo(other), SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2)),
+					 errhint("Choose another name.")));
+		pfree(onorm);
+	}
+	pfree(norm);
 }
 
 /* pgbenchx.add_script(name, body, replace): check, then register */
@@ -414,6 +495,7 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	volatile bool exists;
 	Oid			caller;
 	OwnerSwitch sw;
+	const char *lookalike;
 
 	for (int i = 0; i < 3; i++)
 		if (PG_ARGISNULL(i))
@@ -433,13 +515,15 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("invalid script name \"%s\"", script_sql_echo(name)),
-				 errdetail("A script name has 1 to 63 bytes: letters, digits, '_', '-' and '.'."),
+				 errdetail("A script name has 1 to 63 bytes: ASCII letters, digits, '_' and '-', and starts with a letter or a digit."),
 				 errhint("Choose another name.")));
-	if (script_sql_builtin_prefix(name))
+	lookalike = script_sql_builtin_lookalike(name);
+	if (lookalike != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("script name \"%s\" is taken by the built-in scripts", name),
-				 errdetail("A built-in is named by its name or any prefix of it (tpcb-like, simple-update, select-only), as pgbench -b names it, and is always resolved first."),
+				 errdetail("It reads as the built-in \"%s\" or a prefix of it, ignoring case, '-', '_' and punctuation; the built-ins (tpcb-like, simple-update, select-only) are named as pgbench -b names them and always resolved first.",
+						   lookalike),
 				 errhint("Choose another name.")));
 	script_sql_check(name, body);
 
@@ -455,8 +539,13 @@ pgbenchx_add_script(PG_FUNCTION_ARGS)
 	{
 		char	   *owner;
 
+		/* one registration at a time: two look-alikes cannot both pass the check */
+		if (SPI_execute("LOCK TABLE pgbenchx.custom_scripts IN SHARE ROW EXCLUSIVE MODE", false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "SPI_execute failed");
 		owner = script_sql_lock_owner(values[0]);
 		exists = owner != NULL;
+		if (!exists)
+			script_sql_check_registered_lookalike(name);
 		if (exists && !replace)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
@@ -555,12 +644,22 @@ void
 script_sql_unknown(const char *name)
 {
 	ScriptError err;
+	const char *lookalike;
 
 	if (script_builtin_find(name, &err) == NULL && strstr(err.message, "ambiguous"))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("%s", err.message),
 				 errhint("Name the script fully: tpcb-like, simple-update or select-only.")));
+	lookalike = script_sql_builtin_lookalike(name);
+	if (lookalike != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("no script named \"%s\"", script_sql_echo(name)),
+				 errdetail("\"%s\" reads as the built-in \"%s\" but is not its name nor a prefix of it as pgbench -b takes them; no registered script is used for a name that reads as a built-in.",
+						   script_sql_echo(name), lookalike),
+				 errhint("Name the built-in as pgbench does (\"%s\"), or rename a registered script of that name: its text is in pgbenchx.custom_scripts, and pgbenchx.drop_script drops it.",
+						 lookalike)));
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
 			 errmsg("no script named \"%s\"", script_sql_echo(name)),

@@ -5,7 +5,10 @@
  *	  holding a snapshot while it sleeps and ends with pgbenchx.report(id)
  *	  (a lone run's pgbench summary, a sweep's table after one line per
  *	  run), and pgbenchx.cancel(id), which follows pg_cancel_backend's rule
- *	  on the role that started the run.
+ *	  on the role that started the run and signals the stored coordinator
+ *	  pid only while that pid is a live coordinator publishing this very run
+ *	  or sweep in the progress struct (progress_is_coordinator_of), never a
+ *	  process, nor another run's coordinator, that reused the pid.
  *
  * wait commits after every look at the result tables and sleeps on its
  * latch between looks, so its backend_xmin is NULL while it sleeps (a
@@ -401,6 +404,8 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 	const char *kind;
 	char	   *owner = NULL;
 	int			pid = 0;
+	int64		sweep_id = 0;
+	int64		run_id = 0;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -416,14 +421,19 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 
 	/* the coordinator owns the run, or the sweep the run belongs to */
 	wait_query("SELECT coalesce(s.coordinator_pid, r.coordinator_pid), "
-			   "coalesce(s.owner, r.owner)::pg_catalog.text "
+			   "coalesce(s.owner, r.owner)::pg_catalog.text, r.sweep_id, r.run_id "
 			   "FROM pgbenchx.runs r LEFT JOIN pgbenchx.sweeps s USING (sweep_id) WHERE r.run_id OPERATOR(pg_catalog.=) $1 "
-			   "UNION ALL SELECT coordinator_pid, owner::pg_catalog.text FROM pgbenchx.sweeps WHERE sweep_id OPERATOR(pg_catalog.=) $1",
+			   "UNION ALL SELECT coordinator_pid, owner::pg_catalog.text, sweep_id, NULL::pg_catalog.int8 "
+			   "FROM pgbenchx.sweeps WHERE sweep_id OPERATOR(pg_catalog.=) $1",
 			   id, 0);
 	if (SPI_processed > 0 && wait_value(0, 1) != NULL)
 		pid = atoi(wait_value(0, 1));
 	if (SPI_processed > 0 && wait_value(0, 2) != NULL)
 		owner = pstrdup(wait_value(0, 2));
+	if (SPI_processed > 0 && wait_value(0, 3) != NULL)
+		sweep_id = strtoi64(wait_value(0, 3), NULL, 10);
+	if (SPI_processed > 0 && wait_value(0, 4) != NULL)
+		run_id = strtoi64(wait_value(0, 4), NULL, 10);
 	SPI_finish();
 
 	if (!wait_may_cancel(owner))
@@ -440,6 +450,14 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
 				 errdetail("It is marked aborted when the next run starts, or by pgbenchx.wait or pgbenchx.cancel outside a read-only transaction.")));
+		PG_RETURN_BOOL(false);
+	}
+	/* the pid is a coordinator's: is it still this run's (not a later one's)? */
+	if (!progress_is_coordinator_of(pid, sweep_id, run_id, GetUserNameFromId(GetUserId(), false)))
+	{
+		ereport(NOTICE,
+				(errmsg("%s " INT64_FORMAT " has no coordinator any more", kind, id),
+				 errdetail("Its recorded coordinator pid %d is now another run's coordinator; that one is not signalled.", pid)));
 		PG_RETURN_BOOL(false);
 	}
 	if (kill(pid, SIGUSR2) != 0)

@@ -28,7 +28,7 @@ $node->command_ok([ 'pg_dump', '-f', $dump, '-d', $node->connstr('src') ], 'pg_d
 $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $dump, '-d', $node->connstr('dst') ],
 	'restore into another database');
 
-my $q = q{SELECT (SELECT string_agg(label || ' ' || status, ',') FROM pgbenchx.sweeps) || ' / ' ||
+my $q = q{SELECT (SELECT string_agg(label || ' ' || status, ',' ORDER BY sweep_id) FROM pgbenchx.sweeps) || ' / ' ||
                  (SELECT string_agg(clients || ':' || tps, ',' ORDER BY run_id) FROM pgbenchx.runs) || ' / ' ||
                  (SELECT count(*) FROM pgbenchx.samples)};
 is($node->safe_psql('dst', $q), $node->safe_psql('src', $q), 'sweeps, runs and samples restored');

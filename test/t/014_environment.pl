@@ -43,7 +43,7 @@ is(q1("SELECT environment_id FROM pgbenchx.runs WHERE run_id = $run"), $env,
 	'the run records the environment capture_environment() returns');
 is(q1("SELECT environment_id FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), $env,
 	'the sweep records it');
-is(q1("SELECT string_agg(environment_id::text, ',') FROM pgbenchx.runs WHERE sweep_id = $sweep"), $env,
+is(q1("SELECT string_agg(environment_id::text, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"), $env,
 	"the sweep's run records it");
 is(q1('SELECT count(*) FROM pgbenchx.environments'), '1', 'one environment, captured four times');
 is(q1("SELECT count(*) FROM pgbenchx.env_diff($run, $sweep)"), '0', 'env_diff: nothing differs');
@@ -80,7 +80,7 @@ $node->poll_query_until('postgres', "SELECT current_setting('work_mem') = '9MB'"
 my $run2 = run_and_wait("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
 isnt(q1("SELECT environment_id FROM pgbenchx.runs WHERE run_id = $run2"), $env,
 	'after the change the run records another environment');
-is(q1("SELECT string_agg(attribute || '=' || coalesce(a, 'NULL') || '>' || coalesce(b, 'NULL'), ' ') FROM pgbenchx.env_diff($run, $run2)"),
+is(q1("SELECT string_agg(attribute || '=' || coalesce(a, 'NULL') || '>' || coalesce(b, 'NULL'), ' ' ORDER BY attribute) FROM pgbenchx.env_diff($run, $run2)"),
 	'setting:work_mem=4MB>9MB', 'env_diff names exactly the setting that changed');
 
 $node->stop;

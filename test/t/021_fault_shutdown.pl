@@ -25,8 +25,10 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 	  or die 'second step never ran';
 	# what the completed step stored, and the samples of the one in progress
 	# samples are committed asynchronously (no fsync per second): give the
-	# WAL writer a moment, as a crash loses the last fraction of a second
-	sleep 1;
+	# WAL writer time to flush them (a crash loses what it has not flushed)
+	my $flush_lsn = q1('SELECT pg_current_wal_insert_lsn()');
+	$node->poll_query_until('postgres', "SELECT pg_current_wal_flush_lsn() >= '$flush_lsn'::pg_lsn")
+	  or die 'the WAL writer never flushed the samples';
 	my $step1 = q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1");
 	$node->stop('immediate');
 	$node->start;

@@ -45,7 +45,10 @@ ok(nothing_left($node), 'the start-up workers exit');
 my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
 run_sampled($node, "sweep_id = $sweep AND clients = 2")
   or die 'second step never ran';
-sleep 1;	# samples commit asynchronously: let the WAL writer flush them
+# samples commit asynchronously: wait until the WAL writer has flushed them
+my $flush_lsn = q1('SELECT pg_current_wal_insert_lsn()');
+$node->poll_query_until('postgres', "SELECT pg_current_wal_flush_lsn() >= '$flush_lsn'::pg_lsn")
+  or die 'the WAL writer never flushed the samples';
 my $step1 = q1("SELECT md5(r::text) || ' ' || (SELECT md5(string_agg(s::text, ',' ORDER BY second)) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) FROM pgbenchx.runs r WHERE sweep_id = $sweep AND clients = 1");
 my $log_offset = -s $node->logfile;
 $node->stop('immediate');

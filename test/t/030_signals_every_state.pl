@@ -111,7 +111,7 @@ for my $name ('copy-pipe', 'copy-pipe-in')
 	cmp_ok($took, '<', 20, "replay with COPY: the sweep ended within seconds ($took s)");
 	is(q1("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
 		'failed,failed', 'replay with COPY: each run failed');
-	like(q1("SELECT string_agg(error, ',') FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+	like(q1("SELECT string_agg(error, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
 		qr/COPY is not supported in pgbench, aborting/, 'replay with COPY: pgbench\'s message');
 	ok(nothing_left($node), 'replay with COPY: nothing left');
 }

@@ -39,7 +39,7 @@ sub no_running_rows
 	unlock_session($lock);
 	ok(nothing_left($node), 'its coordinator leaves, having run nothing');
 	ok(no_running_rows(), 'no run or sweep reads running');
-	is(q1("SELECT string_agg(status || ': ' || coalesce(error, ''), ',') FROM pgbenchx.runs WHERE run_id > $before"),
+	is(q1("SELECT string_agg(status || ': ' || coalesce(error, ''), ',' ORDER BY run_id) FROM pgbenchx.runs WHERE run_id > $before"),
 		"cancelled: $abandoned", 'the run the caller never learnt of reads cancelled, with the reason');
 	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id > $before"), '0', 'and has not run a second');
 	sleep 1;
@@ -76,7 +76,7 @@ sub no_running_rows
 	unlock_session($lock);
 	ok(nothing_left($node), 'its coordinator leaves');
 	ok(no_running_rows(), 'no run or sweep reads running');
-	is(q1("SELECT string_agg(status || ': ' || coalesce(error, ''), ',') FROM pgbenchx.sweeps WHERE sweep_id > $before"),
+	is(q1("SELECT string_agg(status || ': ' || coalesce(error, ''), ',' ORDER BY sweep_id) FROM pgbenchx.sweeps WHERE sweep_id > $before"),
 		"cancelled: $abandoned", 'the sweep reads cancelled, with the reason');
 	is(q1("SELECT count(*) FROM pgbenchx.runs WHERE sweep_id > $before"), '0', 'none of its runs started');
 }

@@ -225,7 +225,7 @@ my $new_sweep = q_up("SELECT run_sweep(1, 2, transactions => 20, checkpoint => f
 wait_for($new_sweep);
 my $new_replay = q_up("SELECT run_replay(E'SELECT 1;\\n', 1, 1, checkpoint => false)");
 wait_for($new_replay);
-is(q_up("SELECT string_agg(status, ',') FROM pgbenchx.runs WHERE run_id = $new_run OR sweep_id IN ($new_sweep, $new_replay)"),
+is(q_up("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE run_id = $new_run OR sweep_id IN ($new_sweep, $new_replay)"),
 	'completed,completed,completed,completed', 'after the update: a run, a sweep and a replay complete');
 ok($new_run > $imported, 'new ids continue after the old ones');
 wait_for($old_sweep);

@@ -131,7 +131,7 @@ sub check_run
 	my $list = join '', map { "SELECT $_;\n" } 1 .. 200;
 	my $sweep = q1("SELECT run_replay(\$r\$$list\$r\$, 1, 2, checkpoint => false)");
 	wait_for($sweep);
-	is(q1("SELECT string_agg(status, ',') FROM pgbenchx.runs WHERE sweep_id = $sweep"), 'completed,completed',
+	is(q1("SELECT string_agg(status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"), 'completed,completed',
 		'replay: both runs completed');
 	is(q1("SELECT bool_and(tps IS NULL AND qpm > 0 AND bar <> '') FROM pgbenchx.sweep_report($sweep)"), 't',
 		'replay: sweep_report gives qpm, not tps');

@@ -244,7 +244,7 @@ for my $p (@parts)
 	ok($p->[0]->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $p->[1]"),
 		'its part on its generator ended too');
 }
-is(qa("SELECT string_agg(status, ',') FROM pgbenchx.run_generators WHERE run_id = $id"), 'aborted,aborted',
+is(qa("SELECT string_agg(status, ',' ORDER BY generator) FROM pgbenchx.run_generators WHERE run_id = $id"), 'aborted,aborted',
 	'run_generators rows say aborted');
 ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B after the terminate');
 

@@ -692,7 +692,7 @@ sub dumped
 my $layout = q{
 	SELECT string_agg(concat_ws(' ', c.relname, c.relkind, c.relpersistence, c.reloptions::text,
 		pg_get_partkeydef(c.oid), pg_get_expr(c.relpartbound, c.oid),
-		(SELECT string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY 1) FROM pg_constraint k WHERE k.conrelid = c.oid)),
+		(SELECT string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY pg_get_constraintdef(k.oid)) FROM pg_constraint k WHERE k.conrelid = c.oid)),
 		E'\n' ORDER BY c.relname)
 	FROM pg_class c WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'p', 'i')};
 my $content = q{SELECT (SELECT count(*) || ' ' || sum(abalance) FROM pgbench_accounts),
