@@ -18,6 +18,7 @@ OBJS = \
 	src/results.o \
 	src/environment.o \
 	src/loopback.o \
+	src/cancel.o \
 	src/wait.o \
 	src/progress.o \
 	src/owner.o \
