@@ -340,7 +340,11 @@ for my $mode ('silent', 'drain', 'halfclose')
 	like($err, $mode eq 'halfclose' ? qr/server closed the connection|could not/ : qr/timeout expired/,
 		"$what: the error says why") or diag($err);
 
-	next if $mode eq 'halfclose';    # fails at once: nothing to interrupt
+	if ($mode eq 'halfclose')    # fails at once: nothing to interrupt
+	{
+		endpoint_stop($pid);
+		next;
+	}
 
 	# a caller waiting in its login check yields to cancel and terminate
 	for my $how ('pg_cancel_backend', 'pg_terminate_backend')
