@@ -127,6 +127,11 @@ sub serve
 	relay($c, $pkt, $sockpath);
 }
 
+# the endpoints still running, stopped at the end whatever happened (the
+# children leave with POSIX::_exit, so this runs in the test alone)
+my %endpoints;
+END { kill 'KILL', -$_ for keys %endpoints; }
+
 # Start an endpoint; returns (pid, port).  The endpoint and its children
 # are one process group, stopped by its pid.
 sub endpoint
@@ -160,6 +165,7 @@ sub endpoint
 		POSIX::_exit(0);
 	}
 	close $l;
+	$endpoints{$pid} = 1;
 	return ($pid, $port);
 }
 
@@ -168,6 +174,7 @@ sub endpoint_stop
 	my ($pid) = @_;
 	kill 'KILL', -$pid;
 	waitpid($pid, 0);
+	delete $endpoints{$pid};
 }
 
 # ---------------------------------------------------------------------
