@@ -9,7 +9,8 @@
  * Each client is an explicit state machine over a non-blocking libpq
  * connection: one ClientPhase, advanced by driver_client_advance() (one
  * switch, as pgbench's advanceConnectionState); one WaitEventSet holds the
- * latch, the postmaster and every client socket.  The driver never blocks inside libpq, never allocates per
+ * latch, the postmaster and every client socket.  The driver never blocks
+ * inside libpq (its cancels go through cancel.c, with a deadline), never allocates per
  * transaction (the script module reuses each client's buffers), and is
  * connected to no database (it initializes without one only to show up in
  * pg_stat_activity as a "pgbenchx driver").
