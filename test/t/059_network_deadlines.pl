@@ -10,7 +10,7 @@
 #  every packet) while the clients wait for their answers;
 #  (b, c, d) for every connection: accepts and never answers, reads and
 #  drops everything, half-closes right after accept; for the caller's login
-#  check and for the benchmark clients only.
+#  check, for the benchmark clients only, and as a load generator.
 # For each: pgbenchx.cancel, pg_terminate_backend of the driver and of the
 # coordinator, and pg_ctl stop -m fast each end the run (cancelled, failed,
 # aborted), every pgbenchx process leaves, and the server accepts new
@@ -383,6 +383,39 @@ for my $mode ('silent', 'drain', 'halfclose')
 		  or die 'the caller never started';
 		usleep(500_000);
 		fast_stop_ok("$what, a caller in its login check");
+		$h->finish;
+	}
+	endpoint_stop($pid);
+}
+
+# ---------------------------------------------------------------------
+# (b, c, d) as a load generator: the recorder's pre-flight gives up (its
+# own deadlines) and yields to a cancel of its caller
+# ---------------------------------------------------------------------
+for my $mode ('silent', 'drain', 'halfclose')
+{
+	my ($pid, $port) = endpoint(all => $mode);
+	my $what = "a generator endpoint $mode";
+	my $gen = "ARRAY['host=127.0.0.1 port=$port dbname=postgres sslmode=disable'], conninfo => 'host="
+	  . $node->host . ' port=' . $node->port . " dbname=postgres'";
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SELECT run_bench(2, 5, 'nd-select', generators => $gen, vacuum => false, checkpoint => false)",
+		timeout => 60);
+	ok(defined $ret && $ret != 0, "$what: run_bench is refused");
+	like($err, qr/generator 1/, "$what: the refusal names the generator") or diag($err);
+	if ($mode ne 'halfclose')
+	{
+		my ($in, $o, $e) = ('', '', '');
+		my $h = IPC::Run::start(
+			[ 'psql', '-X', '-d', $node->connstr('postgres') . ' application_name=nd-caller',
+			  '-c', "SELECT run_bench(2, 5, 'nd-select', generators => $gen, vacuum => false, checkpoint => false)" ],
+			'<', \$in, '>', \$o, '2>', \$e);
+		poll_until("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'nd-caller' AND state = 'active'", '1')
+		  or die 'the caller never started';
+		usleep(500_000);
+		q1("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'nd-caller'");
+		ok(poll_until("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'nd-caller' AND state = 'active'", '0'),
+			"$what: pg_cancel_backend ends a caller waiting in the pre-flight");
 		$h->finish;
 	}
 	endpoint_stop($pid);
