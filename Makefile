@@ -19,6 +19,7 @@ OBJS = \
 	src/environment.o \
 	src/loopback.o \
 	src/conninfo.o \
+	src/cancel.o \
 	src/wait.o \
 	src/progress.o \
 	src/owner.o \

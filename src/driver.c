@@ -9,10 +9,11 @@
  * Each client is an explicit state machine over a non-blocking libpq
  * connection: one ClientPhase, advanced by driver_client_advance() (one
  * switch, as pgbench's advanceConnectionState); one WaitEventSet holds the
- * latch, the postmaster and every client socket.  The driver never blocks inside libpq, never allocates per
- * transaction (the script module reuses each client's buffers), never holds
- * a whole result (rows are read and dropped one at a time, see
- * driver_stream_results), and is
+ * latch, the postmaster and every client socket.  The driver never blocks
+ * inside libpq (its cancels go through cancel.c, with a deadline), never
+ * allocates per transaction (the script module reuses each client's
+ * buffers), never holds a whole result (rows are read and dropped one at a
+ * time, see driver_stream_results), and is
  * connected to no database (it initializes without one only to show up in
  * pg_stat_activity as a "pgbenchx driver").
  *
@@ -45,6 +46,7 @@
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
+#include "cancel.h"
 #include "driver.h"
 #include "loopback.h"
 #include "prng.h"
@@ -452,47 +454,73 @@ driver_conn_setup(DriverRun *dr, PGconn *conn)
 		PQsetNoticeReceiver(conn, driver_notice_receiver, dr);
 }
 
+/* Whether conn has a query in flight that a cancel would end. */
+static bool
+driver_query_in_flight(PGconn *conn)
+{
+	return conn != NULL && PQstatus(conn) == CONNECTION_OK &&
+		PQtransactionStatus(conn) == PQTRANS_ACTIVE;
+}
+
 /*
- * Have the server cancel the query in flight on conn.  PQcancel opens a
- * short connection to the postmaster: bounded, and used only on the way
- * out of a client (a stop, a COPY, the driver's exit).
+ * Have the server cancel the query in flight on conn: a non-blocking
+ * CancelRequest with a deadline (cancel.c), used only on the way out of a
+ * client (a COPY).  A server that does not answer in time is not waited
+ * for: the caller closes the connection, which ends the query as well.
  */
 static void
 driver_cancel_query(PGconn *conn)
 {
-	PGcancel   *cancel;
-	char		errbuf[256];
+	if (driver_query_in_flight(conn))
+		(void) cancel_send(&conn, 1, CANCEL_DEADLINE_MS);
+}
 
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK ||
-		PQtransactionStatus(conn) != PQTRANS_ACTIVE)
-		return;
-	cancel = PQgetCancel(conn);
-	if (cancel)
+/*
+ * Cancel the queries in flight on the clients that match (all of them
+ * when only_live is false, else those not done or aborted), all at once and
+ * within one deadline (cancel.c), so that a driver with many clients behind
+ * an endpoint that never answers a cancel still exits within seconds.
+ */
+static void
+driver_cancel_clients(DriverRun *dr, bool only_live)
+{
+	PGconn	  **conns = palloc(sizeof(PGconn *) * Max(1, dr->nclients));
+	int			n = 0;
+
+	for (int i = 0; i < dr->nclients; i++)
 	{
-		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-		PQfreeCancel(cancel);
+		DriverClient *c = &dr->clients[i];
+
+		if (only_live && (c->phase == CLIENT_DONE || c->phase == CLIENT_ABORTED))
+			continue;
+		if (driver_query_in_flight(c->conn))
+			conns[n++] = c->conn;
 	}
+	if (n > 0)
+		(void) cancel_send(conns, n, CANCEL_DEADLINE_MS);
+	pfree(conns);
 }
 
 /*
  * Close every client connection, cancelling the queries still running so
  * that no backend goes on working (or waiting on a lock) for a driver that
- * is gone.  Nothing is drained.  Used when the driver fails and when it
- * exits on a FATAL (pg_terminate_backend, shutdown, the coordinator's
- * terminate).
+ * is gone; a cancel that cannot be delivered within its deadline is given
+ * up, and the connection closed all the same.  Nothing is drained.  Used
+ * when the driver fails and when it exits on a FATAL (pg_terminate_backend,
+ * shutdown, the coordinator's terminate).
  */
 static void
 driver_close_all(DriverRun *dr)
 {
 	if (dr == NULL || dr->clients == NULL)
 		return;
+	driver_cancel_clients(dr, false);
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
 
 		if (c->conn == NULL)
 			continue;
-		driver_cancel_query(c->conn);
 		PQfinish(c->conn);
 		c->conn = NULL;
 		driver_publish_pid(dr, c);
@@ -1753,15 +1781,13 @@ driver_loop(DriverRun *dr)
 		/* past the stop grace: whatever is still in flight is dropped */
 		if (dr->stop_deadline != 0 && now >= dr->stop_deadline)
 		{
+			driver_cancel_clients(dr, true);
 			for (int i = 0; i < dr->nclients; i++)
 			{
 				DriverClient *c = &dr->clients[i];
 
 				if (c->phase != CLIENT_DONE && c->phase != CLIENT_ABORTED)
-				{
-					driver_cancel_query(c->conn);
 					driver_client_close(dr, c, CLIENT_DONE);
-				}
 			}
 		}
 	}

@@ -7,7 +7,11 @@
  *
  * Used by the caller's backend (the login check before a run), and by the
  * coordinator (pre-run maintenance, counters, check_tpcb), whose every
- * connection of a non-superuser's run is checked by conninfo.c's rule.  The drivers keep their own state
+ * connection of a non-superuser's run is checked by conninfo.c's rule.
+ * Nothing here blocks in libpq: the
+ * connect keeps connect_timeout itself (libpq keeps it only in PQconnectdb),
+ * the connection is non-blocking once made, and a cancel goes through
+ * cancel.c, with its deadline.  The drivers keep their own state
  * machine for their many connections and only take the conninfo and the
  * "too many open files" error from here.
  *
@@ -31,6 +35,7 @@
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
+#include "cancel.h"
 #include "loopback.h"
 
 void
@@ -99,6 +104,8 @@ loopback_conninfo(const char *dbname, const char *user,
 volatile sig_atomic_t *loopback_cancel_flag = NULL;
 
 bool		loopback_require_password = false;
+/* how long loopback_connect waits when connect_timeout is unset or 0 */
+#define LOOPBACK_CONNECT_TIMEOUT_S	60
 
 /* how long loopback_exec waits for the server's answer to its cancel */
 #define LOOPBACK_CANCEL_WAIT_MS	5000
@@ -170,12 +177,36 @@ loopback_close(PGconn *conn)
 	ReleaseExternalFD();
 }
 
+/*
+ * The connection's connect_timeout in seconds, as libpq reads it (at least
+ * 2); when it is unset or 0, LOOPBACK_CONNECT_TIMEOUT_S: a connection from
+ * inside the server is never waited for without end.
+ */
+static int
+loopback_connect_timeout(PGconn *conn)
+{
+	PQconninfoOption *opts = PQconninfo(conn);
+	int			timeout = 0;
+
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val && o->val[0] != '\0')
+			timeout = atoi(o->val);
+	if (opts)
+		PQconninfoFree(opts);
+	if (timeout <= 0)
+		return LOOPBACK_CONNECT_TIMEOUT_S;
+	return Max(timeout, 2);
+}
+
 PGconn *
 loopback_connect(const char *conninfo, char **errmsg)
 {
 	PGconn	   *conn;
 	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	bool		cancelled = false;
+	bool		timed_out = false;
+	int			timeout_s;
+	TimestampTz deadline;
 
 	*errmsg = NULL;
 	loopback_acquire_fd("a loopback connection");
@@ -190,12 +221,21 @@ loopback_connect(const char *conninfo, char **errmsg)
 	PQsetNoticeReceiver(conn, loopback_notice_receiver, NULL);
 	if (PQstatus(conn) == CONNECTION_BAD)
 		status = PGRES_POLLING_FAILED;
+	timeout_s = loopback_connect_timeout(conn);
+	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_s * 1000);
 
 	PG_TRY();
 	{
 		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
 		{
 			int			rc;
+
+			/* libpq keeps connect_timeout only in PQconnectdb: we keep it */
+			if (GetCurrentTimestamp() >= deadline)
+			{
+				timed_out = true;
+				break;
+			}
 
 			/*
 			 * Wake at least once a second to look at the cancel flag; poll
@@ -230,6 +270,13 @@ loopback_connect(const char *conninfo, char **errmsg)
 		*errmsg = pstrdup("cancelled while connecting");
 		return NULL;
 	}
+	if (timed_out)
+	{
+		loopback_close(conn);
+		*errmsg = psprintf("timeout expired: no connection within %d s (connect_timeout)",
+						   timeout_s);
+		return NULL;
+	}
 	if (status == PGRES_POLLING_FAILED)
 	{
 		char	   *msg = pstrdup(PQerrorMessage(conn));
@@ -246,6 +293,13 @@ loopback_connect(const char *conninfo, char **errmsg)
 	{
 		*errmsg = psprintf("the server at %s let a non-superuser's connection in without asking for the password",
 						   conninfo_where(conn));
+		loopback_close(conn);
+		return NULL;
+	}
+	/* nothing sent later may block in libpq either (loopback_exec flushes) */
+	if (PQsetnonblocking(conn, 1) != 0)
+	{
+		*errmsg = pstrdup(PQerrorMessage(conn));
 		loopback_close(conn);
 		return NULL;
 	}
@@ -269,21 +323,25 @@ loopback_exec(PGconn *conn, const char *sql, char **first_value, char *sqlstate)
 
 	for (;;)
 	{
-		while (PQisBusy(conn))
+		int			flush;
+
+		/* the connection is non-blocking: the rest of the send, then the answer */
+		while ((flush = PQflush(conn)) != 0 || PQisBusy(conn))
 		{
+			if (flush < 0)
+				return pstrdup(PQerrorMessage(conn));
 			/* wake at least once a second to look at the cancel flag */
-			loopback_wait(conn, WL_SOCKET_READABLE, 1000, PG_WAIT_EXTENSION);
+			loopback_wait(conn, WL_SOCKET_READABLE | (flush > 0 ? WL_SOCKET_WRITEABLE : 0),
+						  1000, PG_WAIT_EXTENSION);
 			if (!cancel_sent && loopback_cancel_flag && *loopback_cancel_flag)
 			{
-				PGcancel   *cancel = PQgetCancel(conn);
-				char		errbuf[256];
-
-				/* the server answers with an error, which we drain below */
-				if (cancel)
-				{
-					(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-					PQfreeCancel(cancel);
-				}
+				/*
+				 * The server answers with an error, which we drain below; a
+				 * server that did not take the request within its deadline
+				 * (cancel.c) will not answer it at all.
+				 */
+				if (cancel_send(&conn, 1, CANCEL_DEADLINE_MS) == 0)
+					return pstrdup("cancelled; the server did not answer the cancel request");
 				cancel_sent = true;
 				cancel_at = GetCurrentTimestamp();
 			}

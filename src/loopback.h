@@ -31,8 +31,10 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
  * Connect without blocking, waiting on the socket and the latch.  Returns
  * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
  * Interrupts are serviced: a cancel raises an ERROR (the connection is
- * closed first).  With loopback_require_password, a login without the
- * password is refused as a failure.  The connection's descriptor is reserved with
+ * closed first).  The wait is bounded by the conninfo's connect_timeout
+ * (60 s when unset or 0).  The connection returned is non-blocking.  With
+ * loopback_require_password, a login without the password is refused as a
+ * failure.  The connection's descriptor is reserved with
  * AcquireExternalFD (an ERROR when none is left) and given back by
  * loopback_finish.
  */
@@ -57,9 +59,10 @@ extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
 
 /*
  * When set and *loopback_cancel_flag becomes true (a signal handler sets
- * it), loopback_exec cancels the statement in progress (PQcancel) and
- * returns its error, instead of waiting for a statement that may wait on a
- * lock forever.  The coordinator points it at its cancel flag.
+ * it), loopback_exec cancels the statement in progress (cancel_send, with
+ * its deadline) and returns its error, instead of waiting for a statement
+ * that may wait on a lock forever.  The coordinator points it at its cancel
+ * flag.
  */
 extern volatile sig_atomic_t *loopback_cancel_flag;
 

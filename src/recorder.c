@@ -55,6 +55,7 @@
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
+#include "cancel.h"
 #include "fleet.h"
 #include "histcodec.h"
 #include "loopback.h"
@@ -1604,23 +1605,22 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 static void
 recorder_abandon_one(RecorderPart *p)
 {
-	PGcancel   *c;
-	char		errbuf[256];
 	const char *params[1];
 	char	   *err;
 
 	if (!recorder_live(p) || p->part_id == 0 || p->finished)
 		return;
-	/* a statement in flight: cancel it first, then cancel the part */
-	if (PQisBusy(p->g.conn) && (c = PQgetCancel(p->g.conn)) != NULL)
-	{
-		(void) PQcancel(c, errbuf, sizeof(errbuf));
-		PQfreeCancel(c);
-	}
 	params[0] = psprintf(INT64_FORMAT, p->part_id);
 	PG_TRY();
 	{
 		PGresult   *res;
+
+		/*
+		 * A statement in flight: cancel it first (cancel.c, with its
+		 * deadline), then cancel the part.
+		 */
+		if (PQisBusy(p->g.conn))
+			(void) cancel_send(&p->g.conn, 1, CANCEL_DEADLINE_MS);
 
 		while (PQisBusy(p->g.conn) && (res = fleet_collect(p->g.conn, 2000, &err, NULL)) != NULL)
 			PQclear(res);
