@@ -47,6 +47,7 @@
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
+#include "trust.h"
 
 /* the seed sweep's client counts; then doubling from 160 */
 static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
@@ -387,14 +388,16 @@ launch_check_connections(int clients)
 
 /*
  * Log in as the clients will and count pgbench_branches, as pgbench does to
- * find the scale of the built-in scripts.  Returns the scale.
+ * find the scale of the built-in scripts.  Returns the scale.  Reads who the
+ * clients are and how they resolve names into *clients (trust.c).
  */
 static int
-launch_check_login(const char *conninfo, const char *role, bool need_tables)
+launch_check_login(const char *conninfo, const char *role, bool need_tables,
+				   TrustClients *clients)
 {
 	char	   *connerr;
 	char	   *value = NULL;
-	char	   *error = NULL;
+	char	   *volatile error = NULL;
 	char		sqlstate[6];
 	PGconn	   *conn;
 	bool		used_password;
@@ -409,12 +412,21 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
 						 role)));
 	used_password = PQconnectionUsedPassword(conn);
+	memset(clients, 0, sizeof(*clients));
 	/* a cancel or statement_timeout during the count must not leak conn */
-	if ((superuser() || used_password) && need_tables)
+	if (superuser() || used_password)
 	{
 		PG_TRY();
 		{
-			error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
+			char	   *trust_error;
+
+			if (!trust_read_clients(conn, clients, &trust_error))
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("could not read the benchmark clients' role and search_path"),
+						 errdetail("%s", trust_error)));
+			if (need_tables)
+				error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
 		}
 		PG_CATCH();
 		{
@@ -931,7 +943,7 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
  */
 static void
 launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted,
-					bool remote, bool builtin)
+					bool remote, bool builtin, TrustClients *clients)
 {
 	int			max_clients = 0;
 	int			max_jobs;
@@ -971,7 +983,7 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 
 	dbname = get_database_name(MyDatabaseId);
 	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
-	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin);
+	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin, clients);
 	/* each client puts its own application_name in front of this */
 	conninfo = loopback_conninfo(dbname, spec->owner, NULL, quoted);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)
@@ -980,6 +992,21 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
 	strlcpy(spec->conninfo, conninfo, sizeof(spec->conninfo));
+}
+
+/*
+ * Phase 4b, whose code the run would execute: every relation the scripts,
+ * the maintenance and check_tpcb name, as the clients resolve them, and
+ * the code those relations run, must be trusted by the clients' role
+ * (trust.c); the coordinator checks again before each step.
+ */
+static void
+launch_check_trust(const RunSpec *spec, const char *payload, const TrustClients *clients)
+{
+	RunMix		mix;
+
+	run_spec_mix(spec, payload, &mix);
+	trust_check_run(spec, clients, mix.nscripts, mix.names, mix.texts);
 }
 
 /*
@@ -1228,6 +1255,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	StringInfoData payload;
 	dsm_segment *seg;
 	LaunchHandshake *hs;
+	TrustClients clients;
 
 	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
 	quoted = launch_check_caller(opts, spec, &remote);
@@ -1238,7 +1266,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
-	launch_check_server(opts, spec, quoted, remote, builtin);
+	launch_check_server(opts, spec, quoted, remote, builtin, &clients);
+	launch_check_trust(spec, payload.data, &clients);
 	launch_check_generators(opts, spec, gens, &payload);
 	spec->dboid = MyDatabaseId;
 	spec->roleid = GetUserId();

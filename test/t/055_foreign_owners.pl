@@ -1,0 +1,296 @@
+# Code a runner owns never runs with another role's rights (issue 20,
+# section 1; README, "Security model"), written as the attacker works.
+#
+# alice is a runner with CREATE on public and a SCRAM password.  Her
+# function pwn() records current_user in public.pwned (which she owns and
+# everybody may write) and tries ALTER ROLE alice SUPERUSER, swallowing the
+# error; it is called from everything she can hang on a table.
+#
+# Database postgres: alice ran pgbench_init, so she owns public.pgbench_*,
+# and armed them: AFTER TRUNCATE / INSERT / UPDATE triggers, a rule, an RLS
+# policy (FORCE ROW LEVEL SECURITY), a column default, an inheritance child;
+# pgbench_history is later replaced by a view over her function.  A
+# superuser's run_bench with every default, check_tpcb, a custom script
+# naming her table and pgbench_init over her tables are each refused with
+# 42501 naming the object and alice.  Her own runs on her own tables go on.
+#
+# Database sudb: the superuser's own tables.  Runs by the superuser and by
+# alice go on.  Then single foreign pieces on the superuser's tables, each
+# refused: a trigger, a policy, a default calling her function, a rule
+# writing her table, a partition she owns, the TRIGGER privilege granted to
+# her, her =(integer, integer) where the clients' search_path puts public
+# before pg_catalog, and, between two steps of a sweep (held there by a
+# lock on pgbenchx.samples), a pgbench_history of hers that the clients'
+# search_path finds first: the sweep ends failed with that error, its
+# first step kept.
+#
+# After every refusal alice is still no superuser and pwned holds no row
+# written by anyone but her.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('foreign_owners',
+	conf => "password_encryption = 'scram-sha-256'\nmax_worker_processes = 8\n");
+my $su = $node->safe_psql('postgres', 'SELECT current_user');
+$node->safe_psql('postgres', q{
+	CREATE ROLE alice LOGIN PASSWORD 'a-secret';
+	SELECT pgbenchx.grant_runner('alice');
+	GRANT CREATE ON SCHEMA public TO alice;
+	CREATE DATABASE sudb;
+});
+my $hba = $node->data_dir . '/pg_hba.conf';
+open(my $fh, '>', $hba) or die;
+print $fh "local all $su trust\n";
+print $fh "local all all scram-sha-256\n";
+close $fh;
+$node->reload;
+
+# her marker, in each database
+my $arm = q{
+	CREATE TABLE public.pwned (who text, what text);
+	GRANT ALL ON public.pwned TO PUBLIC;
+	CREATE FUNCTION public.pwn_do(what text) RETURNS integer LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO public.pwned VALUES (current_user, what);
+		BEGIN
+			EXECUTE 'ALTER ROLE alice SUPERUSER';
+		EXCEPTION WHEN OTHERS THEN NULL;
+		END;
+		RETURN 1;
+	END $$;
+	CREATE FUNCTION public.pwn() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		PERFORM public.pwn_do(TG_NAME);
+		RETURN NULL;
+	END $$;
+	CREATE FUNCTION public.pwnv() RETURNS integer LANGUAGE sql AS $$ SELECT public.pwn_do('value') $$;
+	CREATE FUNCTION public.pwnb(integer) RETURNS boolean LANGUAGE sql AS $$ SELECT public.pwn_do('bool') > 0 $$;
+};
+
+sub as_alice
+{
+	my ($db, $sql) = @_;
+	local $ENV{PGPASSWORD} = 'a-secret';
+	my ($stdout, $stderr);
+	my $ret = $node->psql($db, $sql, stdout => \$stdout, stderr => \$stderr,
+		extra_params => [ '-U', 'alice', '-v', 'VERBOSITY=verbose' ]);
+	return ($ret, $stdout, $stderr);
+}
+
+sub as_su
+{
+	my ($db, $sql) = @_;
+	my ($stdout, $stderr);
+	my $ret = $node->psql($db, $sql, stdout => \$stdout, stderr => \$stderr,
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	return ($ret, $stdout, $stderr);
+}
+
+sub alice_ok
+{
+	my ($db, $sql) = @_;
+	my ($ret, $out, $err) = as_alice($db, $sql);
+	die "alice: $sql: $err" if $ret != 0;
+	return $out;
+}
+
+sub ended
+{
+	my ($db, $id) = @_;
+	$node->poll_query_until($db, "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die "run $id never ended";
+	return $node->safe_psql($db, "SELECT status FROM pgbenchx.runs WHERE run_id = $id");
+}
+
+# never superuser, nothing ran as anyone else
+sub unharmed
+{
+	my ($name) = @_;
+	is($node->safe_psql('postgres', "SELECT rolsuper FROM pg_roles WHERE rolname = 'alice'"),
+		'f', "$name: alice is no superuser");
+	for my $db ('postgres', 'sudb')
+	{
+		is($node->safe_psql($db, "SELECT count(*) FROM public.pwned WHERE who <> 'alice'"),
+			'0', "$name: nothing of hers ran as another role ($db)");
+	}
+}
+
+# refused(db, name, sql, qr/object/): 42501, the object and alice named
+sub refused
+{
+	my ($db, $name, $sql, $object) = @_;
+	my ($ret, $out, $err) = as_su($db, $sql);
+	isnt($ret, 0, "$name: refused");
+	like($err, qr/42501/, "$name: with 42501");
+	like($err, qr/owned by role "alice"|role "alice" may create triggers/, "$name: naming alice");
+	like($err, $object, "$name: naming the object");
+	unharmed($name);
+	return $err;
+}
+
+# sudb: the superuser's tables
+$node->safe_psql('sudb', q{
+	CREATE EXTENSION pgbenchx;
+	SELECT pgbenchx.grant_runner('alice');
+	GRANT CREATE ON SCHEMA public TO alice;
+	SET client_min_messages = warning;
+	SELECT pgbench_init(1, partitions => 2);
+	GRANT SELECT, INSERT, UPDATE ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO alice;
+});
+alice_ok('sudb', $arm);
+
+# ---------------------------------------------------------------- postgres
+# alice's own tables, armed
+alice_ok('postgres', $arm);
+alice_ok('postgres', 'SET client_min_messages = warning; SELECT pgbench_init(1)');
+alice_ok('postgres', q{
+	CREATE TRIGGER t_truncate AFTER TRUNCATE ON pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
+	CREATE TRIGGER t_insert AFTER INSERT ON pgbench_history FOR EACH ROW EXECUTE FUNCTION public.pwn();
+	CREATE TRIGGER t_update AFTER UPDATE ON pgbench_tellers FOR EACH ROW EXECUTE FUNCTION public.pwn();
+	GRANT ALL ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO PUBLIC;
+});
+
+# positive: alice on her own tables (her trigger runs, as alice)
+my $id = alice_ok('postgres', "SELECT run_bench(1, 1, conninfo => 'password=a-secret')");
+is(ended('postgres', $id), 'completed', 'alice runs on her own armed tables');
+ok($node->safe_psql('postgres', "SELECT count(*) > 0 FROM public.pwned WHERE who = 'alice' AND what = 't_insert'"),
+	'her trigger ran, as herself');
+unharmed('own run');
+
+# the instance: a superuser's run_bench with every default
+refused('postgres', 'run_bench with defaults', 'SELECT run_bench(1, 2)', qr/pgbench_/);
+refused('postgres', 'select-only', "SELECT run_bench(1, 2, 'select-only')", qr/table pgbench_accounts/);
+refused('postgres', 'maintenance alone (custom script)',
+	q{SELECT pgbenchx.add_script('su_plain', 'SELECT 1;'); SELECT run_bench(1, 2, 'su_plain')},
+	qr/table pgbench_(branches|tellers|history)/);
+my $err = refused('postgres', 'check_tpcb', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_/);
+like($err, qr/would run code of role "alice" with the rights of role "\Q$su\E"/, 'the detail says whose rights');
+like($err, qr/HINT:.*SET ROLE/, 'the hint says how to run it');
+refused('postgres', 'pgbench_init over her tables', 'SELECT pgbench_init(1)', qr/table pgbench_/);
+
+# a custom script naming her table, on tables of nobody else
+alice_ok('postgres', 'CREATE TABLE public.alice_t (x int); INSERT INTO public.alice_t VALUES (1);
+	CREATE TRIGGER t_sel AFTER UPDATE ON public.alice_t FOR EACH ROW EXECUTE FUNCTION public.pwn();
+	GRANT ALL ON public.alice_t TO PUBLIC');
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom', 'UPDATE alice_t SET x = x + 1;')});
+refused('postgres', 'custom script naming her table',
+	"SELECT run_bench(1, 2, 'su_custom', vacuum => false, checkpoint => false)", qr/table alice_t/);
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom2', '\set n 1
+SELECT * FROM (SELECT x FROM public.alice_t WHERE x > :n) s;')});
+refused('postgres', 'custom script reading her table in a subquery',
+	"SELECT run_bench(1, 2, 'su_custom2', vacuum => false, checkpoint => false)", qr/table alice_t/);
+
+# the variant: pgbench_history a view over her function
+alice_ok('postgres', q{
+	ALTER TABLE pgbench_history RENAME TO pgbench_history_t;
+	CREATE VIEW pgbench_history AS SELECT tid, bid, aid, public.pwnv() AS delta, mtime, filler FROM pgbench_history_t;
+	GRANT ALL ON pgbench_history TO PUBLIC;
+});
+refused('postgres', 'check_tpcb over her view', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_history/);
+alice_ok('postgres', 'DROP VIEW pgbench_history; ALTER TABLE pgbench_history_t RENAME TO pgbench_history');
+
+# the others, each on her own tables
+for my $case (
+	[ 'a rule', 'CREATE RULE r AS ON INSERT TO pgbench_history DO ALSO SELECT public.pwnv()' ],
+	[ 'an RLS policy',
+		'CREATE POLICY p ON pgbench_branches USING (public.pwnb(bid)); ALTER TABLE pgbench_branches ENABLE ROW LEVEL SECURITY; ALTER TABLE pgbench_branches FORCE ROW LEVEL SECURITY' ],
+	[ 'a column default', 'ALTER TABLE pgbench_history ALTER COLUMN filler SET DEFAULT public.pwnv()::text' ],
+	[ 'an inheritance child', 'CREATE TABLE public.h_child () INHERITS (pgbench_history)' ])
+{
+	my ($name, $sql) = @$case;
+	alice_ok('postgres', $sql);
+	refused('postgres', "her table with $name", 'SELECT run_bench(1, 2)', qr/pgbench_/);
+}
+# postgres keeps her tables: a run there takes no more of our time
+
+# ---------------------------------------------------------------- sudb
+
+# positive: the superuser's own tables, run by it and by alice
+$id = $node->safe_psql('sudb', 'SELECT run_bench(1, 1, check_tpcb => true)');
+is(ended('sudb', $id), 'completed', "the superuser's run on its own tables");
+$id = alice_ok('sudb', "SELECT run_bench(1, 1, vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
+is(ended('sudb', $id), 'completed', "alice's run on the superuser's tables");
+
+# single foreign pieces on trusted tables
+for my $case (
+	[ 'a trigger calling her function',
+		'CREATE TRIGGER su_t AFTER INSERT ON pgbench_history FOR EACH ROW EXECUTE FUNCTION public.pwn()',
+		'DROP TRIGGER su_t ON pgbench_history', qr/function pwn\(\).*trigger su_t/s ],
+	[ 'a forced policy calling her function',
+		'CREATE POLICY su_p ON pgbench_tellers USING (public.pwnb(tid)); ALTER TABLE pgbench_tellers ENABLE ROW LEVEL SECURITY; ALTER TABLE pgbench_tellers FORCE ROW LEVEL SECURITY',
+		'DROP POLICY su_p ON pgbench_tellers; ALTER TABLE pgbench_tellers NO FORCE ROW LEVEL SECURITY; ALTER TABLE pgbench_tellers DISABLE ROW LEVEL SECURITY',
+		qr/function pwnb\(integer\).*policy su_p/s ],
+	[ 'a default calling her function',
+		'ALTER TABLE pgbench_history ALTER COLUMN filler SET DEFAULT public.pwnv()::text',
+		'ALTER TABLE pgbench_history ALTER COLUMN filler DROP DEFAULT', qr/function pwnv\(\)/ ],
+	[ 'a rule writing her table',
+		'CREATE RULE su_r AS ON INSERT TO pgbench_history DO ALSO INSERT INTO public.pwned VALUES (\'rule\', \'rule\')',
+		'DROP RULE su_r ON pgbench_history', qr/table pwned/ ],
+	[ 'a partition she owns',
+		'ALTER TABLE pgbench_accounts_2 OWNER TO alice',
+		'ALTER TABLE pgbench_accounts_2 OWNER TO CURRENT_USER', qr/table pgbench_accounts_2/ ],
+	[ 'the TRIGGER privilege granted to her',
+		'GRANT TRIGGER ON pgbench_tellers TO alice',
+		'REVOKE TRIGGER ON pgbench_tellers FROM alice', qr/table pgbench_tellers/ ])
+{
+	my ($name, $plant, $undo, $object) = @$case;
+	$node->safe_psql('sudb', $plant);
+	refused('sudb', $name, 'SELECT run_bench(1, 2)', $object);
+	$node->safe_psql('sudb', $undo);
+}
+
+# her operator, where the clients' search_path puts public before pg_catalog
+alice_ok('sudb', q{
+	CREATE FUNCTION public.int4eq_pwn(integer, integer) RETURNS boolean LANGUAGE sql AS $$ SELECT public.pwn_do('op') > 0 AND $1 OPERATOR(pg_catalog.=) $2 $$;
+	CREATE OPERATOR public.= (LEFTARG = integer, RIGHTARG = integer, FUNCTION = public.int4eq_pwn);
+});
+$node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, pg_catalog");
+refused('sudb', 'her =(integer, integer) before pg_catalog', "SELECT run_bench(1, 2, 'select-only')",
+	qr/operator public\.=\(integer,integer\)|operator =\(integer,integer\)|function int4eq_pwn/);
+$node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb RESET search_path");
+alice_ok('sudb', 'DROP OPERATOR public.= (integer, integer)');
+
+# between two steps of a sweep: a pgbench_history of hers found first
+$node->safe_psql('sudb', q{
+	CREATE SCHEMA bench;
+	ALTER TABLE pgbench_accounts SET SCHEMA bench;
+	ALTER TABLE pgbench_branches SET SCHEMA bench;
+	ALTER TABLE pgbench_tellers SET SCHEMA bench;
+	ALTER TABLE pgbench_history SET SCHEMA bench;
+});
+$node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, bench");
+# lock_session() locks in database postgres: the same, in sudb
+my ($in, $out, $lerr) = ('', '', '');
+my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('sudb')],
+	'<', \$in, '>', \$out, '2>', \$lerr);
+$in .= "BEGIN;\nLOCK TABLE pgbenchx.samples IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+$h->pump until $out =~ /locked/;
+my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 1)');
+$node->poll_query_until('sudb',
+	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+	  . "WHERE NOT l.granted AND c.relname = 'samples'")
+  or die 'the sweep never waited for pgbenchx.samples';
+alice_ok('sudb', q{
+	CREATE TABLE public.pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
+	CREATE TRIGGER t_mid AFTER INSERT OR TRUNCATE ON public.pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
+	GRANT ALL ON public.pgbench_history TO PUBLIC;
+});
+$in .= "COMMIT;\n\\q\n";
+$h->finish;
+$node->poll_query_until('sudb', "SELECT status <> 'running' FROM pgbenchx.sweeps WHERE sweep_id = $sweep")
+  or die 'the sweep never ended';
+is($node->safe_psql('sudb', "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"),
+	'failed', 'the sweep ends failed');
+is($node->safe_psql('sudb', "SELECT string_agg(clients || ':' || status, ',' ORDER BY clients) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+	'1:completed,2:failed', 'its first step is kept, the second failed');
+like($node->safe_psql('sudb', "SELECT error FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"),
+	qr/refusing to use table pgbench_history owned by role "alice"/, 'the step says why');
+unharmed('between steps');
+
+done_testing();
