@@ -289,7 +289,10 @@ trust_trigger_grants(TrustWalk *w, HeapTuple classtup, Oid relid)
 			continue;
 		if (grantee == ACL_ID_PUBLIC || !has_privs_of_role(grantee, w->roleid))
 		{
+			Form_pg_class cls = (Form_pg_class) GETSTRUCT(classtup);
 			char	   *desc = trust_describe(RelationRelationId, relid);
+			char	   *qualified = quote_qualified_identifier(get_namespace_name(cls->relnamespace),
+															   NameStr(cls->relname));
 			char	   *grantee_name = grantee == ACL_ID_PUBLIC ? "PUBLIC" :
 				GetUserNameFromId(grantee, true);
 
@@ -300,7 +303,7 @@ trust_trigger_grants(TrustWalk *w, HeapTuple classtup, Oid relid)
 					 errdetail("%s would run code role \"%s\" may add at any time with the rights of role \"%s\".",
 							   w->source, grantee_name ? grantee_name : "?",
 							   GetUserNameFromId(w->roleid, true)),
-					 errhint("REVOKE TRIGGER ON %s FROM %s.", desc ? desc : "it",
+					 errhint("REVOKE TRIGGER ON %s FROM %s.", qualified,
 							 grantee == ACL_ID_PUBLIC ? "PUBLIC" : quote_identifier(grantee_name))));
 		}
 	}
@@ -530,12 +533,13 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 
 		SetUserIdAndSecContext(clients->roleid,
 							   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+		/* as a function's SET clause does (PGC_S_SESSION outranks the rest) */
 		(void) NewGUCNestLevel();
 		/* pg_temp last: this session's temporary tables are not the clients' */
 		(void) set_config_option("search_path",
 								 clients->search_path[0] ?
 								 psprintf("%s, pg_temp", clients->search_path) : "pg_temp",
-								 PGC_SUSET, PGC_S_OVERRIDE, GUC_ACTION_SAVE, true, 0, false);
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 		raws = raw_parser(sql, RAW_PARSE_DEFAULT);
 		foreach(lc, raws)
 		{
@@ -566,7 +570,8 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
 			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
 			ReThrowError(edata);
-		elog(DEBUG1, "pgbenchx: statement not analysed for the trust check: %s", edata->message);
+		elog(DEBUG1, "pgbenchx: statement not analysed for the trust check (search_path %s, role %u): %s",
+			 clients->search_path, clients->roleid, edata->message);
 		FreeErrorData(edata);
 		return false;
 	}

@@ -54,7 +54,7 @@ $node->reload;
 # her marker, in each database
 my $arm = q{
 	CREATE TABLE public.pwned (who text, what text);
-	GRANT ALL ON public.pwned TO PUBLIC;
+	GRANT SELECT, INSERT ON public.pwned TO PUBLIC;
 	CREATE FUNCTION public.pwn_do(what text) RETURNS integer LANGUAGE plpgsql AS $$
 	BEGIN
 		INSERT INTO public.pwned VALUES (current_user, what);
@@ -153,7 +153,7 @@ alice_ok('postgres', q{
 	CREATE TRIGGER t_truncate AFTER TRUNCATE ON pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
 	CREATE TRIGGER t_insert AFTER INSERT ON pgbench_history FOR EACH ROW EXECUTE FUNCTION public.pwn();
 	CREATE TRIGGER t_update AFTER UPDATE ON pgbench_tellers FOR EACH ROW EXECUTE FUNCTION public.pwn();
-	GRANT ALL ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO PUBLIC;
+	GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO PUBLIC;
 });
 
 # positive: alice on her own tables (her trigger runs, as alice)
@@ -177,7 +177,7 @@ refused('postgres', 'pgbench_init over her tables', 'SELECT pgbench_init(1)', qr
 # a custom script naming her table, on tables of nobody else
 alice_ok('postgres', 'CREATE TABLE public.alice_t (x int); INSERT INTO public.alice_t VALUES (1);
 	CREATE TRIGGER t_sel AFTER UPDATE ON public.alice_t FOR EACH ROW EXECUTE FUNCTION public.pwn();
-	GRANT ALL ON public.alice_t TO PUBLIC');
+	GRANT SELECT, UPDATE ON public.alice_t TO PUBLIC');
 $node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom', 'UPDATE alice_t SET x = x + 1;')});
 refused('postgres', 'custom script naming her table',
 	"SELECT run_bench(1, 2, 'su_custom', vacuum => false, checkpoint => false)", qr/table alice_t/);
@@ -190,7 +190,7 @@ refused('postgres', 'custom script reading her table in a subquery',
 alice_ok('postgres', q{
 	ALTER TABLE pgbench_history RENAME TO pgbench_history_t;
 	CREATE VIEW pgbench_history AS SELECT tid, bid, aid, public.pwnv() AS delta, mtime, filler FROM pgbench_history_t;
-	GRANT ALL ON pgbench_history TO PUBLIC;
+	GRANT SELECT, INSERT ON pgbench_history TO PUBLIC;
 });
 refused('postgres', 'check_tpcb over her view', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_history/);
 alice_ok('postgres', 'DROP VIEW pgbench_history; ALTER TABLE pgbench_history_t RENAME TO pgbench_history');
@@ -279,7 +279,7 @@ $node->poll_query_until('sudb',
 alice_ok('sudb', q{
 	CREATE TABLE public.pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
 	CREATE TRIGGER t_mid AFTER INSERT OR TRUNCATE ON public.pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
-	GRANT ALL ON public.pgbench_history TO PUBLIC;
+	GRANT SELECT, INSERT, TRUNCATE ON public.pgbench_history TO PUBLIC;
 });
 $in .= "COMMIT;\n\\q\n";
 $h->finish;
