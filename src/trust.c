@@ -597,10 +597,11 @@ trust_check_statements(const TrustClients *clients, int n,
 		memset(&c, 0, sizeof(c));
 		(void) trust_collect_statement(clients, sqls[i], &c);
 		w.source = sources[i];
-		foreach(lc, c.funcs)
-			trust_function(&w, lfirst_oid(lc), NULL);
+		/* operators first: an operator's refusal names it, not its function */
 		foreach(lc, c.ops)
 			trust_operator(&w, lfirst_oid(lc), NULL);
+		foreach(lc, c.funcs)
+			trust_function(&w, lfirst_oid(lc), NULL);
 		trust_relations(&w, c.relids);
 	}
 }

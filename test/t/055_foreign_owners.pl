@@ -130,6 +130,7 @@ sub refused
 	like($err, qr/42501/, "$name: with 42501");
 	like($err, qr/owned by role "alice"|role "alice" may create triggers/, "$name: naming alice");
 	like($err, $object, "$name: naming the object");
+	like($err, qr/DETAIL:  .* would run code (of )?role "alice"/, "$name: the detail says whose code");
 	unharmed($name);
 	return $err;
 }
@@ -165,10 +166,10 @@ unharmed('own run');
 
 # the instance: a superuser's run_bench with every default
 refused('postgres', 'run_bench with defaults', 'SELECT run_bench(1, 2)', qr/pgbench_/);
-refused('postgres', 'select-only', "SELECT run_bench(1, 2, 'select-only')", qr/table pgbench_accounts/);
+refused('postgres', 'select-only', "SELECT run_bench(1, 2, 'select-only')", qr/table (public\.)?pgbench_accounts/);
 refused('postgres', 'maintenance alone (custom script)',
 	q{SELECT pgbenchx.add_script('su_plain', 'SELECT 1;'); SELECT run_bench(1, 2, 'su_plain')},
-	qr/table pgbench_(branches|tellers|history)/);
+	qr/table (public\.)?pgbench_(branches|tellers|history)/);
 my $err = refused('postgres', 'check_tpcb', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_/);
 like($err, qr/would run code of role "alice" with the rights of role "\Q$su\E"/, 'the detail says whose rights');
 like($err, qr/HINT:.*SET ROLE/, 'the hint says how to run it');
@@ -180,11 +181,11 @@ alice_ok('postgres', 'CREATE TABLE public.alice_t (x int); INSERT INTO public.al
 	GRANT SELECT, UPDATE ON public.alice_t TO PUBLIC');
 $node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom', 'UPDATE alice_t SET x = x + 1;')});
 refused('postgres', 'custom script naming her table',
-	"SELECT run_bench(1, 2, 'su_custom', vacuum => false, checkpoint => false)", qr/table alice_t/);
+	"SELECT run_bench(1, 2, 'su_custom', vacuum => false, checkpoint => false)", qr/table (public\.)?alice_t/);
 $node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom2', '\set n 1
 SELECT * FROM (SELECT x FROM public.alice_t WHERE x > :n) s;')});
 refused('postgres', 'custom script reading her table in a subquery',
-	"SELECT run_bench(1, 2, 'su_custom2', vacuum => false, checkpoint => false)", qr/table alice_t/);
+	"SELECT run_bench(1, 2, 'su_custom2', vacuum => false, checkpoint => false)", qr/table (public\.)?alice_t/);
 
 # the variant: pgbench_history a view over her function
 alice_ok('postgres', q{
@@ -221,23 +222,23 @@ is(ended('sudb', $id), 'completed', "alice's run on the superuser's tables");
 for my $case (
 	[ 'a trigger calling her function',
 		'CREATE TRIGGER su_t AFTER INSERT ON pgbench_history FOR EACH ROW EXECUTE FUNCTION public.pwn()',
-		'DROP TRIGGER su_t ON pgbench_history', qr/function pwn\(\).*trigger su_t/s ],
+		'DROP TRIGGER su_t ON pgbench_history', qr/function (public\.)?pwn\(\).*trigger su_t/s ],
 	[ 'a forced policy calling her function',
 		'CREATE POLICY su_p ON pgbench_tellers USING (public.pwnb(tid)); ALTER TABLE pgbench_tellers ENABLE ROW LEVEL SECURITY; ALTER TABLE pgbench_tellers FORCE ROW LEVEL SECURITY',
 		'DROP POLICY su_p ON pgbench_tellers; ALTER TABLE pgbench_tellers NO FORCE ROW LEVEL SECURITY; ALTER TABLE pgbench_tellers DISABLE ROW LEVEL SECURITY',
-		qr/function pwnb\(integer\).*policy su_p/s ],
+		qr/function (public\.)?pwnb\(integer\).*policy su_p/s ],
 	[ 'a default calling her function',
 		'ALTER TABLE pgbench_history ALTER COLUMN filler SET DEFAULT public.pwnv()::text',
-		'ALTER TABLE pgbench_history ALTER COLUMN filler DROP DEFAULT', qr/function pwnv\(\)/ ],
+		'ALTER TABLE pgbench_history ALTER COLUMN filler DROP DEFAULT', qr/function (public\.)?pwnv\(\)/ ],
 	[ 'a rule writing her table',
 		'CREATE RULE su_r AS ON INSERT TO pgbench_history DO ALSO INSERT INTO public.pwned VALUES (\'rule\', \'rule\')',
-		'DROP RULE su_r ON pgbench_history', qr/table pwned/ ],
+		'DROP RULE su_r ON pgbench_history', qr/table (public\.)?pwned/ ],
 	[ 'a partition she owns',
 		'ALTER TABLE pgbench_accounts_2 OWNER TO alice',
-		'ALTER TABLE pgbench_accounts_2 OWNER TO CURRENT_USER', qr/table pgbench_accounts_2/ ],
+		'ALTER TABLE pgbench_accounts_2 OWNER TO CURRENT_USER', qr/table (public\.)?pgbench_accounts_2/ ],
 	[ 'the TRIGGER privilege granted to her',
 		'GRANT TRIGGER ON pgbench_tellers TO alice',
-		'REVOKE TRIGGER ON pgbench_tellers FROM alice', qr/table pgbench_tellers/ ])
+		'REVOKE TRIGGER ON pgbench_tellers FROM alice', qr/table (public\.)?pgbench_tellers/ ])
 {
 	my ($name, $plant, $undo, $object) = @$case;
 	$node->safe_psql('sudb', $plant);
@@ -252,7 +253,7 @@ alice_ok('sudb', q{
 });
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, pg_catalog");
 refused('sudb', 'her =(integer, integer) before pg_catalog', "SELECT run_bench(1, 2, 'select-only')",
-	qr/operator public\.=\(integer,integer\)|operator =\(integer,integer\)|function int4eq_pwn/);
+	qr/operator public\.=\(integer,integer\)/);
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb RESET search_path");
 alice_ok('sudb', 'DROP OPERATOR public.= (integer, integer)');
 
@@ -290,7 +291,7 @@ is($node->safe_psql('sudb', "SELECT status FROM pgbenchx.sweeps WHERE sweep_id =
 is($node->safe_psql('sudb', "SELECT string_agg(clients || ':' || status, ',' ORDER BY clients) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
 	'1:completed,2:failed', 'its first step is kept, the second failed');
 like($node->safe_psql('sudb', "SELECT error FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"),
-	qr/refusing to use table pgbench_history owned by role "alice"/, 'the step says why');
+	qr/refusing to use table (public\.)?pgbench_history owned by role "alice"/, 'the step says why');
 unharmed('between steps');
 
 done_testing();
