@@ -57,11 +57,14 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_rewrite.h"
 #include "catalog/pg_trigger.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parser.h"
+#include "fmgr.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
@@ -70,6 +73,7 @@
 #include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/syscache.h"
+#include "utils/varlena.h"
 
 #include "coordinator.h"
 #include "loopback.h"
@@ -662,4 +666,40 @@ trust_check_run(const RunSpec *spec, const TrustClients *clients, int nscripts,
 		source_array[n++] = lfirst(lc2);
 	}
 	trust_check_statements(clients, n, sql_array, source_array);
+}
+
+/*
+ * pgbenchx.trust_check(relations text[], used_by text): the relations named
+ * (found as to_regclass finds them, missing ones skipped) and the code
+ * they run must be trusted by current_user; ERROR 42501 otherwise.  For
+ * the SQL that reads the user's tables in the caller's session
+ * (pgbenchx.check_tpcb()).
+ */
+PG_FUNCTION_INFO_V1(pgbenchx_trust_check);
+
+Datum
+pgbenchx_trust_check(PG_FUNCTION_ARGS)
+{
+	ArrayType  *names = PG_GETARG_ARRAYTYPE_P(0);
+	char	   *used_by = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	List	   *relids = NIL;
+
+	deconstruct_array(names, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		List	   *qualified;
+		Oid			relid;
+
+		if (nulls[i])
+			continue;
+		qualified = textToQualifiedNameList(DatumGetTextPP(elems[i]));
+		relid = RangeVarGetRelid(makeRangeVarFromNameList(qualified), NoLock, true);
+		if (OidIsValid(relid))
+			relids = lappend_oid(relids, relid);
+	}
+	trust_check_relations(GetUserId(), relids, used_by);
+	PG_RETURN_VOID();
 }

@@ -475,6 +475,8 @@ my %covers = (
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',
 	'check_tpcb()' => 'misc',
+	# called by check_tpcb (issue 20, section 1)
+	'trust_check(text[], text)' => 'misc',
 	'eval(text, jsonb, bigint)' => 'misc',
 	'builtin_scripts()' => 'scripts',
 	'add_script(text, text, boolean)' => 'scripts',

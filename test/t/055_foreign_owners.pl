@@ -193,7 +193,8 @@ alice_ok('postgres', q{
 	CREATE VIEW pgbench_history AS SELECT tid, bid, aid, public.pwnv() AS delta, mtime, filler FROM pgbench_history_t;
 	GRANT SELECT, INSERT ON pgbench_history TO PUBLIC;
 });
-refused('postgres', 'check_tpcb over her view', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_history/);
+refused('postgres', 'check_tpcb over her view', "SELECT run_bench(1, 2, check_tpcb => true)", qr/pgbench_/);
+refused('postgres', 'pgbenchx.check_tpcb() over her view', 'SELECT * FROM pgbenchx.check_tpcb()', qr/pgbench_/);
 alice_ok('postgres', 'DROP VIEW pgbench_history; ALTER TABLE pgbench_history_t RENAME TO pgbench_history');
 
 # the others, each on her own tables
@@ -215,6 +216,8 @@ for my $case (
 # positive: the superuser's own tables, run by it and by alice
 $id = $node->safe_psql('sudb', 'SELECT run_bench(1, 1, check_tpcb => true)');
 is(ended('sudb', $id), 'completed', "the superuser's run on its own tables");
+is($node->safe_psql('sudb', 'SELECT consistent FROM pgbenchx.check_tpcb()'), 't',
+	"pgbenchx.check_tpcb() on the superuser's own tables");
 $id = alice_ok('sudb', "SELECT run_bench(1, 1, vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
 is(ended('sudb', $id), 'completed', "alice's run on the superuser's tables");
 
@@ -266,17 +269,25 @@ $node->safe_psql('sudb', q{
 	ALTER TABLE pgbench_history SET SCHEMA bench;
 });
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, bench");
-# lock_session() locks in database postgres: the same, in sudb
+# step 1 measures for 5 s; once it has sampled a second, a lock on
+# pgbenchx.samples holds its coordinator at its next sample row, so step 2
+# cannot start before alice has planted her table (lock_session() locks in
+# database postgres: the same, in sudb)
+my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 5)');
+$node->poll_query_until('sudb',
+	"SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE sweep_id = $sweep AND clients = 1")
+  or die 'the first step never sampled';
 my ($in, $out, $lerr) = ('', '', '');
 my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('sudb')],
 	'<', \$in, '>', \$out, '2>', \$lerr);
 $in .= "BEGIN;\nLOCK TABLE pgbenchx.samples IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
 $h->pump until $out =~ /locked/;
-my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 1)');
 $node->poll_query_until('sudb',
-	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
-	  . "WHERE NOT l.granted AND c.relname = 'samples'")
+	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+	  . "WHERE NOT l.granted AND l.relation = 'pgbenchx.samples'::regclass AND a.backend_type = 'pgbenchx coordinator'")
   or die 'the sweep never waited for pgbenchx.samples';
+is($node->safe_psql('sudb', "SELECT count(*) FROM pgbenchx.runs WHERE sweep_id = $sweep"), '1',
+	'the sweep is held in its first step');
 alice_ok('sudb', q{
 	CREATE TABLE public.pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
 	CREATE TRIGGER t_mid AFTER INSERT OR TRUNCATE ON public.pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
