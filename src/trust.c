@@ -47,11 +47,14 @@
 #include "catalog/namespace.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_attrdef.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_constraint.h"
+#include "catalog/pg_database.h"
 #include "catalog/pg_depend.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_policy.h"
 #include "catalog/pg_proc.h"
@@ -400,6 +403,7 @@ typedef struct TrustCollect
 	List	   *relids;
 	List	   *funcs;
 	List	   *ops;
+	List	   *path;			/* the schemas searched, in order (implicit ones too) */
 } TrustCollect;
 
 static void
@@ -544,6 +548,7 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 								 clients->search_path[0] ?
 								 psprintf("%s, pg_temp", clients->search_path) : "pg_temp",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		c->path = fetch_search_path(true);
 		raws = raw_parser(sql, RAW_PARSE_DEFAULT);
 		foreach(lc, raws)
 		{
@@ -582,6 +587,113 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 	return true;
 }
 
+/* where oid is in list, -1 if not */
+static int
+trust_index_oid(const List *list, Oid oid)
+{
+	for (int i = 0; i < list_length(list); i++)
+		if (list_nth_oid(list, i) == oid)
+			return i;
+	return -1;
+}
+
+/* a schema's owner or grantee, with pg_database_owner read as this database's owner */
+static Oid
+trust_schema_role(Oid role)
+{
+	if (role == ROLE_PG_DATABASE_OWNER)
+	{
+		HeapTuple	tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+
+		if (HeapTupleIsValid(tup))
+		{
+			role = ((Form_pg_database) GETSTRUCT(tup))->datdba;
+			ReleaseSysCache(tup);
+		}
+	}
+	return role;
+}
+
+static void
+trust_refuse_schema(const TrustWalk *w, Oid nspid, Oid creator)
+{
+	char	   *nspname = get_namespace_name(nspid);
+	char	   *creator_name = creator == ACL_ID_PUBLIC ? "PUBLIC" : GetUserNameFromId(creator, true);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("refusing to resolve names through schema %s, in which role \"%s\" may create objects",
+					quote_identifier(nspname), creator_name ? creator_name : "?"),
+			 errdetail("%s finds its objects through the clients' search_path, where schema %s comes first; a table, function or operator role \"%s\" creates there would be found instead and run with the rights of role \"%s\".",
+					   w->source, quote_identifier(nspname), creator_name ? creator_name : "?",
+					   GetUserNameFromId(w->roleid, true)),
+			 errhint("Put schema %s after the schema of the pgbench tables in the clients' search_path, or take the CREATE privilege on it from role \"%s\".",
+					 quote_identifier(nspname), creator_name ? creator_name : "?")));
+}
+
+/*
+ * The schemas searched before the one where a statement found an object:
+ * an object created there later would be found instead (during a step
+ * too), so only roles C trusts may create in them: their owner, and the
+ * holders of CREATE (PUBLIC never).
+ */
+static void
+trust_schemas_before(const TrustWalk *w, const TrustCollect *c)
+{
+	int			last = -1;
+	ListCell   *lc;
+
+	foreach(lc, c->relids)
+		last = Max(last, trust_index_oid(c->path, get_rel_namespace(lfirst_oid(lc))));
+	foreach(lc, c->funcs)
+		last = Max(last, trust_index_oid(c->path, get_func_namespace(lfirst_oid(lc))));
+	foreach(lc, c->ops)
+	{
+		HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(lfirst_oid(lc)));
+
+		if (HeapTupleIsValid(tup))
+		{
+			last = Max(last, trust_index_oid(c->path, ((Form_pg_operator) GETSTRUCT(tup))->oprnamespace));
+			ReleaseSysCache(tup);
+		}
+	}
+	for (int i = 0; i < last; i++)
+	{
+		Oid			nspid = list_nth_oid(c->path, i);
+		HeapTuple	tup;
+		Oid			owner;
+		bool		isnull;
+		Datum		d;
+
+		if (isAnyTempNamespace(nspid))
+			continue;			/* a client's own */
+		tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
+		if (!HeapTupleIsValid(tup))
+			continue;
+		owner = trust_schema_role(((Form_pg_namespace) GETSTRUCT(tup))->nspowner);
+		if (!has_privs_of_role(owner, w->roleid))
+			trust_refuse_schema(w, nspid, owner);
+		d = SysCacheGetAttr(NAMESPACEOID, tup, Anum_pg_namespace_nspacl, &isnull);
+		if (!isnull)
+		{
+			Acl		   *acl = DatumGetAclP(d);
+			AclItem    *items = ACL_DAT(acl);
+
+			for (int k = 0; k < ACL_NUM(acl); k++)
+			{
+				Oid			grantee = items[k].ai_grantee;
+
+				if ((ACLITEM_GET_PRIVS(items[k]) & ACL_CREATE) == 0)
+					continue;
+				if (grantee == ACL_ID_PUBLIC ||
+					!has_privs_of_role(trust_schema_role(grantee), w->roleid))
+					trust_refuse_schema(w, nspid, grantee);
+			}
+		}
+		ReleaseSysCache(tup);
+	}
+}
+
 void
 trust_check_statements(const TrustClients *clients, int n,
 					   const char *const *sqls, const char *const *sources)
@@ -607,6 +719,7 @@ trust_check_statements(const TrustClients *clients, int n,
 		foreach(lc, c.funcs)
 			trust_function(&w, lfirst_oid(lc), NULL);
 		trust_relations(&w, c.relids);
+		trust_schemas_before(&w, &c);
 	}
 }
 

@@ -19,10 +19,11 @@
 # refused: a trigger, a policy, a default calling her function, a rule
 # writing her table, a partition she owns, the TRIGGER privilege granted to
 # her, her =(integer, integer) where the clients' search_path puts public
-# before pg_catalog, and, between two steps of a sweep (held there by a
-# lock on pgbenchx.samples), a pgbench_history of hers that the clients'
-# search_path finds first: the sweep ends failed with that error, its
-# first step kept.
+# before pg_catalog, her CREATE on a schema the clients' search_path
+# searches before the tables' schema, and, between two steps of a sweep
+# (held there by a lock on pgbenchx.runs), a pgbench_history of hers that
+# the clients' search_path finds first once a DBA gave her CREATE there:
+# the sweep ends failed with that error, its first step kept.
 #
 # After every refusal alice is still no superuser and pwned holds no row
 # written by anyone but her.
@@ -128,9 +129,9 @@ sub refused
 	my ($ret, $out, $err) = as_su($db, $sql);
 	isnt($ret, 0, "$name: refused");
 	like($err, qr/42501/, "$name: with 42501");
-	like($err, qr/owned by role "alice"|role "alice" may create triggers/, "$name: naming alice");
+	like($err, qr/owned by role "alice"|role "alice" may create (triggers|objects)/, "$name: naming alice");
 	like($err, $object, "$name: naming the object");
-	like($err, qr/DETAIL:  .* would run code (of )?role "alice"/, "$name: the detail says whose code");
+	like($err, qr/DETAIL:  .*role "alice".* with the rights of role "\Q$su\E"/, "$name: the detail says whose code with whose rights");
 	unharmed($name);
 	return $err;
 }
@@ -260,7 +261,8 @@ refused('sudb', 'her =(integer, integer) before pg_catalog', "SELECT run_bench(1
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb RESET search_path");
 alice_ok('sudb', 'DROP OPERATOR public.= (integer, integer)');
 
-# between two steps of a sweep: a pgbench_history of hers found first
+# a schema where she may create, searched before the pgbench tables' schema:
+# whatever she creates there later would be found first, even mid-run
 $node->safe_psql('sudb', q{
 	CREATE SCHEMA bench;
 	ALTER TABLE pgbench_accounts SET SCHEMA bench;
@@ -269,25 +271,34 @@ $node->safe_psql('sudb', q{
 	ALTER TABLE pgbench_history SET SCHEMA bench;
 });
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, bench");
-# step 1 measures for 5 s; once it has sampled a second, a lock on
-# pgbenchx.samples holds its coordinator at its next sample row, so step 2
-# cannot start before alice has planted her table (lock_session() locks in
-# database postgres: the same, in sudb)
-my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 5)');
+refused('sudb', 'her CREATE on a schema searched first', 'SELECT run_bench(1, 2)',
+	qr/schema public, in which role "alice" may create objects/);
+
+# between two steps of a sweep: a DBA gives her CREATE there after all, and
+# she plants a pgbench_history that the clients' search_path finds first
+$node->safe_psql('sudb', 'REVOKE CREATE ON SCHEMA public FROM alice');
+# step 1 measures for 5 s; once it has sampled a second, an EXCLUSIVE lock
+# on pgbenchx.runs (reads go on) holds its coordinator at the step's final
+# row (its clients are done by then; without record_system nothing else
+# writes the row mid-step), so step 2 cannot start before alice has planted
+# her table
+# (lock_session() locks in database postgres: the same, in sudb)
+my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 5, record_system => false)');
 $node->poll_query_until('sudb',
 	"SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE sweep_id = $sweep AND clients = 1")
   or die 'the first step never sampled';
 my ($in, $out, $lerr) = ('', '', '');
 my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('sudb')],
 	'<', \$in, '>', \$out, '2>', \$lerr);
-$in .= "BEGIN;\nLOCK TABLE pgbenchx.samples IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+$in .= "BEGIN;\nLOCK TABLE pgbenchx.runs IN EXCLUSIVE MODE;\nSELECT 'locked';\n";
 $h->pump until $out =~ /locked/;
 $node->poll_query_until('sudb',
 	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-	  . "WHERE NOT l.granted AND l.relation = 'pgbenchx.samples'::regclass AND a.backend_type = 'pgbenchx coordinator'")
-  or die 'the sweep never waited for pgbenchx.samples';
+	  . "WHERE NOT l.granted AND l.relation = 'pgbenchx.runs'::regclass AND a.backend_type = 'pgbenchx coordinator'")
+  or die 'the sweep never waited for pgbenchx.runs';
 is($node->safe_psql('sudb', "SELECT count(*) FROM pgbenchx.runs WHERE sweep_id = $sweep"), '1',
 	'the sweep is held in its first step');
+$node->safe_psql('sudb', 'GRANT CREATE ON SCHEMA public TO alice');
 alice_ok('sudb', q{
 	CREATE TABLE public.pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
 	CREATE TRIGGER t_mid AFTER INSERT OR TRUNCATE ON public.pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
@@ -302,7 +313,8 @@ is($node->safe_psql('sudb', "SELECT status FROM pgbenchx.sweeps WHERE sweep_id =
 is($node->safe_psql('sudb', "SELECT string_agg(clients || ':' || status, ',' ORDER BY clients) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
 	'1:completed,2:failed', 'its first step is kept, the second failed');
 like($node->safe_psql('sudb', "SELECT error FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2"),
-	qr/refusing to use table (public\.)?pgbench_history owned by role "alice"/, 'the step says why');
+	qr/refusing to (use table (public\.)?pgbench_history owned by role "alice"|resolve names through schema public, in which role "alice" may create objects)/,
+	'the step says why');
 unharmed('between steps');
 
 done_testing();
