@@ -8,7 +8,9 @@
  * Refusals happen here, in the caller's session, with the numbers involved
  * and a hint naming the setting: bad arguments, a transaction block, a run
  * already in progress, too few worker slots or connections, missing pgbench
- * tables, a loopback login that fails, and what the parsed scripts show
+ * tables, a loopback login that fails, objects whose code the run would
+ * execute with the rights of a role that does not trust their owner
+ * (trust.c), and what the parsed scripts show
  * every client would fail on (pipeline misuse, check_tpcb with a script
  * that does not keep the invariant).  This file must not run benchmarks.
  *

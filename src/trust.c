@@ -27,6 +27,12 @@
  * owners too.  What a trusted owner's function calls by name is that
  * owner's business.
  *
+ * Names are found in the first schema of the search_path that has them, so
+ * an object created later in a schema searched earlier would be found
+ * instead, in the middle of a step too: the schemas searched before the one
+ * where a statement found an object may be created in only by roles C
+ * trusts (their owner, the holders of CREATE; never PUBLIC).
+ *
  * The statements are read as the clients will read them: parse analysis
  * (no user code runs in it; planning would fold immutable functions, so
  * nothing is planned) as the clients' role under their search_path, in a
