@@ -133,6 +133,7 @@ trust_read_clients(PGconn *conn, TrustClients *out, char **error)
 typedef struct TrustWalk
 {
 	Oid			roleid;
+	const char *search_path;	/* the clients', for statements; NULL otherwise */
 	const char *source;
 	List	   *relids_done;
 	List	   *funcs_done;
@@ -637,6 +638,84 @@ trust_refuse_schema(const TrustWalk *w, Oid nspid, Oid creator)
 					 quote_identifier(nspname), creator_name ? creator_name : "?")));
 }
 
+static void
+trust_refuse_missing(const TrustWalk *w, const char *nspname, Oid creator)
+{
+	char	   *creator_name = creator == ACL_ID_PUBLIC ? "PUBLIC" : GetUserNameFromId(creator, true);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("refusing to resolve names through schema %s, which does not exist and role \"%s\" may create",
+					quote_identifier(nspname), creator_name ? creator_name : "?"),
+			 errdetail("%s finds its objects through the clients' search_path, where schema %s comes first; an object in it would be found instead and run with the rights of role \"%s\".",
+					   w->source, quote_identifier(nspname), GetUserNameFromId(w->roleid, true)),
+			 errhint("Create schema %s as a role that role \"%s\" trusts, or take it out of the clients' search_path.",
+					 quote_identifier(nspname), GetUserNameFromId(w->roleid, true))));
+}
+
+/*
+ * A schema the clients' search_path names that does not exist (say
+ * "$user"), before the one where a statement found an object: whoever may
+ * create schemas in this database could create it and be found first, so
+ * that must be roles C trusts (the database's owner, the holders of CREATE
+ * on it; never PUBLIC).
+ */
+static void
+trust_missing_schemas(const TrustWalk *w, const TrustCollect *c, int last)
+{
+	char	   *rawname;
+	List	   *names;
+	ListCell   *lc;
+	char	   *missing = NULL;
+	HeapTuple	tup;
+	bool		isnull;
+	Datum		d;
+
+	if (last < 0 || w->search_path == NULL)
+		return;
+	rawname = pstrdup(w->search_path);
+	if (!SplitIdentifierString(rawname, ',', &names))
+		return;
+	foreach(lc, names)
+	{
+		char	   *name = (char *) lfirst(lc);
+		Oid			nspid;
+
+		if (strcmp(name, "$user") == 0)
+			name = GetUserNameFromId(w->roleid, true);
+		nspid = name ? get_namespace_oid(name, true) : InvalidOid;
+		if (!OidIsValid(nspid))
+		{
+			if (missing == NULL && name && strcmp(name, "pg_temp") != 0)
+				missing = name;
+			continue;
+		}
+		if (trust_index_oid(c->path, nspid) >= last)
+			break;
+	}
+	/* the schema of the last object found is not reached: nothing missing is before it */
+	if (missing == NULL || lc == NULL)
+		return;
+	tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+	if (!HeapTupleIsValid(tup))
+		return;
+	if (!has_privs_of_role(((Form_pg_database) GETSTRUCT(tup))->datdba, w->roleid))
+		trust_refuse_missing(w, missing, ((Form_pg_database) GETSTRUCT(tup))->datdba);
+	d = SysCacheGetAttr(DATABASEOID, tup, Anum_pg_database_datacl, &isnull);
+	if (!isnull)
+	{
+		Acl		   *acl = DatumGetAclP(d);
+		AclItem    *items = ACL_DAT(acl);
+
+		for (int k = 0; k < ACL_NUM(acl); k++)
+			if ((ACLITEM_GET_PRIVS(items[k]) & ACL_CREATE) != 0 &&
+				(items[k].ai_grantee == ACL_ID_PUBLIC ||
+				 !has_privs_of_role(items[k].ai_grantee, w->roleid)))
+				trust_refuse_missing(w, missing, items[k].ai_grantee);
+	}
+	ReleaseSysCache(tup);
+}
+
 /*
  * The schemas searched before the one where a statement found an object:
  * an object created there later would be found instead (during a step
@@ -663,6 +742,7 @@ trust_schemas_before(const TrustWalk *w, const TrustCollect *c)
 			ReleaseSysCache(tup);
 		}
 	}
+	trust_missing_schemas(w, c, last);
 	for (int i = 0; i < last; i++)
 	{
 		Oid			nspid = list_nth_oid(c->path, i);
@@ -710,6 +790,7 @@ trust_check_statements(const TrustClients *clients, int n,
 		return;
 	memset(&w, 0, sizeof(w));
 	w.roleid = clients->roleid;
+	w.search_path = clients->search_path;
 	for (int i = 0; i < n; i++)
 	{
 		TrustCollect c;

@@ -129,7 +129,7 @@ sub refused
 	my ($ret, $out, $err) = as_su($db, $sql);
 	isnt($ret, 0, "$name: refused");
 	like($err, qr/42501/, "$name: with 42501");
-	like($err, qr/owned by role "alice"|role "alice" may create (triggers|objects)/, "$name: naming alice");
+	like($err, qr/owned by role "alice"|role "alice" may create/, "$name: naming alice");
 	like($err, $object, "$name: naming the object");
 	like($err, qr/DETAIL:  .*role "alice".* with the rights of role "\Q$su\E"/, "$name: the detail says whose code with whose rights");
 	unharmed($name);
@@ -273,6 +273,14 @@ $node->safe_psql('sudb', q{
 $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, bench");
 refused('sudb', 'her CREATE on a schema searched first', 'SELECT run_bench(1, 2)',
 	qr/schema public, in which role "alice" may create objects/);
+
+# the schema "$user" names for the superuser does not exist: with CREATE on
+# the database she could create it, first in its search_path
+$node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb RESET search_path; ALTER TABLE bench.pgbench_history SET SCHEMA public; ALTER TABLE bench.pgbench_accounts SET SCHEMA public; ALTER TABLE bench.pgbench_branches SET SCHEMA public; ALTER TABLE bench.pgbench_tellers SET SCHEMA public; GRANT CREATE ON DATABASE sudb TO alice");
+refused('sudb', 'her CREATE on the database, where "$user" names no schema yet', 'SELECT run_bench(1, 2)',
+	qr/schema \"?\Q$su\E\"?, which does not exist and role "alice" may create/);
+$node->safe_psql('sudb', "REVOKE CREATE ON DATABASE sudb FROM alice; ALTER TABLE public.pgbench_history SET SCHEMA bench; ALTER TABLE public.pgbench_accounts SET SCHEMA bench; ALTER TABLE public.pgbench_branches SET SCHEMA bench; ALTER TABLE public.pgbench_tellers SET SCHEMA bench");
+$node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = public, bench");
 
 # between two steps of a sweep: a DBA gives her CREATE there after all, and
 # she plants a pgbench_history that the clients' search_path finds first
