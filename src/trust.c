@@ -647,8 +647,9 @@ trust_refuse_missing(const TrustWalk *w, const char *nspname, Oid creator)
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("refusing to resolve names through schema %s, which does not exist and role \"%s\" may create",
 					quote_identifier(nspname), creator_name ? creator_name : "?"),
-			 errdetail("%s finds its objects through the clients' search_path, where schema %s comes first; an object in it would be found instead and run with the rights of role \"%s\".",
-					   w->source, quote_identifier(nspname), GetUserNameFromId(w->roleid, true)),
+			 errdetail("%s finds its objects through the clients' search_path, where schema %s comes first; an object role \"%s\" created in it would be found instead and run with the rights of role \"%s\".",
+					   w->source, quote_identifier(nspname), creator_name ? creator_name : "?",
+					   GetUserNameFromId(w->roleid, true)),
 			 errhint("Create schema %s as a role that role \"%s\" trusts, or take it out of the clients' search_path.",
 					 quote_identifier(nspname), GetUserNameFromId(w->roleid, true))));
 }
