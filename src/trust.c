@@ -22,7 +22,8 @@
  * other way to add a trigger, the TRIGGER privilege, must be held by
  * trusted roles only.  Beyond owners, one level of called code is read
  * from the catalogue (pg_depend of the triggers, rules, policies,
- * defaults, constraints and indexes; pg_inherits): the functions and
+ * defaults, constraints and indexes, and of the domains of its columns;
+ * pg_inherits): the functions and
  * operators (and an operator's function and estimators) must have trusted
  * owners too.  What a trusted owner's function calls by name is that
  * owner's business.
@@ -138,6 +139,7 @@ typedef struct TrustWalk
 	List	   *relids_done;
 	List	   *funcs_done;
 	List	   *ops_done;
+	List	   *types_done;
 } TrustWalk;
 
 static void
@@ -216,6 +218,8 @@ trust_operator(TrustWalk *w, Oid opno, const char *via)
 	ReleaseSysCache(tup);
 }
 
+static void trust_type(TrustWalk *w, Oid typid, const char *via);
+
 /*
  * What one object (a trigger, rule, policy, default, constraint, index)
  * refers to in pg_depend: its functions and operators are checked; the
@@ -244,6 +248,8 @@ trust_depends(TrustWalk *w, Oid classid, Oid objid, List **worklist)
 			trust_function(w, dep->refobjid, via);
 		else if (dep->refclassid == OperatorRelationId)
 			trust_operator(w, dep->refobjid, via);
+		else if (dep->refclassid == TypeRelationId)
+			trust_type(w, dep->refobjid, via);
 		else if (dep->refclassid == RelationRelationId && worklist &&
 				 !list_member_oid(*worklist, dep->refobjid))
 			*worklist = lappend_oid(*worklist, dep->refobjid);
@@ -280,6 +286,41 @@ trust_rows(Oid catalog, Oid indexid, AttrNumber keycol, Oid value, AttrNumber oi
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	return oids;
+}
+
+/*
+ * A domain runs its constraints on every value stored into a column of its
+ * type: its owner, and the functions and operators of its constraints
+ * (and of the domains it is based on), must be trusted.
+ */
+static void
+trust_type(TrustWalk *w, Oid typid, const char *via)
+{
+	HeapTuple	tup;
+	Form_pg_type typ;
+	List	   *cons;
+	ListCell   *lc;
+
+	if (!OidIsValid(typid) || list_member_oid(w->types_done, typid))
+		return;
+	w->types_done = lappend_oid(w->types_done, typid);
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tup))
+		return;
+	typ = (Form_pg_type) GETSTRUCT(tup);
+	if (typ->typtype != TYPTYPE_DOMAIN)
+	{
+		ReleaseSysCache(tup);
+		return;
+	}
+	trust_owner(w, typ->typowner, TypeRelationId, typid, via);
+	ReleaseSysCache(tup);
+	cons = trust_rows(ConstraintRelationId, ConstraintTypidIndexId, Anum_pg_constraint_contypid,
+					  typid, Anum_pg_constraint_oid);
+	foreach(lc, cons)
+		trust_depends(w, ConstraintRelationId, lfirst_oid(lc), NULL);
+	/* a domain over a domain: its base type's dependency */
+	trust_depends(w, TypeRelationId, typid, NULL);
 }
 
 /* who may add triggers besides the owner: only roles C trusts */
@@ -349,6 +390,8 @@ trust_relations(TrustWalk *w, List *relids)
 		trust_trigger_grants(w, tup, relid);
 		ReleaseSysCache(tup);
 
+		/* the types of its columns (domains' constraints) */
+		trust_depends(w, RelationRelationId, relid, NULL);
 		/* triggers: their functions, their WHEN clauses */
 		oids = trust_rows(TriggerRelationId, TriggerRelidNameIndexId, Anum_pg_trigger_tgrelid,
 						  relid, Anum_pg_trigger_oid);

@@ -17,10 +17,11 @@
 # Database sudb: the superuser's own tables.  Runs by the superuser and by
 # alice go on.  Then single foreign pieces on the superuser's tables, each
 # refused: a trigger, a policy, a default calling her function, a rule
-# writing her table, a partition she owns, the TRIGGER privilege granted to
-# her, her =(integer, integer) where the clients' search_path puts public
-# before pg_catalog, her CREATE on a schema the clients' search_path
-# searches before the tables' schema, and, between two steps of a sweep
+# writing her table, a partition she owns, a column of her domain, the
+# TRIGGER privilege granted to her, her =(integer, integer) where the
+# clients' search_path puts public before pg_catalog, her CREATE on a
+# schema the clients' search_path searches before the tables' schema or on
+# the database where "$user" names no schema yet, and, between two steps of a sweep
 # (held there by a lock on pgbenchx.runs), a pgbench_history of hers that
 # the clients' search_path finds first once a DBA gave her CREATE there:
 # the sweep ends failed with that error, its first step kept.
@@ -223,6 +224,7 @@ $id = alice_ok('sudb', "SELECT run_bench(1, 1, vacuum => false, checkpoint => fa
 is(ended('sudb', $id), 'completed', "alice's run on the superuser's tables");
 
 # single foreign pieces on trusted tables
+alice_ok('sudb', 'CREATE DOMAIN public.dpos AS integer CHECK (public.pwnb(VALUE))');
 for my $case (
 	[ 'a trigger calling her function',
 		'CREATE TRIGGER su_t AFTER INSERT ON pgbench_history FOR EACH ROW EXECUTE FUNCTION public.pwn()',
@@ -240,6 +242,9 @@ for my $case (
 	[ 'a partition she owns',
 		'ALTER TABLE pgbench_accounts_2 OWNER TO alice',
 		'ALTER TABLE pgbench_accounts_2 OWNER TO CURRENT_USER', qr/table (public\.)?pgbench_accounts_2/ ],
+	[ 'a column of her domain (its CHECK calls her function)',
+		'TRUNCATE pgbench_history; ALTER TABLE pgbench_history ALTER COLUMN delta TYPE public.dpos',
+		'ALTER TABLE pgbench_history ALTER COLUMN delta TYPE integer', qr/type (public\.)?dpos/ ],
 	[ 'the TRIGGER privilege granted to her',
 		'GRANT TRIGGER ON pgbench_tellers TO alice',
 		'REVOKE TRIGGER ON pgbench_tellers FROM alice', qr/table (public\.)?pgbench_tellers/ ])
