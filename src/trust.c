@@ -565,6 +565,23 @@ trust_collect_walker(Node *node, TrustCollect *c)
 	return expression_tree_walker(node, trust_collect_walker, (void *) c);
 }
 
+/* the relations a raw statement names, where its parse analysis fails */
+static bool
+trust_raw_walker(Node *node, List **relids)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, RangeVar))
+	{
+		Oid			relid = RangeVarGetRelid((RangeVar *) node, NoLock, true);
+
+		if (OidIsValid(relid))
+			*relids = list_append_unique_oid(*relids, relid);
+		return false;
+	}
+	return raw_expression_tree_walker(node, trust_raw_walker, (void *) relids);
+}
+
 /*
  * Parse analysis of one statement as the clients' role under their
  * search_path, in a subtransaction that is always rolled back (its locks,
@@ -580,6 +597,8 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 	Oid			save_user;
 	int			save_sec;
 	ErrorData  *volatile edata = NULL;
+	List	   *volatile raw_relids = NIL;
+	ListCell   *rc;
 
 	GetUserIdAndSecContext(&save_user, &save_sec);
 	BeginInternalSubTransaction(NULL);
@@ -587,6 +606,7 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 	PG_TRY();
 	{
 		List	   *raws;
+		List	   *found = NIL;
 		ListCell   *lc;
 
 		SetUserIdAndSecContext(clients->roleid,
@@ -600,6 +620,17 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 		c->path = fetch_search_path(true);
 		raws = raw_parser(sql, RAW_PARSE_DEFAULT);
+		/* what the statements name, in case their analysis fails below */
+		foreach(lc, raws)
+		{
+			Node	   *stmt = lfirst_node(RawStmt, lc)->stmt;
+
+			/* the statements raw_expression_tree_walker knows */
+			if (IsA(stmt, SelectStmt) || IsA(stmt, InsertStmt) ||
+				IsA(stmt, UpdateStmt) || IsA(stmt, DeleteStmt))
+				(void) trust_raw_walker(stmt, &found);
+		}
+		raw_relids = found;
 		foreach(lc, raws)
 		{
 			Oid		   *ptypes = NULL;
@@ -632,6 +663,9 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 		elog(DEBUG1, "pgbenchx: statement not analysed for the trust check (search_path %s, role %u): %s",
 			 clients->search_path, clients->roleid, edata->message);
 		FreeErrorData(edata);
+		/* at least the relations it names that exist now */
+		foreach(rc, raw_relids)
+			c->relids = list_append_unique_oid(c->relids, lfirst_oid(rc));
 		return false;
 	}
 	return true;

@@ -189,6 +189,13 @@ SELECT * FROM (SELECT x FROM public.alice_t WHERE x > :n) s;')});
 refused('postgres', 'custom script reading her table in a subquery',
 	"SELECT run_bench(1, 2, 'su_custom2', vacuum => false, checkpoint => false)", qr/table (public\.)?alice_t/);
 
+# a statement that does not analyse before the run (its temporary table is
+# the script's own): the relations it names are still checked
+$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('su_custom3', 'CREATE TEMP TABLE IF NOT EXISTS su_tmp (x int);
+INSERT INTO su_tmp SELECT x FROM public.alice_t;')});
+refused('postgres', 'custom script whose statement names her table and a table it creates',
+	"SELECT run_bench(1, 2, 'su_custom3', vacuum => false, checkpoint => false)", qr/table (public\.)?alice_t/);
+
 # the variant: pgbench_history a view over her function
 alice_ok('postgres', q{
 	ALTER TABLE pgbench_history RENAME TO pgbench_history_t;
