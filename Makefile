@@ -16,6 +16,7 @@ OBJS = \
 	src/coordinator.o \
 	src/driver.o \
 	src/results.o \
+	src/trust.o \
 	src/environment.o \
 	src/loopback.o \
 	src/conninfo.o \

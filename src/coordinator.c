@@ -4,7 +4,8 @@
  *	  The coordinator background worker: owns a run or a sweep from the
  *	  moment the caller hands it over until its last row is written.
  *
- * For each step it does pgbench's pre-run maintenance over a loopback
+ * For each step it checks whose code the step would run (trust.c), does
+ * pgbench's pre-run maintenance over a loopback
  * connection, creates the run's DSM segment, starts the drivers, waits for
  * them to connect, starts the measured interval, collects the per-second
  * statistics they publish (one pgbenchx.samples row per second, each in its
@@ -62,6 +63,7 @@
 #include "searchpath.h"
 #include "stats.h"
 #include "sysrecord.h"
+#include "trust.h"
 #include "waitsample.h"
 #include "worker.h"
 
@@ -255,13 +257,6 @@ coordinator_check_cancel(int64 run_id)
  * their search_path).  Returns false, with a WARNING, if they could not be
  * read.
  */
-#define COORDINATOR_TPCB_SUMS \
-	"SELECT pg_catalog.concat_ws(' '," \
-	" (SELECT coalesce(pg_catalog.sum(abalance), 0) FROM pgbench_accounts)," \
-	" (SELECT coalesce(pg_catalog.sum(bbalance), 0) FROM pgbench_branches)," \
-	" (SELECT coalesce(pg_catalog.sum(tbalance), 0) FROM pgbench_tellers)," \
-	" (SELECT coalesce(pg_catalog.sum(delta), 0) FROM pgbench_history))"
-
 static bool
 coordinator_tpcb_sums(const RunSpec *spec, int64 run_id, int64 sums[4])
 {
@@ -298,15 +293,58 @@ coordinator_tpcb_sums(const RunSpec *spec, int64 run_id, int64 sums[4])
 	return true;
 }
 
+/*
+ * Before each step (a sweep lasts long, and objects change between steps):
+ * whose code the step would run, as at launch (trust.c), with the clients'
+ * role and search_path read again over a connection made as theirs.  A
+ * refusal ends the run (and its sweep) as failed, keeping the steps done.
+ */
+static void
+coordinator_trust_check(const RunSpec *spec, int64 run_id)
+{
+	char	   *connerr;
+	char	   *error = NULL;
+	PGconn	   *conn;
+	TrustClients clients;
+	volatile bool ok = false;
+
+	pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchx run " INT64_FORMAT ": trust check", run_id));
+	conn = loopback_connect(spec->conninfo, &connerr);
+	if (conn == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("run " INT64_FORMAT ": could not connect to check whose code the run executes: %s",
+						run_id, connerr)));
+	PG_TRY();
+	{
+		ok = trust_read_clients(conn, &clients, &error);
+	}
+	PG_FINALLY();
+	{
+		loopback_finish(conn);
+	}
+	PG_END_TRY();
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("run " INT64_FORMAT ": could not read the benchmark clients' role and search_path", run_id),
+				 errdetail("%s", error)));
+	coordinator_check_cancel(run_id);
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	trust_check_run(spec, &clients, coordinator_mix.nscripts, coordinator_mix.names,
+					coordinator_mix.texts);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
 /* pgbench's pre-run maintenance; errors are reported and ignored, as pgbench does */
 static void
 coordinator_maintenance(const RunSpec *spec, int64 run_id)
 {
 	char	   *connerr;
 	PGconn	   *conn;
-	static const char *const vacuum_sql[] = {
-		"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"
-	};
+	static const char *const vacuum_sql[] = COORDINATOR_MAINTENANCE_SQL;
 
 	if (!spec->vacuum && !spec->checkpoint)
 		return;
@@ -892,6 +930,7 @@ static void
 coordinator_prepare(const RunSpec *spec, int64 run_id, CoordinatorBefore *before)
 {
 	memset(before, 0, sizeof(*before));
+	coordinator_trust_check(spec, run_id);
 	coordinator_maintenance(spec, run_id);
 	if (spec->check_tpcb)
 		progress_phase(RUN_PHASE_MAINTENANCE);

@@ -55,6 +55,7 @@
 #include "datagen.h"
 #include "datagen_int.h"
 #include "initrecord.h"
+#include "trust.h"
 
 /*
  * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
@@ -139,6 +140,7 @@ datagen_check_privileges(StringInfo drop_list)
 {
 	Oid			nspid;
 	AclResult	aclresult;
+	List	   *existing = NIL;
 
 	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, "pgbench_accounts", -1));
 #if PG_VERSION_NUM >= 160000
@@ -177,11 +179,19 @@ datagen_check_privileges(StringInfo drop_list)
 					 errmsg("must be owner of table %s to replace it", name),
 					 errdetail("pgbench_init drops the existing pgbench tables and creates them anew."),
 					 errhint("Run pgbench_init as the owner of the existing pgbench tables, or have their owner drop them.")));
+		existing = lappend_oid(existing, relid);
 		appendStringInfo(drop_list, "%s%s",
 						 drop_list->len > 0 ? ", " : "",
 						 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 													name));
 	}
+
+	/*
+	 * A superuser owns every table in PostgreSQL's eyes; the tables it
+	 * replaces must still be its own or a trusted role's, with nothing of an
+	 * untrusted role hanging off them (trust.c).
+	 */
+	trust_check_relations(GetUserId(), existing, "pgbench_init");
 }
 
 /* pgbench's step "t": the four tables and the partitions, same text */

@@ -8,7 +8,9 @@
  * Refusals happen here, in the caller's session, with the numbers involved
  * and a hint naming the setting: bad arguments, a transaction block, a run
  * already in progress, too few worker slots or connections, missing pgbench
- * tables, a loopback login that fails, and what the parsed scripts show
+ * tables, a loopback login that fails, objects whose code the run would
+ * execute with the rights of a role that does not trust their owner
+ * (trust.c), and what the parsed scripts show
  * every client would fail on (pipeline misuse, check_tpcb with a script
  * that does not keep the invariant), and a role that is not a superuser
  * asking for more than the quotas give (pgbenchx.max_duration, max_clients,
@@ -50,6 +52,7 @@
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
+#include "trust.h"
 
 /* the seed sweep's client counts; then doubling from 160 */
 static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 80};
@@ -328,14 +331,16 @@ launch_check_connections(int clients)
 
 /*
  * Log in as the clients will and count pgbench_branches, as pgbench does to
- * find the scale of the built-in scripts.  Returns the scale.
+ * find the scale of the built-in scripts.  Returns the scale.  Reads who the
+ * clients are and how they resolve names into *clients (trust.c).
  */
 static int
-launch_check_login(const char *conninfo, const char *role, bool need_tables)
+launch_check_login(const char *conninfo, const char *role, bool need_tables,
+				   TrustClients *clients)
 {
 	char	   *connerr;
 	char	   *value = NULL;
-	char	   *error = NULL;
+	char	   *volatile error = NULL;
 	char		sqlstate[6];
 	PGconn	   *conn;
 	bool		used_password;
@@ -352,12 +357,21 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables)
 						 role)));
 	used_password = conninfo_login_ok(conn, !superuser());
 	where = conninfo_where(conn);
+	memset(clients, 0, sizeof(*clients));
 	/* a cancel or statement_timeout during the count must not leak conn */
-	if (used_password && need_tables)
+	if (used_password)
 	{
 		PG_TRY();
 		{
-			error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
+			char	   *trust_error;
+
+			if (!trust_read_clients(conn, clients, &trust_error))
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("could not read the benchmark clients' role and search_path"),
+						 errdetail("%s", trust_error)));
+			if (need_tables)
+				error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
 		}
 		PG_CATCH();
 		{
@@ -923,7 +937,7 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
  */
 static void
 launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted,
-					bool remote, bool builtin)
+					bool remote, bool builtin, TrustClients *clients)
 {
 	int			max_clients = 0;
 	int			max_jobs;
@@ -972,7 +986,7 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
 	if (spec->knobs.require_password)
 		conninfo = conninfo_pinned(conninfo);
-	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin);
+	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin, clients);
 	/*
 	 * Each client puts its own application_name in front of this; the
 	 * coordinator's maintenance and check_tpcb use it as it is.  Pinned for a
@@ -988,6 +1002,21 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 				 errmsg("conninfo is too long"),
 				 errhint("Keep conninfo under %d bytes.", RUN_CONNINFO_LEN / 2)));
 	strlcpy(spec->conninfo, conninfo, sizeof(spec->conninfo));
+}
+
+/*
+ * Phase 4b, whose code the run would execute: every relation the scripts,
+ * the maintenance and check_tpcb name, as the clients resolve them, and
+ * the code those relations run, must be trusted by the clients' role
+ * (trust.c); the coordinator checks again before each step.
+ */
+static void
+launch_check_trust(const RunSpec *spec, const char *payload, const TrustClients *clients)
+{
+	RunMix		mix;
+
+	run_spec_mix(spec, payload, &mix);
+	trust_check_run(spec, clients, mix.nscripts, mix.names, mix.texts);
 }
 
 /*
@@ -1238,6 +1267,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	StringInfoData payload;
 	dsm_segment *seg;
 	LaunchHandshake *hs;
+	TrustClients clients;
 
 	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
 	quoted = launch_check_caller(opts, spec, &remote);
@@ -1248,7 +1278,8 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
-	launch_check_server(opts, spec, quoted, remote, builtin);
+	launch_check_server(opts, spec, quoted, remote, builtin, &clients);
+	launch_check_trust(spec, payload.data, &clients);
 	launch_check_generators(opts, spec, gens, &payload);
 	spec->dboid = MyDatabaseId;
 	spec->roleid = GetUserId();

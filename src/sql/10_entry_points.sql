@@ -317,6 +317,16 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 -- run_bench(..., check_tpcb => true), which checks per run).  Reads the four
 -- tables in one snapshot; run it while no run is writing them.
 -- Caller: a role granted EXECUTE that may read the pgbench tables.
+-- Whether the relations named (found through search_path, as to_regclass
+-- finds them; missing ones are skipped) and the code they run (triggers,
+-- rules, policies, defaults, children, and the functions and operators
+-- these call) are owned by roles that have current_user's privileges; an
+-- ERROR 42501 naming the object and its owner if not.  used_by says who
+-- would run that code, in the error's detail.  Callers: check_tpcb.
+CREATE FUNCTION pgbenchx.trust_check(relations text[], used_by text) RETURNS void
+AS 'MODULE_PATHNAME', 'pgbenchx_trust_check'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
 CREATE FUNCTION pgbenchx.check_tpcb(
     OUT accounts_sum bigint, OUT branches_sum bigint,
     OUT tellers_sum bigint, OUT history_sum bigint, OUT consistent boolean)
@@ -340,6 +350,9 @@ BEGIN
                                              pg_catalog.current_setting('search_path'), missing),
                   HINT = 'Create them first, for example with SELECT pgbench_init(scale => 10), or set search_path to their schema.';
     END IF;
+    -- the tables (and the code they run) must be trusted by the caller (trust.c)
+    PERFORM pgbenchx.trust_check(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                                       'pgbench_history']::pg_catalog.text[], 'check_tpcb');
     SELECT (SELECT coalesce(pg_catalog.sum(a.abalance), 0) FROM pgbench_accounts a),
            (SELECT coalesce(pg_catalog.sum(b.bbalance), 0) FROM pgbench_branches b),
            (SELECT coalesce(pg_catalog.sum(t.tbalance), 0) FROM pgbench_tellers t),
@@ -426,5 +439,6 @@ REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, b
 REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.trust_check(text[], text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.coordinator_alive(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbenchx.progress_state() FROM PUBLIC;

@@ -475,6 +475,8 @@ my %covers = (
 	'cancel(bigint)' => 'cancel',
 	'sweep_ladder(integer, integer)' => 'misc',
 	'check_tpcb()' => 'misc',
+	# called by check_tpcb (issue 20, section 1)
+	'trust_check(text[], text)' => 'misc',
 	'eval(text, jsonb, bigint)' => 'misc',
 	'builtin_scripts()' => 'scripts',
 	'add_script(text, text, boolean)' => 'scripts',
@@ -672,8 +674,17 @@ $node->safe_psql('late', qq{
 reset_traces('late');
 my $path = $node->safe_psql('late', 'SHOW search_path');
 is($path, 'public, pg_catalog', 'late: the superuser\'s sessions and loopback logins now have public first');
+# With runner's CREATE on public, searched before pg_catalog, whatever it
+# created there later would be found first by the clients: pgbenchx refuses
+# the run (trust.c; test/t/055).  Its CREATE is taken away for this run,
+# its traps stay in public.
+my ($ret, $out, $err) = $node->psql('late', "SELECT run_bench(2, 1, 'tpcb-like', check_tpcb => true)");
+like($err, qr/refusing to resolve names through schema public, in which role "runner" may create objects/,
+	'late: a run whose clients search public, where runner may create, before pg_catalog is refused');
+$node->safe_psql('late', 'REVOKE CREATE ON SCHEMA public FROM runner');
 my $run = $node->safe_psql('late', "SELECT run_bench(2, 1, 'tpcb-like', check_tpcb => true)");
 $node->safe_psql('late', "SET client_min_messages = warning; CALL pgbenchx.wait($run)");
+$node->safe_psql('late', 'GRANT CREATE ON SCHEMA public TO runner');
 is($node->safe_psql('late', "SELECT r.status OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) r.tpcb_consistent::pg_catalog.text "
 	  . "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) ${run}::pg_catalog.int8"),
 	'completed true', 'late: a run with vacuum, checkpoint and check_tpcb completes');
