@@ -448,12 +448,16 @@ trust_check_relations(Oid roleid, List *relids, const char *source)
 }
 
 /* What parse analysis of one statement names: relations, functions, operators. */
+/* how long parse analysis may wait for a lock before the statement counts as not analysed */
+#define TRUST_LOCK_TIMEOUT	"200ms"
+
 typedef struct TrustCollect
 {
 	List	   *relids;
 	List	   *funcs;
 	List	   *ops;
 	List	   *path;			/* the schemas searched, in order (implicit ones too) */
+	bool		unanalysed;		/* only the raw statement's relations are known */
 } TrustCollect;
 
 static void
@@ -618,6 +622,14 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 								 clients->search_path[0] ?
 								 psprintf("%s, pg_temp", clients->search_path) : "pg_temp",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		/*
+		 * Parse analysis locks what it names.  A table locked by another
+		 * session (LOCK TABLE, a long ALTER) must not hold the caller or the
+		 * coordinator here, where a cancel of the run is not seen: past
+		 * this, the statement counts as one that does not analyse.
+		 */
+		(void) set_config_option("lock_timeout", TRUST_LOCK_TIMEOUT,
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 		c->path = fetch_search_path(true);
 		raws = raw_parser(sql, RAW_PARSE_DEFAULT);
 		/* what the statements name, in case their analysis fails below */
@@ -664,6 +676,7 @@ trust_collect_statement(const TrustClients *clients, const char *sql, TrustColle
 			 clients->search_path, clients->roleid, edata->message);
 		FreeErrorData(edata);
 		/* at least the relations it names that exist now */
+		c->unanalysed = true;
 		foreach(rc, raw_relids)
 			c->relids = list_append_unique_oid(c->relids, lfirst_oid(rc));
 		return false;
@@ -820,6 +833,13 @@ trust_schemas_before(const TrustWalk *w, const TrustCollect *c)
 			ReleaseSysCache(tup);
 		}
 	}
+	/*
+	 * A statement not analysed may call any function or operator of
+	 * pg_catalog: the schemas searched before pg_catalog (where the path
+	 * names it later) are held to the same rule.
+	 */
+	if (c->unanalysed)
+		last = Max(last, trust_index_oid(c->path, PG_CATALOG_NAMESPACE));
 	trust_missing_schemas(w, c, last);
 	for (int i = 0; i < last; i++)
 	{
