@@ -48,6 +48,7 @@
 
 #include "btload.h"
 #include "initrecord.h"
+#include "pg_compat.h"
 
 /* pages per write batch: one WAL record of full-page images */
 #define BTLOAD_BATCH_PAGES	XLR_MAX_BLOCK_ID
@@ -172,7 +173,7 @@ btload_logged_write(BtloadState *st, Page *pagev)
 			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
 			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 			delayed = true;
-			log_newpages(&st->index->rd_node, MAIN_FORKNUM, st->nbatch,
+			log_newpages(&PGX_RELATION_FILE(st->index), MAIN_FORKNUM, st->nbatch,
 						 st->batch_blknos, pagev, true);
 		}
 		btload_write_batch(st, pagev);
@@ -350,12 +351,12 @@ btload_begin(Oid indexoid)
 	/* a new, empty file, as REINDEX: no page of it is in shared buffers */
 	RelationSetNewRelfilenode(index, index->rd_rel->relpersistence);
 	/* pgbench_init's crash record lists it (initrecord.c) */
-	initrecord_note_file(index->rd_rel->reltablespace, index->rd_node.relNode);
+	initrecord_note_file(index->rd_rel->reltablespace, PGX_RELFILE_NUM(PGX_RELATION_FILE(index)));
 	if (index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)
 	{
 		/* index_build()'s init fork: the empty index an unlogged one resets to */
 		smgrcreate(RelationGetSmgr(index), INIT_FORKNUM, false);
-		log_smgrcreate(&index->rd_node, INIT_FORKNUM);
+		log_smgrcreate(&PGX_RELATION_FILE(index), INIT_FORKNUM);
 		index->rd_indam->ambuildempty(index);
 	}
 

@@ -42,6 +42,7 @@
 #include "launch.h"
 #include "loopback.h"
 #include "owner.h"
+#include "pg_compat.h"
 #include "progress.h"
 #include "worker.h"
 
@@ -618,7 +619,7 @@ pgbenchx_generator_status(PG_FUNCTION_ARGS)
 		nulls[2] = true;
 	values[2] = Int64GetDatum(running);
 	values[3] = Int32GetDatum(max_worker_processes - workers);
-	values[4] = Int32GetDatum(MaxConnections - ReservedBackends - clients);
+	values[4] = Int32GetDatum(MaxConnections - PGX_RESERVED_CONNECTIONS - clients);
 	values[5] = Int32GetDatum((int) sysconf(_SC_NPROCESSORS_ONLN));
 	values[6] = CStringGetTextDatum(psprintf(UINT64_FORMAT, GetSystemIdentifier()));
 	values[7] = TimestampTzGetDatum(GetCurrentTimestamp());

@@ -52,6 +52,7 @@
 
 #include "owner.h"
 #include "part.h"
+#include "pg_compat.h"
 #include "progress.h"
 #include "script.h"
 #include "script_sql.h"
@@ -486,7 +487,7 @@ part_wait_for_go(const RunSpec *spec, int64 run_id, volatile sig_atomic_t *cance
 	SpinLockAcquire(&ps->mutex);
 	memset(slot, 0, sizeof(PartSlot));
 	slot->coordinator_pid = MyProcPid;
-	slot->procno = MyProc->pgprocno;
+	slot->procno = PGX_PROCNO(MyProc);
 	slot->run_id = run_id;
 	slot->roleid = spec->roleid;
 	slot->ready = true;

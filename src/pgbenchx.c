@@ -49,6 +49,7 @@
 #include "initrecord.h"
 #include "launch.h"
 #include "owner.h"
+#include "pg_compat.h"
 #include "run_shmem.h"
 #include "script_sql.h"
 #include "startup.h"
@@ -749,8 +750,8 @@ pgbx_default(const PgbxOption *opt, PgbxValue *out)
 			out->i8 = pg_strtoint64(opt->default_value);
 			break;
 		case PGBX_FLOAT8:
-			out->f8 = float8in_internal(unconstify(char *, opt->default_value), NULL,
-										"double precision", opt->default_value);
+			out->f8 = pgx_float8in_internal(unconstify(char *, opt->default_value), NULL,
+											"double precision", opt->default_value);
 			break;
 		case PGBX_BOOL:
 			if (!parse_bool(opt->default_value, &out->b))

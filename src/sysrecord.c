@@ -31,6 +31,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+#include "pg_compat.h"
 #include "results.h"
 #include "sysrecord.h"
 #include "sysstat.h"
@@ -268,10 +269,10 @@ sysrecord_read_server(SysRecord *rec, SysReading *r)
 		r->db_ok = db != NULL;
 		if (db)
 		{
-			r->blks_hit = db->n_blocks_hit;
-			r->blks_read = db->n_blocks_fetched - db->n_blocks_hit;
-			r->temp_bytes = db->n_temp_bytes;
-			r->deadlocks = db->n_deadlocks;
+			r->blks_hit = PGX_DBSTAT(db, blocks_hit);
+			r->blks_read = PGX_DBSTAT(db, blocks_fetched) - PGX_DBSTAT(db, blocks_hit);
+			r->temp_bytes = PGX_DBSTAT(db, temp_bytes);
+			r->deadlocks = PGX_DBSTAT(db, deadlocks);
 		}
 		else
 			sysrecord_note(rec, "pg_stat_database: the run's database has no statistics");
@@ -425,7 +426,7 @@ sysrecord_clients_left(void)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *l = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *l = pgx_local_beentry(i);
 
 		if (l && l->backendStatus.st_appname &&
 			strncmp(l->backendStatus.st_appname, SYSRECORD_CLIENT_APPNAME,
