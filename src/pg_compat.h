@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "common/relpath.h"
+#include "pgstat.h"
 #include "storage/smgr.h"
 #include "utils/acl.h"
 #include "utils/rel.h"
@@ -179,5 +180,67 @@ pgx_relpathperm(PgxRelFile f, ForkNumber fork)
 #else
 #define PGX_DBSTAT(db, field)		((db)->n_##field)
 #endif
+
+/*
+ * The cluster's WAL counters: PgStat_WalStats members until 17, inside its
+ * wal_counters from 18.  wal_write and wal_sync: members until 17; 18 moved
+ * them to pg_stat_io (object wal), where pgbenchx does not read them yet:
+ * pgx_wal_write_sync returns false with the reason in *why.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PGX_WALSTAT(w, field)		((w)->wal_counters.field)
+#else
+#define PGX_WALSTAT(w, field)		((w)->field)
+#endif
+
+static inline bool
+pgx_wal_write_sync(const PgStat_WalStats *w, int64 *write, int64 *sync,
+				   const char **why)
+{
+#if PG_VERSION_NUM >= 180000
+	(void) w;
+	*write = *sync = 0;
+	*why = "PostgreSQL 18 moved them from pg_stat_wal to pg_stat_io, which pgbenchx does not read";
+	return false;
+#else
+	*write = w->wal_write;
+	*sync = w->wal_sync;
+	*why = NULL;
+	return true;
+#endif
+}
+
+/*
+ * The buffers written by the background writer (clean), the checkpointer
+ * (checkpoint) and the backends (backend).  Until 16 pg_stat_bgwriter has all
+ * three.  17 split pg_stat_checkpointer off (buffers_written) and moved the
+ * backends' writes to pg_stat_io, which pgbenchx does not read: *backend_ok
+ * is false there.  Returns whether clean and checkpoint were read; *why, when
+ * set, says what was not.
+ */
+static inline bool
+pgx_bgwriter_buffers(int64 *clean, int64 *checkpoint, int64 *backend,
+					 bool *backend_ok, const char **why)
+{
+	PgStat_BgWriterStats *bgw = pgstat_fetch_stat_bgwriter();
+	PgStat_CheckpointerStats *cp = pgstat_fetch_stat_checkpointer();
+	bool		ok = bgw != NULL && cp != NULL;
+
+	*why = NULL;
+	*backend_ok = false;
+	if (!ok)
+		return false;
+	*clean = bgw->buf_written_clean;
+#if PG_VERSION_NUM >= 170000
+	*checkpoint = cp->buffers_written;
+	*backend = 0;
+	*why = "buffers_backend: PostgreSQL 17 moved the backends' writes from pg_stat_bgwriter to pg_stat_io, which pgbenchx does not read";
+#else
+	*checkpoint = cp->buf_written_checkpoints;
+	*backend = cp->buf_written_backend;
+	*backend_ok = true;
+#endif
+	return true;
+}
 
 #endif							/* PGBENCHX_PG_COMPAT_H */
