@@ -349,7 +349,7 @@ btload_begin(Oid indexoid)
 			 RelationGetRelationName(index));
 
 	/* a new, empty file, as REINDEX: no page of it is in shared buffers */
-	RelationSetNewRelfilenode(index, index->rd_rel->relpersistence);
+	pgx_relation_set_new_relfile(index, index->rd_rel->relpersistence);
 	/* pgbench_init's crash record lists it (initrecord.c) */
 	initrecord_note_file(index->rd_rel->reltablespace, PGX_RELFILE_NUM(PGX_RELATION_FILE(index)));
 	if (index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)

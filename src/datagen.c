@@ -286,7 +286,7 @@ datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
 	target->rel = table_open(relid, RowExclusiveLock);
 	/* only into a relfilenode of this subtransaction, as COPY FREEZE */
 	if (target->rel->rd_createSubid != mysubid &&
-		target->rel->rd_newRelfilenodeSubid != mysubid)
+		PGX_REL_NEW_FILE_SUBID(target->rel) != mysubid)
 		elog(ERROR, "relation \"%s\" was not created by this subtransaction",
 			 RelationGetRelationName(target->rel));
 	if (RelationGetNumberOfBlocks(target->rel) != 0)

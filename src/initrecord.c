@@ -615,7 +615,7 @@ initrecord_fate(FullTransactionId fxid)
 	if (U64FromFullTransactionId(next) - U64FromFullTransactionId(fxid) >= (UINT64CONST(1) << 31))
 		return FATE_TOO_OLD;
 	LWLockAcquire(XactTruncationLock, LW_SHARED);
-	if (TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid))
+	if (TransactionIdPrecedes(xid, PGX_TRANSAM_VARS->oldestClogXid))
 		fate = FATE_TOO_OLD;
 	else if (TransactionIdIsInProgress(xid))
 		fate = FATE_RUNNING;

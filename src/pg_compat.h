@@ -14,11 +14,15 @@
 
 #include "postgres.h"
 
+#include "access/transam.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "common/relpath.h"
 #include "pgstat.h"
 #include "storage/smgr.h"
 #include "utils/acl.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 
 /*
  * A relation's file: RelFileNode (spcNode, dbNode, relNode) until 15,
@@ -48,6 +52,31 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #define PGX_SMGR_FILE_BACKEND(reln) ((reln)->smgr_rnode)
 #define PGX_SMGR_FILE(reln)			((reln)->smgr_rnode.node)
 #endif
+/*
+ * A relation given a new file (relcache.h): RelationSetNewRelfilenode until
+ * 15, RelationSetNewRelfilenumber from 16; the subtransaction that did it:
+ * rd_newRelfilenodeSubid until 15, rd_newRelfilelocatorSubid from 16.
+ */
+#if PG_VERSION_NUM >= 160000
+#define pgx_relation_set_new_relfile(rel, persistence) \
+	RelationSetNewRelfilenumber((rel), (persistence))
+#define PGX_REL_NEW_FILE_SUBID(rel)	((rel)->rd_newRelfilelocatorSubid)
+#else
+#define pgx_relation_set_new_relfile(rel, persistence) \
+	RelationSetNewRelfilenode((rel), (persistence))
+#define PGX_REL_NEW_FILE_SUBID(rel)	((rel)->rd_newRelfilenodeSubid)
+#endif
+
+/*
+ * The shared transaction-id counters (access/transam.h):
+ * ShmemVariableCache until 16, TransamVariables from 17.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PGX_TRANSAM_VARS			TransamVariables
+#else
+#define PGX_TRANSAM_VARS			ShmemVariableCache
+#endif
+
 /*
  * The relation of a file number: utils/relfilenodemap.h's RelidByRelfilenode
  * until 15, utils/relfilenumbermap.h's RelidByRelfilenumber from 16.
