@@ -44,8 +44,37 @@ if [ -f "$srcdir/MANIFEST" ]; then
 		pgx_die "$tarball: sha256 $sum, MANIFEST says $want"
 fi
 
+# the contrib modules the tests create (amcheck, pageinspect, pg_visibility)
+contribs="amcheck pageinspect pg_visibility"
+
+# contribs_missing: those contribs the install in $prefix lacks
+contribs_missing() {
+	local c sharedir
+	sharedir=$("$prefix/bin/pg_config" --sharedir)
+	for c in $contribs; do
+		[ -f "$sharedir/extension/$c.control" ] || echo "$c"
+	done
+}
+
 if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.source-sha256" ] &&
 	[ "$(cat "$prefix/.source-sha256")" = "$sum" ]; then
+	missing=$(contribs_missing)
+	if [ -n "$missing" ]; then
+		# a cache from before a contrib was added to the list: build them
+		# alone against the installed server (PGXS)
+		log=$cache/pg$major.contrib.log
+		build=$(mktemp -d "$cache/build-pg$major.XXXXXX")
+		trap 'rm -rf "$build"' EXIT
+		top=$(basename "$tarball" .tar.gz)	# the tarball's top directory
+		pgx_log "PostgreSQL $major: adding" $missing "to $prefix (log: $log)"
+		for c in $missing; do
+			tar -xzf "$tarball" -C "$build" "$top/contrib/$c" ||
+				pgx_die "$tarball has no contrib/$c"
+			nice -n 19 make -C "$build/$top/contrib/$c" -j2 USE_PGXS=1 \
+				PG_CONFIG="$prefix/bin/pg_config" install >>"$log" 2>&1 ||
+				{ tail -n 30 "$log" >&2; pgx_die "PostgreSQL $major: contrib/$c failed (see $log)"; }
+		done
+	fi
 	pgx_log "PostgreSQL $major: cached build in $prefix"
 	echo "$prefix/bin/pg_config"
 	exit 0
@@ -62,12 +91,12 @@ if ! (
 	set -e
 	cd "$build"
 	tar -xzf "$tarball"
-	cd "$(find . -mindepth 1 -maxdepth 1 -type d | head -n 1)"
+	cd "$(basename "$tarball" .tar.gz)"
 	nice -n 19 ./configure --prefix="$prefix" --without-icu --without-readline --enable-tap-tests
 	nice -n 19 make -j2
 	nice -n 19 make install
 	nice -n 19 make -C src/bin/pgbench install
-	nice -n 19 make -C contrib/amcheck install
+	for c in $contribs; do nice -n 19 make -C contrib/$c install; done
 ) >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	rm -rf "$prefix"
