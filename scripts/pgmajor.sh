@@ -3,7 +3,7 @@
 # source tarball in ../shared/postgres/ (see its MANIFEST) into a cache outside
 # the checkout, $PGX_PGCACHE/pgMAJOR (default /var/cache/pgbenchx/pgMAJOR), and
 # print the path of its pg_config on stdout.  A build whose recorded tarball
-# checksum matches is reused.  15 is Debian's package: its pg_config is printed
+# checksum and configure flags match is reused.  15 is Debian's package: its pg_config is printed
 # as is.  When the tarball is absent, one line on stderr says the major is
 # skipped, nothing is printed on stdout, and the exit status is 0.
 #
@@ -35,6 +35,10 @@ fi
 [ ${#tarballs[@]} -eq 1 ] || pgx_die "more than one tarball for $major in $srcdir: ${tarballs[*]}"
 tarball=${tarballs[0]}
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+# the MANIFEST's flags, and libxml: the charts' tests read the SVG with xpath()
+configure_flags="--without-icu --without-readline --enable-tap-tests --with-libxml"
+# what a cached build must have been built from: the tarball and the flags
+stamp="$sum $configure_flags"
 
 # The checksum the MANIFEST records, when there is one, must be the tarball's.
 if [ -f "$srcdir/MANIFEST" ]; then
@@ -57,7 +61,7 @@ contribs_missing() {
 }
 
 if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.source-sha256" ] &&
-	[ "$(cat "$prefix/.source-sha256")" = "$sum" ]; then
+	[ "$(cat "$prefix/.source-sha256")" = "$stamp" ]; then
 	missing=$(contribs_missing)
 	if [ -n "$missing" ]; then
 		# a cache from before a contrib was added to the list: build them
@@ -80,7 +84,7 @@ if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.source-sha256" ] &&
 	exit 0
 fi
 
-pgx_ensure_packages bison flex perl zlib1g-dev
+pgx_ensure_packages bison flex perl zlib1g-dev libxml2-dev pkg-config
 mkdir -p "$cache"
 log=$cache/pg$major.build.log
 build=$(mktemp -d "$cache/build-pg$major.XXXXXX")
@@ -92,7 +96,7 @@ if ! (
 	cd "$build"
 	tar -xzf "$tarball"
 	cd "$(basename "$tarball" .tar.gz)"
-	nice -n 19 ./configure --prefix="$prefix" --without-icu --without-readline --enable-tap-tests
+	nice -n 19 ./configure --prefix="$prefix" $configure_flags
 	nice -n 19 make -j2
 	nice -n 19 make install
 	nice -n 19 make -C src/bin/pgbench install
@@ -102,6 +106,6 @@ if ! (
 	rm -rf "$prefix"
 	pgx_die "PostgreSQL $major: build failed (see $log)"
 fi
-echo "$sum" >"$prefix/.source-sha256"
+echo "$stamp" >"$prefix/.source-sha256"
 pgx_log "PostgreSQL $major: built"
 echo "$prefix/bin/pg_config"
