@@ -711,7 +711,7 @@ datagen_load_accounts(DatagenState *state)
 
 		datagen_target_open(state->cid, &targets[0], accounts, DATAGEN_BATCH_PAGES);
 		/* its primary key, created on the empty table: built as we go */
-		pkey_oid = RelationGetPrimaryKeyIndex(targets[0].rel);
+		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
 			elog(ERROR, "pgbench_accounts has no primary key");
 		pkey = btload_begin(pkey_oid);

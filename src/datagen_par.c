@@ -663,7 +663,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 
 		/* one page each: the leader only writes the visibility map */
 		datagen_target_open(in->cid, &targets[0], in->accounts, 1);
-		pkey_oid = RelationGetPrimaryKeyIndex(targets[0].rel);
+		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
 			elog(ERROR, "pgbench_accounts has no primary key");
 		pkey = btload_begin(pkey_oid);

@@ -421,9 +421,9 @@ fleet_clock(FleetGenerator *g, char **errmsg)
 }
 
 /* the refusals of the pre-flight: errmsg names the generator */
-static void
-fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,
-			 const char *detail, const char *hint) pg_attribute_noreturn();
+pgx_noreturn static void fleet_refuse(const FleetGenerator *g, int errcode_value,
+									 const char *reason, const char *detail,
+									 const char *hint);
 
 static void
 fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,

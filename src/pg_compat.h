@@ -68,6 +68,27 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #endif
 
 /*
+ * A relation's primary key index: from 18 RelationGetPrimaryKeyIndex says
+ * whether a deferrable one counts; until 17 it never did (false).
+ */
+#if PG_VERSION_NUM >= 180000
+#define pgx_primary_key_index(rel)	RelationGetPrimaryKeyIndex((rel), false)
+#else
+#define pgx_primary_key_index(rel)	RelationGetPrimaryKeyIndex(rel)
+#endif
+
+/*
+ * A function that never returns: pg_attribute_noreturn(), written after the
+ * declarator, until 17; pg_noreturn, written first, from 18.  pgx_noreturn
+ * goes first on every major (GCC and Clang read the attribute there too).
+ */
+#if PG_VERSION_NUM >= 180000
+#define pgx_noreturn				pg_noreturn
+#else
+#define pgx_noreturn				pg_attribute_noreturn()
+#endif
+
+/*
  * The shared transaction-id counters (access/transam.h):
  * ShmemVariableCache until 16, TransamVariables from 17.
  */
