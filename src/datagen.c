@@ -723,11 +723,7 @@ datagen_load_accounts(DatagenState *state)
 		/* held open until the end: key and bounds live in its relcache entry */
 		parent = table_open(accounts, NoLock);
 
-#if PG_VERSION_NUM >= 140000
 		pdesc = RelationGetPartitionDesc(parent, false);
-#else
-		pdesc = RelationGetPartitionDesc(parent);
-#endif
 		if (pdesc->nparts != opts->partitions)
 			elog(ERROR, "pgbench_accounts has %d partitions, expected %d",
 				 pdesc->nparts, opts->partitions);

@@ -4,7 +4,7 @@
  * the tree calls the names defined here and carries no #if PG_VERSION_NUM of
  * its own wherever a wrapper can hide the difference.  Each section says the
  * major that changed the API and what the wrapper means on every major; on 15
- * every wrapper expands to exactly the call the tree made before.
+ * every wrapper does exactly what the tree did before it existed.
  *
  * Naming: pgx_ functions and PGX_ macros; types PgxRelFile*.  Include it after
  * postgres.h and the headers of the APIs it wraps; it includes what it needs.
@@ -13,6 +13,10 @@
 #define PGBENCHX_PG_COMPAT_H
 
 #include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "pgbenchx needs PostgreSQL 15 or later"
+#endif
 
 #include "access/transam.h"
 #include "catalog/pg_class.h"
@@ -52,6 +56,7 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #define PGX_SMGR_FILE_BACKEND(reln) ((reln)->smgr_rnode)
 #define PGX_SMGR_FILE(reln)			((reln)->smgr_rnode.node)
 #endif
+
 /*
  * A relation given a new file (relcache.h): RelationSetNewRelfilenode until
  * 15, RelationSetNewRelfilenumber from 16; the subtransaction that did it:

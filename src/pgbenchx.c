@@ -168,11 +168,7 @@ _PG_init(void)
 	/* the language core's memory and interrupt hooks (script_sql.c) */
 	script_sql_install_hooks();
 
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");
-#else
-	EmitWarningsOnPlaceholders("pgbenchx");
-#endif
 
 	/* pgbench_init's crash record notes the relations it creates */
 	initrecord_install_hook();
