@@ -145,7 +145,7 @@ btload_write_batch(BtloadState *st, Page *pagev)
 				st->zeropage = palloc0(BLCKSZ);
 			smgrextend(reln, MAIN_FORKNUM, st->written++, st->zeropage, true);
 		}
-		PageSetChecksumInplace(pagev[i], blkno);
+		pgx_page_set_checksum_inplace(pagev[i], blkno);
 		/* each segment the batch writes is queued for fsync at least once */
 		if (blkno == st->written)
 		{
@@ -229,7 +229,7 @@ btload_page_add(Page page, IndexTuple itup, Size itemsize, OffsetNumber off,
 		itup = &trunc;
 		itemsize = sizeof(IndexTupleData);
 	}
-	if (PageAddItem(page, (Item) itup, itemsize, off, false, false) == InvalidOffsetNumber)
+	if (PageAddItem(page, PGX_ITEM(itup), itemsize, off, false, false) == InvalidOffsetNumber)
 		elog(ERROR, "failed to add item to the index page");
 }
 

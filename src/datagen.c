@@ -334,7 +334,7 @@ datagen_write_pages(SMgrRelation reln, const PgxRelFile *node, ForkNumber fork,
 			/* the first and last page register their segments for fsync */
 			bool		skip_fsync = i != 0 && i != npages - 1;
 
-			PageSetChecksumInplace(pagev[i], blknos[i]);
+			pgx_page_set_checksum_inplace(pagev[i], blknos[i]);
 			/* a presized file (see datagen_par.c) is written, not extended */
 			if (presized)
 				smgrwrite(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);

@@ -13,6 +13,7 @@
 #include "access/htup.h"
 #include "access/xlogdefs.h"
 #include "access/xloginsert.h"
+#include "access/xlogrecord.h"
 #include "storage/block.h"
 #include "pg_compat.h"
 #include "storage/smgr.h"

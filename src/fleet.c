@@ -24,6 +24,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
 #include "funcapi.h"
@@ -34,6 +35,7 @@
 #include "storage/fd.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 

@@ -137,11 +137,13 @@
 #include "postmaster/bgwriter.h"
 #include "storage/fd.h"
 #include "storage/lmgr.h"
+#include "storage/lock.h"
 #include "storage/lwlock.h"
 #include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "tcop/utility.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -1051,7 +1053,7 @@ initrecord_cleanup_locked(void)
 		fsync_fname(INITRECORD_DIR, true);
 	list_free_deep(done);
 	if (removed > 0)
-		RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+		RequestCheckpoint(PGX_CHECKPOINT_FAST | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
 	return removed;
 }
 

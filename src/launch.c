@@ -36,6 +36,7 @@
 #include "storage/shm_toc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
 #include "conninfo.h"

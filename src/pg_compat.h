@@ -23,6 +23,8 @@
 #include "catalog/pg_namespace.h"
 #include "common/relpath.h"
 #include "pgstat.h"
+#include "postmaster/bgwriter.h"
+#include "storage/bufpage.h"
 #include "storage/smgr.h"
 #include "utils/acl.h"
 #include "utils/rel.h"
@@ -91,6 +93,34 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #define pgx_noreturn				pg_noreturn
 #else
 #define pgx_noreturn				pg_attribute_noreturn()
+#endif
+
+/*
+ * varlena's macros (VARDATA, SET_VARSIZE ...): in postgres.h until 15, in
+ * varatt.h from 16 (which postgres.h includes until 18, not from 19).
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * A page's checksum set in place before it is written: PageSetChecksumInplace
+ * until 18, PageSetChecksum from 19.  An item added to a page: an Item
+ * (char *) until 18, a const void * from 19 (which removed the Item type).
+ */
+#if PG_VERSION_NUM >= 190000
+#define pgx_page_set_checksum_inplace(page, blkno)	PageSetChecksum((page), (blkno))
+#define PGX_ITEM(p)					((const void *) (p))
+#else
+#define pgx_page_set_checksum_inplace(page, blkno)	PageSetChecksumInplace((page), (blkno))
+#define PGX_ITEM(p)					((Item) (p))
+#endif
+
+/* RequestCheckpoint's "without delays": CHECKPOINT_IMMEDIATE until 18, CHECKPOINT_FAST from 19 */
+#if PG_VERSION_NUM >= 190000
+#define PGX_CHECKPOINT_FAST			CHECKPOINT_FAST
+#else
+#define PGX_CHECKPOINT_FAST			CHECKPOINT_IMMEDIATE
 #endif
 
 /*
