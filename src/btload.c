@@ -48,6 +48,7 @@
 
 #include "btload.h"
 #include "initrecord.h"
+#include "pg_compat.h"
 
 /* pages per write batch: one WAL record of full-page images */
 #define BTLOAD_BATCH_PAGES	XLR_MAX_BLOCK_ID
@@ -144,7 +145,7 @@ btload_write_batch(BtloadState *st, Page *pagev)
 				st->zeropage = palloc0(BLCKSZ);
 			smgrextend(reln, MAIN_FORKNUM, st->written++, st->zeropage, true);
 		}
-		PageSetChecksumInplace(pagev[i], blkno);
+		pgx_page_set_checksum_inplace(pagev[i], blkno);
 		/* each segment the batch writes is queued for fsync at least once */
 		if (blkno == st->written)
 		{
@@ -172,7 +173,7 @@ btload_logged_write(BtloadState *st, Page *pagev)
 			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
 			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 			delayed = true;
-			log_newpages(&st->index->rd_node, MAIN_FORKNUM, st->nbatch,
+			log_newpages(&PGX_RELATION_FILE(st->index), MAIN_FORKNUM, st->nbatch,
 						 st->batch_blknos, pagev, true);
 		}
 		btload_write_batch(st, pagev);
@@ -228,7 +229,7 @@ btload_page_add(Page page, IndexTuple itup, Size itemsize, OffsetNumber off,
 		itup = &trunc;
 		itemsize = sizeof(IndexTupleData);
 	}
-	if (PageAddItem(page, (Item) itup, itemsize, off, false, false) == InvalidOffsetNumber)
+	if (PageAddItem(page, PGX_ITEM(itup), itemsize, off, false, false) == InvalidOffsetNumber)
 		elog(ERROR, "failed to add item to the index page");
 }
 
@@ -348,14 +349,14 @@ btload_begin(Oid indexoid)
 			 RelationGetRelationName(index));
 
 	/* a new, empty file, as REINDEX: no page of it is in shared buffers */
-	RelationSetNewRelfilenode(index, index->rd_rel->relpersistence);
+	pgx_relation_set_new_relfile(index, index->rd_rel->relpersistence);
 	/* pgbench_init's crash record lists it (initrecord.c) */
-	initrecord_note_file(index->rd_rel->reltablespace, index->rd_node.relNode);
+	initrecord_note_file(index->rd_rel->reltablespace, PGX_RELFILE_NUM(PGX_RELATION_FILE(index)));
 	if (index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)
 	{
 		/* index_build()'s init fork: the empty index an unlogged one resets to */
 		smgrcreate(RelationGetSmgr(index), INIT_FORKNUM, false);
-		log_smgrcreate(&index->rd_node, INIT_FORKNUM);
+		log_smgrcreate(&PGX_RELATION_FILE(index), INIT_FORKNUM);
 		index->rd_indam->ambuildempty(index);
 	}
 

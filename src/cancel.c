@@ -53,6 +53,7 @@
 #include "utils/wait_event.h"
 
 #include "cancel.h"
+#include "pg_compat.h"
 
 /* at most this many requests are in progress at once (sockets open) */
 #define CANCEL_MAX_OPEN		64
@@ -298,7 +299,7 @@ cancel_wait(CancelOne *batch, int n, TimestampTz deadline, bool *latch_seen)
 				break;
 			left = (long) ((deadline - now + 999) / 1000);
 
-			wes = CreateWaitEventSet(CurrentMemoryContext, n + 2);
+			wes = pgx_create_wait_event_set(n + 2, false);
 			AddWaitEventToSet(wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 			AddWaitEventToSet(wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 			for (int i = 0; i < n; i++)

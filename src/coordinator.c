@@ -55,6 +55,7 @@
 #include "coordinator.h"
 #include "loopback.h"
 #include "part.h"
+#include "pg_compat.h"
 #include "progress.h"
 #include "recorder.h"
 #include "results.h"
@@ -619,7 +620,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	run = step->run = shm_toc_allocate(toc, shared_size);
 	memset(run, 0, shared_size);
 	run->run_id = step->run_id;
-	run->coordinator_procno = MyProc->pgprocno;
+	run->coordinator_procno = PGX_PROCNO(MyProc);
 	run->nclients = clients;
 	run->njobs = njobs;
 	run->ring_len = coordinator_ring_seconds;
@@ -1203,7 +1204,7 @@ coordinator_handshake(LaunchHandshake *hs)
 	uint32		expected = LAUNCH_PENDING;
 	PGPROC	   *caller = &ProcGlobal->allProcs[hs->caller_procno];
 
-	hs->coordinator_procno = MyProc->pgprocno;
+	hs->coordinator_procno = PGX_PROCNO(MyProc);
 	pg_write_barrier();
 	if (!pg_atomic_compare_exchange_u32(&hs->status, &expected, LAUNCH_STARTED))
 		return false;			/* ABANDONED while we recorded the rows */

@@ -56,6 +56,7 @@
 #include "datagen_int.h"
 #include "initrecord.h"
 #include "trust.h"
+#include "pg_compat.h"
 
 /*
  * Memory of an in-memory sort of one int4/int8 key (tuple, its allocation
@@ -143,11 +144,7 @@ datagen_check_privileges(StringInfo drop_list)
 	List	   *existing = NIL;
 
 	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, "pgbench_accounts", -1));
-#if PG_VERSION_NUM >= 160000
-	aclresult = object_aclcheck(NamespaceRelationId, nspid, GetUserId(), ACL_CREATE);
-#else
-	aclresult = pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
-#endif
+	aclresult = pgx_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
 	if (aclresult != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -168,11 +165,7 @@ datagen_check_privileges(StringInfo drop_list)
 								 NoLock, true);
 		if (!OidIsValid(relid))
 			continue;
-#if PG_VERSION_NUM >= 160000
-		owner = object_ownercheck(RelationRelationId, relid, GetUserId());
-#else
-		owner = pg_class_ownercheck(relid, GetUserId());
-#endif
+		owner = pgx_class_ownercheck(relid, GetUserId());
 		if (!owner)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -303,7 +296,7 @@ datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
 	target->rel = table_open(relid, RowExclusiveLock);
 	/* only into a relfilenode of this subtransaction, as COPY FREEZE */
 	if (target->rel->rd_createSubid != mysubid &&
-		target->rel->rd_newRelfilenodeSubid != mysubid)
+		PGX_REL_NEW_FILE_SUBID(target->rel) != mysubid)
 		elog(ERROR, "relation \"%s\" was not created by this subtransaction",
 			 RelationGetRelationName(target->rel));
 	if (RelationGetNumberOfBlocks(target->rel) != 0)
@@ -322,7 +315,7 @@ datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
 
 /* Write the buffered pages: WAL first, then the file, as one unit. */
 void
-datagen_write_pages(SMgrRelation reln, const RelFileNode *node, ForkNumber fork,
+datagen_write_pages(SMgrRelation reln, const PgxRelFile *node, ForkNumber fork,
 					bool use_wal, bool page_std, bool presized,
 					BlockNumber first, int npages, char *pages)
 {
@@ -344,14 +337,14 @@ datagen_write_pages(SMgrRelation reln, const RelFileNode *node, ForkNumber fork,
 			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
 			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 			delayed = true;
-			log_newpages((RelFileNode *) node, fork, npages, blknos, pagev, page_std);
+			log_newpages((PgxRelFile *) node, fork, npages, blknos, pagev, page_std);
 		}
 		for (int i = 0; i < npages; i++)
 		{
 			/* the first and last page register their segments for fsync */
 			bool		skip_fsync = i != 0 && i != npages - 1;
 
-			PageSetChecksumInplace(pagev[i], blknos[i]);
+			pgx_page_set_checksum_inplace(pagev[i], blknos[i]);
 			/* a presized file (see datagen_par.c) is written, not extended */
 			if (presized)
 				smgrwrite(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);
@@ -373,7 +366,7 @@ datagen_target_flush(DatagenTarget *target)
 	if (target->npages == 0)
 		return;
 	if (target->rel)
-		datagen_write_pages(RelationGetSmgr(target->rel), &target->rel->rd_node,
+		datagen_write_pages(RelationGetSmgr(target->rel), &PGX_RELATION_FILE(target->rel),
 							MAIN_FORKNUM, target->use_wal, true, false,
 							target->nblocks, target->npages, target->pages);
 	else
@@ -418,13 +411,13 @@ datagen_target_write_vm(DatagenTarget *target)
 				map[heapblks / 4] = (uint8) ((1 << (2 * (heapblks % 4))) - 1);
 		}
 		/* the bitmap lies in the "hole" of a standard page: not page_std */
-		datagen_write_pages(RelationGetSmgr(target->rel), &target->rel->rd_node,
+		datagen_write_pages(RelationGetSmgr(target->rel), &PGX_RELATION_FILE(target->rel),
 							VISIBILITYMAP_FORKNUM,
 							target->use_wal, false, false, vmblk - n, n,
 							target->pages);
 	}
 	/* tell other backends' smgr caches that the fork exists now */
-	CacheInvalidateSmgr(reln->smgr_rnode);
+	CacheInvalidateSmgr(PGX_SMGR_FILE_BACKEND(reln));
 }
 
 void
@@ -458,13 +451,13 @@ datagen_target_adopt(DatagenTarget *target, BlockNumber nblocks, int64 ntuples)
  * the same file, which the leader has sized (smgrwrite, never smgrextend).
  */
 void
-datagen_target_open_node(DatagenTarget *target, const RelFileNode *node,
+datagen_target_open_node(DatagenTarget *target, const PgxRelFile *node,
 						 const DatagenPageSpec *spec, int max_batch_pages,
 						 BlockNumber first_block, bool presized)
 {
 	memset(target, 0, sizeof(*target));
 	target->node = *node;
-	target->smgr = smgropen(*node, InvalidBackendId);
+	target->smgr = pgx_smgropen_perm(*node);
 	target->use_wal = spec->use_wal;
 	target->save_free = spec->save_free;
 	target->xid = spec->xid;
@@ -728,7 +721,7 @@ datagen_load_accounts(DatagenState *state)
 
 		datagen_target_open(state->cid, &targets[0], accounts, DATAGEN_BATCH_PAGES);
 		/* its primary key, created on the empty table: built as we go */
-		pkey_oid = RelationGetPrimaryKeyIndex(targets[0].rel);
+		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
 			elog(ERROR, "pgbench_accounts has no primary key");
 		pkey = btload_begin(pkey_oid);
@@ -740,11 +733,7 @@ datagen_load_accounts(DatagenState *state)
 		/* held open until the end: key and bounds live in its relcache entry */
 		parent = table_open(accounts, NoLock);
 
-#if PG_VERSION_NUM >= 140000
 		pdesc = RelationGetPartitionDesc(parent, false);
-#else
-		pdesc = RelationGetPartitionDesc(parent);
-#endif
 		if (pdesc->nparts != opts->partitions)
 			elog(ERROR, "pgbench_accounts has %d partitions, expected %d",
 				 pdesc->nparts, opts->partitions);

@@ -13,8 +13,9 @@
 #include "access/htup.h"
 #include "access/xlogdefs.h"
 #include "access/xloginsert.h"
+#include "access/xlogrecord.h"
 #include "storage/block.h"
-#include "storage/relfilenode.h"
+#include "pg_compat.h"
 #include "storage/smgr.h"
 #include "utils/relcache.h"
 
@@ -45,7 +46,7 @@ typedef struct DatagenTarget
 {
 	Relation	rel;			/* NULL in a parallel worker */
 	SMgrRelation smgr;			/* a worker's: the file of node */
-	RelFileNode node;			/* a worker's */
+	PgxRelFile node;			/* a worker's */
 	bool		presized;		/* a worker's: smgrwrite, not smgrextend */
 	bool		use_wal;		/* RelationNeedsWAL() */
 	Size		save_free;		/* fillfactor's reserve per page */
@@ -64,14 +65,14 @@ extern void datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
 extern void datagen_target_adopt(DatagenTarget *target, BlockNumber nblocks,
 								 int64 ntuples);
 extern void datagen_target_close(DatagenTarget *target);
-extern void datagen_target_open_node(DatagenTarget *target, const RelFileNode *node,
+extern void datagen_target_open_node(DatagenTarget *target, const PgxRelFile *node,
 									 const DatagenPageSpec *spec, int max_batch_pages,
 									 BlockNumber first_block, bool presized);
 extern void datagen_target_close_node(DatagenTarget *target);
 extern void datagen_target_flush(DatagenTarget *target);
 extern HeapTupleHeader datagen_target_add(DatagenTarget *target,
 										  HeapTupleHeader tup, Size len);
-extern void datagen_write_pages(SMgrRelation reln, const RelFileNode *node,
+extern void datagen_write_pages(SMgrRelation reln, const PgxRelFile *node,
 								ForkNumber fork, bool use_wal, bool page_std,
 								bool presized, BlockNumber first, int npages,
 								char *pages);

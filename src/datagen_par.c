@@ -125,7 +125,7 @@ typedef struct ParWorker
 /* One partition: its file, and what its worker wrote into it. */
 typedef struct ParPart
 {
-	RelFileNode node;
+	PgxRelFile node;
 	BlockNumber nblocks;
 	int64		ntuples;
 } ParPart;
@@ -141,7 +141,7 @@ typedef struct ParShared
 	int			batch_pages;	/* pages each target buffers */
 	int			rows_per_page;	/* plain */
 	BlockNumber nblocks;		/* plain */
-	RelFileNode node;			/* plain */
+	PgxRelFile node;			/* plain */
 	int64		rows_total;
 	int64		part_size;		/* range */
 	Size		aid_off;
@@ -663,7 +663,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 
 		/* one page each: the leader only writes the visibility map */
 		datagen_target_open(in->cid, &targets[0], in->accounts, 1);
-		pkey_oid = RelationGetPrimaryKeyIndex(targets[0].rel);
+		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
 			elog(ERROR, "pgbench_accounts has no primary key");
 		pkey = btload_begin(pkey_oid);
@@ -745,7 +745,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 	v.tuple = shm_toc_allocate(toc, in->template->t_len);
 	memset(v.parts, 0, sizeof(ParPart) * Max(nparts, 1));
 	for (int i = 0; i < nparts; i++)
-		v.parts[i].node = targets[i].rel->rd_node;
+		v.parts[i].node = PGX_RELATION_FILE(targets[i].rel);
 	if (nindexes > 0)
 		memcpy(v.indexes, indexes, sizeof(int) * nindexes);
 	memcpy(v.tuple, in->template->t_data, in->template->t_len);
@@ -756,7 +756,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 
 	if (sh->mode == PAR_PLAIN)
 	{
-		sh->node = targets[0].rel->rd_node;
+		sh->node = PGX_RELATION_FILE(targets[0].rel);
 		sh->rows_per_page = par_rows_per_page(in->template->t_len, sh->spec.save_free);
 		sh->nblocks = (BlockNumber) ((in->rows_total + sh->rows_per_page - 1) /
 									 sh->rows_per_page);

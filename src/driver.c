@@ -49,6 +49,7 @@
 #include "cancel.h"
 #include "driver.h"
 #include "loopback.h"
+#include "pg_compat.h"
 #include "prng.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -1605,7 +1606,7 @@ driver_connect_all(DriverRun *dr)
 		if (connecting == 0)
 			break;
 
-		wes = CreateWaitEventSet(CurrentMemoryContext, connecting + 2);
+		wes = pgx_create_wait_event_set(connecting + 2, false);
 		AddWaitEventToSet(wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 		AddWaitEventToSet(wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 		for (int i = 0; i < dr->nclients; i++)
@@ -1675,7 +1676,7 @@ driver_build_wes(DriverRun *dr)
 {
 	if (dr->wes)
 		FreeWaitEventSet(dr->wes);
-	dr->wes = CreateWaitEventSet(TopMemoryContext, dr->nclients + 2);
+	dr->wes = pgx_create_wait_event_set(dr->nclients + 2, true);
 	AddWaitEventToSet(dr->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(dr->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	for (int i = 0; i < dr->nclients; i++)
@@ -1943,7 +1944,7 @@ driver_attach(DriverRun *dr, dsm_segment *seg)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("pgbenchx driver found bad shared memory")));
 	dr->me = &dr->run->drivers[dr->index];
-	dr->me->procno = MyProc->pgprocno;
+	dr->me->procno = PGX_PROCNO(MyProc);
 	dr->counts = &dr->me->counts;
 	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
 		dr->index * dr->spec->ncommands;

@@ -58,6 +58,7 @@
 
 #include "environment.h"
 #include "owner.h"
+#include "pg_compat.h"
 
 /* what the OS says about one file system */
 typedef struct EnvironmentMount
@@ -693,8 +694,8 @@ environment_source_recorded(GucSource source)
 static char *
 environment_settings_json(void)
 {
-	struct config_generic **vars = get_guc_variables();
-	int			nvars = GetNumConfigOptions();
+	int			nvars;
+	struct config_generic **vars = pgx_get_guc_variables(&nvars);
 	StringInfoData buf;
 	bool		first = true;
 

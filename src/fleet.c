@@ -24,6 +24,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
 #include "funcapi.h"
@@ -34,6 +35,7 @@
 #include "storage/fd.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
@@ -42,6 +44,7 @@
 #include "launch.h"
 #include "loopback.h"
 #include "owner.h"
+#include "pg_compat.h"
 #include "progress.h"
 #include "worker.h"
 
@@ -420,9 +423,9 @@ fleet_clock(FleetGenerator *g, char **errmsg)
 }
 
 /* the refusals of the pre-flight: errmsg names the generator */
-static void
-fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,
-			 const char *detail, const char *hint) pg_attribute_noreturn();
+pgx_noreturn static void fleet_refuse(const FleetGenerator *g, int errcode_value,
+									 const char *reason, const char *detail,
+									 const char *hint);
 
 static void
 fleet_refuse(const FleetGenerator *g, int errcode_value, const char *reason,
@@ -618,7 +621,7 @@ pgbenchx_generator_status(PG_FUNCTION_ARGS)
 		nulls[2] = true;
 	values[2] = Int64GetDatum(running);
 	values[3] = Int32GetDatum(max_worker_processes - workers);
-	values[4] = Int32GetDatum(MaxConnections - ReservedBackends - clients);
+	values[4] = Int32GetDatum(MaxConnections - PGX_RESERVED_CONNECTIONS - clients);
 	values[5] = Int32GetDatum((int) sysconf(_SC_NPROCESSORS_ONLN));
 	values[6] = CStringGetTextDatum(psprintf(UINT64_FORMAT, GetSystemIdentifier()));
 	values[7] = TimestampTzGetDatum(GetCurrentTimestamp());

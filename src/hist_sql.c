@@ -23,8 +23,10 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 
 #include "histcodec.h"
+#include "pg_compat.h"
 #include "stats.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_latency_percentile);

@@ -137,17 +137,19 @@
 #include "postmaster/bgwriter.h"
 #include "storage/fd.h"
 #include "storage/lmgr.h"
+#include "storage/lock.h"
 #include "storage/lwlock.h"
 #include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "tcop/utility.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/relfilenodemap.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "initrecord.h"
+#include "pg_compat.h"
 
 #define INITRECORD_DIR		"pgbenchx"
 #define INITRECORD_HEADER	"pgbenchx init record 2\n"
@@ -615,7 +617,7 @@ initrecord_fate(FullTransactionId fxid)
 	if (U64FromFullTransactionId(next) - U64FromFullTransactionId(fxid) >= (UINT64CONST(1) << 31))
 		return FATE_TOO_OLD;
 	LWLockAcquire(XactTruncationLock, LW_SHARED);
-	if (TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid))
+	if (TransactionIdPrecedes(xid, PGX_TRANSAM_VARS->oldestClogXid))
 		fate = FATE_TOO_OLD;
 	else if (TransactionIdIsInProgress(xid))
 		fate = FATE_RUNNING;
@@ -770,9 +772,9 @@ initrecord_read(const char *path, Oid dboid, FullTransactionId fxid,
 
 /* Whether the first segment of the main fork is a regular file. */
 static bool
-initrecord_main_fork_exists(RelFileNode rnode)
+initrecord_main_fork_exists(PgxRelFile rnode)
 {
-	char	   *path = relpathperm(rnode, MAIN_FORKNUM);
+	char	   *path = pgx_relpathperm(rnode, MAIN_FORKNUM);
 	struct stat st;
 	bool		exists;
 
@@ -814,12 +816,12 @@ initrecord_dirty_user(Oid spc, Oid node)
 }
 
 static void
-initrecord_log_kept(const InitRecordEntry *e, RelFileNode rnode, const char *dbname,
+initrecord_log_kept(const InitRecordEntry *e, PgxRelFile rnode, const char *dbname,
 					FullTransactionId fxid, const char *detail, Oid relid)
 {
 	ereport(LOG,
 			(errmsg("pgbenchx kept the files of relfilenode %u in tablespace %u of database \"%s\", listed by pgbench_init's record of transaction " UINT64_FORMAT,
-					e->node, rnode.spcNode, dbname, U64FromFullTransactionId(fxid)),
+					e->node, PGX_RELFILE_SPC(rnode), dbname, U64FromFullTransactionId(fxid)),
 			 OidIsValid(relid) ? errdetail(detail, relid) : errdetail("%s", detail)));
 }
 
@@ -838,13 +840,13 @@ initrecord_remove_files(InitRecordEntry *rels, int nrels, FullTransactionId fxid
 	for (int i = 0; i < nrels; i++)
 	{
 		InitRecordEntry *e = &rels[i];
-		RelFileNode rnode;
+		PgxRelFile rnode;
 		bool		dup = false;
 		Oid			relid;
 
-		rnode.spcNode = OidIsValid(e->spc) ? e->spc : MyDatabaseTableSpace;
-		rnode.dbNode = MyDatabaseId;
-		rnode.relNode = e->node;
+		PGX_RELFILE_SPC(rnode) = OidIsValid(e->spc) ? e->spc : MyDatabaseTableSpace;
+		PGX_RELFILE_DB(rnode) = MyDatabaseId;
+		PGX_RELFILE_NUM(rnode) = e->node;
 		/* gone already: whatever has that number now is not ours */
 		if (!initrecord_main_fork_exists(rnode))
 			continue;
@@ -864,7 +866,7 @@ initrecord_remove_files(InitRecordEntry *rels, int nrels, FullTransactionId fxid
 					continue;
 			}
 		}
-		relid = RelidByRelfilenode(e->spc, e->node);
+		relid = pgx_relid_by_relfile(e->spc, e->node);
 		if (!OidIsValid(relid))
 			relid = initrecord_dirty_user(e->spc, e->node);
 		if (OidIsValid(relid))
@@ -875,13 +877,13 @@ initrecord_remove_files(InitRecordEntry *rels, int nrels, FullTransactionId fxid
 			continue;
 		}
 		for (int j = 0; j < n && !dup; j++)
-			dup = RelFileNodeEquals(srels[j]->smgr_rnode.node, rnode);
+			dup = PGX_RELFILE_EQUAL(PGX_SMGR_FILE(srels[j]), rnode);
 		if (dup)
 			continue;
-		srels[n++] = smgropen(rnode, InvalidBackendId);
+		srels[n++] = pgx_smgropen_perm(rnode);
 		ereport(LOG,
 				(errmsg("pgbenchx removed the files of relfilenode %u in tablespace %u of database \"%s\", created by pgbench_init in transaction " UINT64_FORMAT ", which did not commit",
-						e->node, rnode.spcNode, dbname, U64FromFullTransactionId(fxid))));
+						e->node, PGX_RELFILE_SPC(rnode), dbname, U64FromFullTransactionId(fxid))));
 	}
 	if (n > 0)
 		smgrdounlinkall(srels, n, false);
@@ -1051,7 +1053,7 @@ initrecord_cleanup_locked(void)
 		fsync_fname(INITRECORD_DIR, true);
 	list_free_deep(done);
 	if (removed > 0)
-		RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+		RequestCheckpoint(PGX_CHECKPOINT_FAST | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
 	return removed;
 }
 

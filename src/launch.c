@@ -38,11 +38,13 @@
 #include "storage/shm_toc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
 #include "fleet.h"
 #include "launch.h"
+#include "pg_compat.h"
 #include "run_spec.h"
 #include "worker.h"
 #include "loopback.h"
@@ -310,7 +312,7 @@ launch_check_connections(int clients)
 {
 	int			in_use;
 	int			workers;
-	int			reserved = ReservedBackends;
+	int			reserved = PGX_RESERVED_CONNECTIONS;
 	int			free_conns;
 
 	/* every client backend of the server, whoever the caller is */
@@ -1195,7 +1197,7 @@ launch_setup_segment(const RunSpec *spec, const char *payload, LaunchHandshake *
 	run_spec_store(toc, spec, payload);
 	hs = shm_toc_allocate(toc, sizeof(LaunchHandshake));
 	memset(hs, 0, sizeof(LaunchHandshake));
-	hs->caller_procno = MyProc->pgprocno;
+	hs->caller_procno = PGX_PROCNO(MyProc);
 	hs->caller_pid = MyProcPid;
 	hs->coordinator_procno = -1;
 	pg_atomic_init_u32(&hs->status, LAUNCH_PENDING);

@@ -13,6 +13,8 @@
 
 #include "libpq-fe.h"
 
+#include "pg_compat.h"
+
 /*
  * The complete conninfo for a client of this server: host (the first
  * unix_socket_directories entry, else TCP localhost), port, dbname, user and
@@ -45,7 +47,7 @@ extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
  * errcode 08001.  loopback_connect raises it when AcquireExternalFD says
  * so, a driver when its own limit is too low for its clients.
  */
-extern void loopback_too_many_files(const char *what) pg_attribute_noreturn();
+pgx_noreturn extern void loopback_too_many_files(const char *what);
 
 /*
  * Run sql (one or more statements) without blocking.  Returns NULL when

@@ -42,9 +42,11 @@
 #include "utils/backend_status.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "owner.h"
+#include "pg_compat.h"
 #include "searchpath.h"
 
 #define OWNER_COORDINATOR_TYPE "pgbenchx coordinator"
@@ -134,7 +136,7 @@ owner_live_coordinator(int *pid, char **activity, char **dbname)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *local = pgx_local_beentry(i);
 		PgBackendStatus *be;
 
 		if (local == NULL)
@@ -161,7 +163,7 @@ owner_count_backends(int *client_backends, int *bg_workers)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *local = pgx_local_beentry(i);
 
 		if (local == NULL)
 			continue;

@@ -46,12 +46,14 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "owner.h"
 #include "part.h"
+#include "pg_compat.h"
 #include "progress.h"
 #include "script.h"
 #include "script_sql.h"
@@ -486,7 +488,7 @@ part_wait_for_go(const RunSpec *spec, int64 run_id, volatile sig_atomic_t *cance
 	SpinLockAcquire(&ps->mutex);
 	memset(slot, 0, sizeof(PartSlot));
 	slot->coordinator_pid = MyProcPid;
-	slot->procno = MyProc->pgprocno;
+	slot->procno = PGX_PROCNO(MyProc);
 	slot->run_id = run_id;
 	slot->roleid = spec->roleid;
 	slot->ready = true;

@@ -49,6 +49,7 @@
 #include "initrecord.h"
 #include "launch.h"
 #include "owner.h"
+#include "pg_compat.h"
 #include "run_shmem.h"
 #include "script_sql.h"
 #include "startup.h"
@@ -167,11 +168,7 @@ _PG_init(void)
 	/* the language core's memory and interrupt hooks (script_sql.c) */
 	script_sql_install_hooks();
 
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("pgbenchx");
-#else
-	EmitWarningsOnPlaceholders("pgbenchx");
-#endif
 
 	/* pgbench_init's crash record notes the relations it creates */
 	initrecord_install_hook();
@@ -749,8 +746,8 @@ pgbx_default(const PgbxOption *opt, PgbxValue *out)
 			out->i8 = pg_strtoint64(opt->default_value);
 			break;
 		case PGBX_FLOAT8:
-			out->f8 = float8in_internal(unconstify(char *, opt->default_value), NULL,
-										"double precision", opt->default_value);
+			out->f8 = pgx_float8in_internal(unconstify(char *, opt->default_value), NULL,
+											"double precision", opt->default_value);
 			break;
 		case PGBX_BOOL:
 			if (!parse_bool(opt->default_value, &out->b))

@@ -43,6 +43,7 @@
 #include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "owner.h"
 #include "progress.h"

@@ -33,6 +33,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "owner.h"
 #include "script.h"

@@ -11,6 +11,7 @@
 
 #include "utils/jsonb.h"
 
+#include "pg_compat.h"
 #include "script.h"
 
 #define SCRIPT_SQL_MAX_VARIABLES	1000
@@ -39,7 +40,7 @@ extern bool script_sql_resolve(const char *name, char **display, char **body,
 extern const char *script_sql_echo(const char *s);
 
 /* ERROR for a name that resolves to no script */
-extern void script_sql_unknown(const char *name) pg_attribute_noreturn();
+pgx_noreturn extern void script_sql_unknown(const char *name);
 
 /*
  * Install the server's hooks of the language core (script_mem.h): memory in

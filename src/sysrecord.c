@@ -31,6 +31,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+#include "pg_compat.h"
 #include "results.h"
 #include "sysrecord.h"
 #include "sysstat.h"
@@ -58,6 +59,7 @@ typedef struct SysReading
 	int64		wal_records;
 	int64		wal_fpi;
 	int64		wal_bytes;
+	bool		walsync_ok;		/* wal_write and wal_sync */
 	int64		wal_write;
 	int64		wal_sync;
 	bool		db_ok;
@@ -68,6 +70,7 @@ typedef struct SysReading
 	bool		bgw_ok;
 	int64		buffers_checkpoint;
 	int64		buffers_clean;
+	bool		bgw_backend_ok; /* buffers_backend */
 	int64		buffers_backend;
 	int64		ckpt_begun;
 	int64		ckpt_done;
@@ -251,53 +254,42 @@ sysrecord_read_server(SysRecord *rec, SysReading *r)
 	MemoryContext old = MemoryContextSwitchTo(rec->tmp);
 
 	pgstat_clear_snapshot();
-#if PG_VERSION_NUM >= 150000
 	{
 		PgStat_WalStats *w = pgstat_fetch_stat_wal();
 		PgStat_StatDBEntry *db = pgstat_fetch_stat_dbentry(rec->dboid);
+		const char *why;
 
 		r->walstat_ok = w != NULL;
+		r->walsync_ok = false;
 		if (w)
 		{
-			r->wal_records = w->wal_records;
-			r->wal_fpi = w->wal_fpi;
-			r->wal_bytes = (int64) w->wal_bytes;
-			r->wal_write = w->wal_write;
-			r->wal_sync = w->wal_sync;
+			r->wal_records = PGX_WALSTAT(w, wal_records);
+			r->wal_fpi = PGX_WALSTAT(w, wal_fpi);
+			r->wal_bytes = (int64) PGX_WALSTAT(w, wal_bytes);
+			r->walsync_ok = pgx_wal_write_sync(w, &r->wal_write, &r->wal_sync, &why);
+			if (!r->walsync_ok)
+				sysrecord_note(rec, "wal_write and wal_sync: %s", why);
 		}
 		r->db_ok = db != NULL;
 		if (db)
 		{
-			r->blks_hit = db->n_blocks_hit;
-			r->blks_read = db->n_blocks_fetched - db->n_blocks_hit;
-			r->temp_bytes = db->n_temp_bytes;
-			r->deadlocks = db->n_deadlocks;
+			r->blks_hit = PGX_DBSTAT(db, blocks_hit);
+			r->blks_read = PGX_DBSTAT(db, blocks_fetched) - PGX_DBSTAT(db, blocks_hit);
+			r->temp_bytes = PGX_DBSTAT(db, temp_bytes);
+			r->deadlocks = PGX_DBSTAT(db, deadlocks);
 		}
 		else
 			sysrecord_note(rec, "pg_stat_database: the run's database has no statistics");
 	}
-#else
-	r->walstat_ok = r->db_ok = false;
-	sysrecord_note(rec, "pg_stat_wal and pg_stat_database: read only from PostgreSQL 15 on");
-#endif
-#if PG_VERSION_NUM >= 150000 && PG_VERSION_NUM < 170000
 	{
-		PgStat_BgWriterStats *bgw = pgstat_fetch_stat_bgwriter();
-		PgStat_CheckpointerStats *cp = pgstat_fetch_stat_checkpointer();
+		const char *why = NULL;
 
-		r->bgw_ok = bgw != NULL && cp != NULL;
-		if (r->bgw_ok)
-		{
-			r->buffers_clean = bgw->buf_written_clean;
-			r->buffers_checkpoint = cp->buf_written_checkpoints;
-			r->buffers_backend = cp->buf_written_backend;
-		}
+		r->bgw_ok = pgx_bgwriter_buffers(&r->buffers_clean, &r->buffers_checkpoint,
+										 &r->buffers_backend, &r->bgw_backend_ok,
+										 &why);
+		if (why)
+			sysrecord_note(rec, "%s", why);
 	}
-#else
-	/* PostgreSQL 17 moved the backends' writes to pg_stat_io */
-	r->bgw_ok = false;
-	sysrecord_note(rec, "pg_stat_bgwriter: its buffers are read on PostgreSQL 15 and 16 only");
-#endif
 	pgstat_clear_snapshot();
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(rec->tmp);
@@ -425,7 +417,7 @@ sysrecord_clients_left(void)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *l = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *l = pgx_local_beentry(i);
 
 		if (l && l->backendStatus.st_appname &&
 			strncmp(l->backendStatus.st_appname, SYSRECORD_CLIENT_APPNAME,
@@ -593,8 +585,8 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	sysrow_delta(rec, &row, a->wal_records, b->wal_records, ok);
 	sysrow_delta(rec, &row, a->wal_fpi, b->wal_fpi, ok);
 	sysrow_delta(rec, &row, a->wal_bytes, b->wal_bytes, ok);
-	sysrow_delta(rec, &row, a->wal_write, b->wal_write, ok);
-	sysrow_delta(rec, &row, a->wal_sync, b->wal_sync, ok);
+	sysrow_delta(rec, &row, a->wal_write, b->wal_write, ok && a->walsync_ok && b->walsync_ok);
+	sysrow_delta(rec, &row, a->wal_sync, b->wal_sync, ok && a->walsync_ok && b->walsync_ok);
 	ok = a != &none && a->db_ok && b->db_ok;
 	sysrow_delta(rec, &row, a->blks_hit, b->blks_hit, ok);
 	sysrow_delta(rec, &row, a->blks_read, b->blks_read, ok);
@@ -603,7 +595,8 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	ok = a != &none && a->bgw_ok && b->bgw_ok;
 	sysrow_delta(rec, &row, a->buffers_checkpoint, b->buffers_checkpoint, ok);
 	sysrow_delta(rec, &row, a->buffers_clean, b->buffers_clean, ok);
-	sysrow_delta(rec, &row, a->buffers_backend, b->buffers_backend, ok);
+	sysrow_delta(rec, &row, a->buffers_backend, b->buffers_backend,
+				 ok && a->bgw_backend_ok && b->bgw_backend_ok);
 	ok = a != &none;
 	sysrow_add(&row, INT4OID, Int32GetDatum((int32) (b->ckpt_begun - a->ckpt_begun)), !ok);
 	sysrow_add(&row, INT4OID, Int32GetDatum((int32) (b->ckpt_done - a->ckpt_done)), !ok);
