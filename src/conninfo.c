@@ -173,9 +173,15 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 
 		if (perr)
 			PQfreemem(perr);
+		if (generator > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid conninfo of generator %d", generator),
+					 errdetail("%s", msg),
+					 errhint("Pass libpq keyword=value parameters for each generator, such as 'host=gen1 dbname=bench'.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid %s", conninfo_name(generator)),
+				 errmsg("invalid conninfo"),
 				 errdetail("%s", msg),
 				 errhint("Pass libpq keyword=value parameters, such as 'password=secret' or 'host=db2 port=5432'.")));
 	}
