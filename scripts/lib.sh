@@ -111,3 +111,35 @@ pgx_stop_cluster() {
 	pgx_as_postgres "$PGX_BINDIR/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
 		pgx_as_postgres "$PGX_BINDIR/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1
 }
+
+# The build dependencies of scripts/pgmajor.sh (PostgreSQL from source).
+PGX_PGBUILD_PACKAGES="bison flex perl zlib1g-dev libxml2-dev pkg-config"
+
+# pgx_major_install MAJOR DIR: pgbenchx built with -Werror against PostgreSQL
+# MAJOR (16 and later) and installed into a private copy of that major's
+# cached build (scripts/pgmajor.sh builds it when the cache lacks it), for one
+# test run: DIR/pgMAJOR is the copy (the cache is never written to; the
+# install is relocatable), DIR/tree-MAJOR the copy of this tree it was built
+# in, owned by postgres.  Sets PGX_MAJOR_PREFIX and PGX_MAJOR_TREE.  Returns 3,
+# saying nothing more, when the major is skipped (no source tarball:
+# pgmajor.sh has said so on stderr).
+pgx_major_install() {
+	local major=$1 dir=$2 pgconfig prefix tree
+	pgconfig=$(bash "$PGX_ROOT/scripts/pgmajor.sh" "$major") || return 1
+	[ -n "$pgconfig" ] || return 3
+	prefix=$dir/pg$major
+	tree=$dir/tree-$major
+	rm -rf "$prefix" "$tree"
+	cp -a "$(dirname "$(dirname "$pgconfig")")" "$prefix" || return 1
+	rm -f "$prefix/.source-sha256"
+	cp -a "$PGX_ROOT" "$tree" || return 1
+	rm -rf "$tree/results" "$tree/tmp_check" "$tree/regression.diffs" "$tree/regression.out"
+	pgx_log "building pgbenchx against PostgreSQL $major ($prefix)"
+	make -C "$tree" -s clean PG_CONFIG="$prefix/bin/pg_config" >/dev/null &&
+		make -C "$tree" -s PG_CONFIG="$prefix/bin/pg_config" PGBENCHX_WERROR=1 >/dev/null &&
+		make -C "$tree" -s install PG_CONFIG="$prefix/bin/pg_config" >/dev/null || return 1
+	chown -R postgres:postgres "$tree"
+	chmod -R a+rX "$prefix"
+	PGX_MAJOR_PREFIX=$prefix
+	PGX_MAJOR_TREE=$tree
+}
