@@ -113,7 +113,7 @@ pgx_stop_cluster() {
 }
 
 # The build dependencies of scripts/pgmajor.sh (PostgreSQL from source).
-PGX_PGBUILD_PACKAGES="bison flex perl zlib1g-dev libxml2-dev pkg-config"
+PGX_PGBUILD_PACKAGES="bison flex perl zlib1g-dev libxml2-dev pkg-config libssl-dev liblz4-dev libzstd-dev"
 
 # pgx_major_install MAJOR DIR: pgbenchx built with -Werror against PostgreSQL
 # MAJOR (16 and later) and installed into a private copy of that major's

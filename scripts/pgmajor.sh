@@ -35,8 +35,10 @@ fi
 [ ${#tarballs[@]} -eq 1 ] || pgx_die "more than one tarball for $major in $srcdir: ${tarballs[*]}"
 tarball=${tarballs[0]}
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
-# the MANIFEST's flags, and libxml: the charts' tests read the SVG with xpath()
-configure_flags="--without-icu --without-readline --enable-tap-tests --with-libxml"
+# the MANIFEST's flags; libxml: the charts' tests read the SVG with xpath();
+# openssl, lz4 and zstd as Debian's 15 has them: test/t/060 starts servers
+# with ssl = on, and pgbench_init's WAL compression picks lz4 or zstd
+configure_flags="--without-icu --without-readline --enable-tap-tests --with-libxml --with-openssl --with-lz4 --with-zstd"
 # what a cached build must have been built from: the tarball and the flags
 stamp="$sum $configure_flags"
 
@@ -84,7 +86,7 @@ if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.source-sha256" ] &&
 	exit 0
 fi
 
-pgx_ensure_packages bison flex perl zlib1g-dev libxml2-dev pkg-config
+pgx_ensure_packages $PGX_PGBUILD_PACKAGES
 mkdir -p "$cache"
 log=$cache/pg$major.build.log
 build=$(mktemp -d "$cache/build-pg$major.XXXXXX")

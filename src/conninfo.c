@@ -67,6 +67,9 @@ static const char *const conninfo_allowed[] = {
 /* a path that cannot exist: no one can create a file below /dev/null */
 #define CONNINFO_NO_FILE	"/dev/null/pgbenchx-none"
 
+/* require_auth's pin: the methods that ask for the password */
+#define CONNINFO_PASSWORD_METHODS	"password,md5,scram-sha-256"
+
 /* the pins: keyword, value; appended only where this libpq knows the keyword */
 static const char *const conninfo_pins[][2] = {
 	{"passfile", CONNINFO_NO_FILE},
@@ -79,7 +82,7 @@ static const char *const conninfo_pins[][2] = {
 	/* a service principal no KDC has: Kerberos authentication cannot succeed */
 	{"krbsrvname", "pgbenchx-no-kerberos"},
 	{"sslcertmode", "disable"},
-	{"require_auth", "password,md5,scram-sha-256"},
+	{"require_auth", CONNINFO_PASSWORD_METHODS},
 };
 
 static bool
@@ -299,6 +302,14 @@ bool
 conninfo_login_ok(PGconn *conn, bool restricted)
 {
 	return !restricted || PQconnectionUsedPassword(conn);
+}
+
+bool
+conninfo_password_refused(PGconn *conn)
+{
+	/* fe-auth.c's message when a requirement is not met (libpq 16 and later) */
+	return strstr(PQerrorMessage(conn),
+				  "authentication method requirement \"" CONNINFO_PASSWORD_METHODS "\" failed") != NULL;
 }
 
 char *

@@ -46,6 +46,15 @@ extern char *conninfo_pinned(const char *conninfo);
  */
 extern bool conninfo_login_ok(PGconn *conn, bool restricted);
 
+/*
+ * Whether a connection that failed was refused by libpq itself because the
+ * server would have let it in without asking for the password: the pinned
+ * require_auth (libpq 16 and later) ends it before conninfo_login_ok could
+ * look.  Callers report it as conninfo_login_ok's refusal, so that the error
+ * is the same on every major.  False on libpq 15, which has no require_auth.
+ */
+extern bool conninfo_password_refused(PGconn *conn);
+
 /* "host:port" of an established connection, for errors (palloc'd) */
 extern char *conninfo_where(PGconn *conn);
 

@@ -104,7 +104,7 @@ fleet_left_ms(TimestampTz deadline)
 }
 
 PGconn *
-fleet_connect(const char *conninfo, int timeout_ms, char **errmsg)
+fleet_connect(const char *conninfo, int timeout_ms, char **errmsg, char **refused_at)
 {
 	PGconn	   *conn;
 	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
@@ -163,6 +163,9 @@ fleet_connect(const char *conninfo, int timeout_ms, char **errmsg)
 	if (status == PGRES_POLLING_FAILED)
 	{
 		*errmsg = fleet_message(PQerrorMessage(conn));
+		/* libpq 16's require_auth said what conninfo_login_ok would say */
+		if (refused_at && conninfo_password_refused(conn))
+			*refused_at = conninfo_where(conn);
 		fleet_close(conn);
 		return NULL;
 	}
@@ -455,11 +458,22 @@ fleet_close_all(void)
 /* the longest value of generator_status() (versions, numbers, an identifier) */
 #define FLEET_MAX_STATUS_BYTES	64
 
+/* a generator's server let a non-superuser in at where without the password */
+pgx_noreturn static void
+fleet_refuse_no_password(const FleetGenerator *g, const char *where)
+{
+	fleet_refuse(g, ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED, "let a non-superuser in without a password",
+				 psprintf("The server at %s did not ask for the password. A non-superuser's connections to generators must log in with the password the caller supplies, as the benchmark clients' do, so that they cannot borrow this server's identity through trust or peer authentication.",
+						  where),
+				 "Pass password=... in that generator's conninfo, and have its pg_hba.conf ask for a password (scram-sha-256).");
+}
+
 static void
 fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offset_ms,
 					bool require_password, const char *my_sysid, const char *my_db)
 {
 	char	   *err;
+	char	   *refused_at = NULL;
 	char		sqlstate[6];
 	PGresult   *res;
 	const char *sql_version;
@@ -469,16 +483,15 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 	int			need;
 	bool		same_server;
 
-	g->conn = fleet_connect(g->conninfo, FLEET_ANSWER_TIMEOUT_MS, &err);
+	g->conn = fleet_connect(g->conninfo, FLEET_ANSWER_TIMEOUT_MS, &err, &refused_at);
+	if (g->conn == NULL && refused_at != NULL)
+		fleet_refuse_no_password(g, refused_at);
 	if (g->conn == NULL)
 		fleet_refuse(g, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION, "cannot be reached",
 					 psprintf("libpq said: %s", err),
 					 "Check that the generator's server is up and that its pg_hba.conf lets the calling role in from this server, or fix its conninfo.");
 	if (!conninfo_login_ok(g->conn, require_password))
-		fleet_refuse(g, ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED, "let a non-superuser in without a password",
-					 psprintf("The server at %s did not ask for the password. A non-superuser's connections to generators must log in with the password the caller supplies, as the benchmark clients' do, so that they cannot borrow this server's identity through trust or peer authentication.",
-							  conninfo_where(g->conn)),
-					 "Pass password=... in that generator's conninfo, and have its pg_hba.conf ask for a password (scram-sha-256).");
+		fleet_refuse_no_password(g, conninfo_where(g->conn));
 
 	res = fleet_exec(g->conn,
 					 "SELECT s.sql_version, s.library_version, s.running, s.free_worker_slots, "

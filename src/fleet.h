@@ -43,10 +43,14 @@ typedef struct FleetGenerator
 
 /*
  * Connect without blocking, at most timeout_ms.  Returns NULL and sets
- * *errmsg (palloc'd) on failure.  Interrupts are serviced; the descriptor
- * is reserved with AcquireExternalFD and given back by fleet_close.
+ * *errmsg (palloc'd) on failure; when libpq refused only because the server
+ * would have let the login in without the password (16's require_auth pin,
+ * conninfo_password_refused), also *refused_at, the server's "host:port",
+ * if refused_at is not NULL.  Interrupts are serviced; the descriptor is
+ * reserved with AcquireExternalFD and given back by fleet_close.
  */
-extern PGconn *fleet_connect(const char *conninfo, int timeout_ms, char **errmsg);
+extern PGconn *fleet_connect(const char *conninfo, int timeout_ms, char **errmsg,
+							 char **refused_at);
 
 /* Close a connection of fleet_connect (NULL: nothing). */
 extern void fleet_close(PGconn *conn);

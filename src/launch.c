@@ -332,6 +332,21 @@ launch_check_connections(int clients)
 }
 
 /*
+ * A non-superuser's clients were let in at where without the password (or
+ * would have been: libpq 16's require_auth refused first).
+ */
+pgx_noreturn static void
+launch_password_required(const char *where, const char *role)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+			 errmsg("password is required"),
+			 errdetail("The server at %s let a non-superuser's clients in without asking for the password.", where),
+			 errhint("Have pg_hba.conf ask role \"%s\" for a password (scram-sha-256) on the connection the clients use.",
+					 role)));
+}
+
+/*
  * Log in as the clients will and count pgbench_branches, as pgbench does to
  * find the scale of the built-in scripts.  Returns the scale.  Reads who the
  * clients are and how they resolve names into *clients (trust.c).
@@ -341,6 +356,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 				   TrustClients *clients)
 {
 	char	   *connerr;
+	char	   *refused_at = NULL;
 	char	   *value = NULL;
 	char	   *volatile error = NULL;
 	char		sqlstate[6];
@@ -349,7 +365,9 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 	char	   *where;
 	int			scale;
 
-	conn = loopback_connect(conninfo, &connerr);
+	conn = loopback_connect_login(conninfo, &connerr, &refused_at);
+	if (conn == NULL && refused_at != NULL)
+		launch_password_required(refused_at, role);
 	if (conn == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -384,14 +402,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 	}
 	loopback_finish(conn);
 	if (!used_password)
-	{
-		ereport(ERROR,
-				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
-				 errmsg("password is required"),
-				 errdetail("The server at %s let a non-superuser's clients in without asking for the password.", where),
-				 errhint("Have pg_hba.conf ask role \"%s\" for a password (scram-sha-256) on the connection the clients use.",
-						 role)));
-	}
+		launch_password_required(where, role);
 
 	/* custom scripts: pgbench reads no table, and :scale is 1 */
 	if (!need_tables)

@@ -201,6 +201,12 @@ loopback_connect_timeout(PGconn *conn)
 PGconn *
 loopback_connect(const char *conninfo, char **errmsg)
 {
+	return loopback_connect_login(conninfo, errmsg, NULL);
+}
+
+PGconn *
+loopback_connect_login(const char *conninfo, char **errmsg, char **refused_at)
+{
 	PGconn	   *conn;
 	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	bool		cancelled = false;
@@ -275,6 +281,18 @@ loopback_connect(const char *conninfo, char **errmsg)
 		loopback_close(conn);
 		*errmsg = psprintf("timeout expired: no connection within %d s (connect_timeout)",
 						   timeout_s);
+		return NULL;
+	}
+	if (status == PGRES_POLLING_FAILED && conninfo_password_refused(conn))
+	{
+		/* libpq 16's require_auth said what conninfo_login_ok says below */
+		char	   *where = conninfo_where(conn);
+
+		if (refused_at)
+			*refused_at = where;
+		*errmsg = psprintf("the server at %s let a non-superuser's connection in without asking for the password",
+						   where);
+		loopback_close(conn);
 		return NULL;
 	}
 	if (status == PGRES_POLLING_FAILED)

@@ -43,6 +43,15 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
 extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
 
 /*
+ * loopback_connect, and when the connection failed only because the server
+ * would have let it in without the password (libpq 16's require_auth pin,
+ * conninfo_password_refused), *refused_at is set to its "host:port": the
+ * caller reports that as it reports conninfo_login_ok's refusal.
+ */
+extern PGconn *loopback_connect_login(const char *conninfo, char **errmsg,
+									  char **refused_at);
+
+/*
  * No descriptor is left for what (a libpq connection): postgres_fdw's error,
  * errcode 08001.  loopback_connect raises it when AcquireExternalFD says
  * so, a driver when its own limit is too low for its clients.

@@ -1327,6 +1327,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			   SysRecord **sysrec)
 {
 	char	   *err;
+	char	   *refused_at;
 	int			next_second = 1;
 	TimestampTz deadline;
 	int64		go_at;
@@ -1341,7 +1342,14 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 
 		if (p->clients == 0)
 			continue;
-		p->g.conn = fleet_connect(p->g.conninfo, FLEET_ANSWER_TIMEOUT_MS, &err);
+		refused_at = NULL;
+		p->g.conn = fleet_connect(p->g.conninfo, FLEET_ANSWER_TIMEOUT_MS, &err, &refused_at);
+		if (p->g.conn == NULL && refused_at != NULL)
+		{
+			*why = psprintf("%s let a non-superuser in without a password (at %s)",
+							fleet_name(&p->g), refused_at);
+			return;
+		}
 		if (p->g.conn == NULL)
 		{
 			*why = psprintf("%s cannot be reached: %s", fleet_name(&p->g), err);
