@@ -35,6 +35,9 @@
 #                          leaving the system directories alone; unset,
 #                          pgbenchx is built and installed normally.
 #   PGX_WORKDIR, PGX_PORT  the cluster's parent directory and port.
+#   PGX_MAJOR=18           another PostgreSQL major (16 to 19): its server and
+#                          its pgbench, built by scripts/pgmajor.sh (cached),
+#                          pgbenchx installed into a private copy of it.
 # Run as root on Debian 12 (the cluster runs as postgres).
 set -euo pipefail
 
@@ -51,6 +54,7 @@ TPCB_PROTOCOLS=${TPCB_PROTOCOLS-"simple"}
 BIG_CLIENTS=${BIG_CLIENTS:-500}
 BIG_JOBS=${BIG_JOBS:-2}
 BIG_DURATION=${BIG_DURATION:-5}
+PGX_MAJOR=${PGX_MAJOR:-15}
 
 for v in SCALE DURATION PAIRS JOBS BIG_CLIENTS BIG_JOBS BIG_DURATION; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || pgx_die "$v must be a whole number, not '${!v}'"
@@ -74,12 +78,21 @@ cluster_settings=(
 )
 
 pgx_ensure_packages
-pgx_bench_install
-if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
-
 dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
 trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
+if [ "$PGX_MAJOR" = 15 ]; then
+	pgx_bench_install
+	if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
+else
+	# that major's server, initdb and pgbench, from a private copy of its
+	# build with pgbenchx installed into it (removed with the cluster)
+	pgx_ensure_packages $PGX_PGBUILD_PACKAGES
+	pgx_major_install "$PGX_MAJOR" "$dir" || pgx_die "no build of PostgreSQL $PGX_MAJOR"
+	PGX_BINDIR=$PGX_MAJOR_PREFIX/bin
+	export PATH=$PGX_BINDIR:$PATH
+fi
+
+port=${PGX_PORT:-$(pgx_free_port)}
 pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
