@@ -39,6 +39,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/timeout.h"
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
@@ -1301,6 +1302,20 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	PG_END_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
 	launch_pending.hs = NULL;
 	launch_pending.handle = NULL;
+
+	/*
+	 * The run goes on, and the rest of the caller's statement only returns
+	 * its id.  A statement_timeout expiring now would still fail the
+	 * statement (the executor checks for interrupts once more after the row
+	 * is sent, and the client then sees the error, not the id): the caller
+	 * would lose the id of a run that goes on.  So the timeout is off for
+	 * the rest of this statement (the next one arms it again), and one that
+	 * expired since the acknowledgement (no interrupt was serviced since)
+	 * is forgotten.
+	 */
+	disable_timeout(STATEMENT_TIMEOUT, true);
+	if (get_timeout_indicator(STATEMENT_TIMEOUT, true))
+		QueryCancelPending = false;
 
 	dsm_detach(seg);
 
