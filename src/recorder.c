@@ -294,12 +294,12 @@ recorder_live(const RecorderPart *p)
 	return p->clients > 0 && !p->lost && p->g.conn != NULL;
 }
 
+static void recorder_pop(RecorderPart *p);
+
 /*
  * pgbenchx.cancel on every live part not yet cancelled, all sent before
  * any answer is awaited.
  */
-static void recorder_pop(RecorderPart *p);
-
 static void
 recorder_cancel_parts(RecorderPart *parts, int n)
 {
@@ -338,7 +338,10 @@ recorder_cancel_parts(RecorderPart *parts, int n)
 	}
 }
 
-/* Send to every live part; returns how many were sent. */
+/*
+ * Send sql to every live part launched (with_second: its last second read
+ * as $2); a part whose statement cannot be sent is lost (what: when).
+ */
 static void
 recorder_send_all(RecorderPart *parts, int n, const char *sql, bool with_second,
 				  const char *what)
@@ -553,8 +556,8 @@ recorder_check_second(const PGresult *res, int r, int last_second, int max_secon
 
 /*
  * Read every part's new seconds and its status (one statement each, all
- * sent first).  Returns false when something failed that ends the run
- * (a part lost).
+ * sent first).  A part whose answer does not come, or breaks a rule, is
+ * lost (recorder_refuse_answer), which ends the run.
  */
 static void
 recorder_poll(RecorderPart *parts, int n)
@@ -1606,10 +1609,6 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 	recorder_merge(run_id, parts, n, &next_second, true, *sysrec);
 }
 
-/*
- * What an error or a termination of the recorder leaves: best effort, each
- * live part is cancelled (its generator ends it within about a second).
- */
 /* best effort: cancel one live part, errors swallowed */
 static void
 recorder_abandon_one(RecorderPart *p)
@@ -1645,6 +1644,10 @@ recorder_abandon_one(RecorderPart *p)
 	PG_END_TRY();
 }
 
+/*
+ * What an error or a termination of the recorder leaves: best effort, each
+ * live part is cancelled (its generator ends it within about a second).
+ */
 void
 recorder_abandon(void)
 {
