@@ -179,7 +179,8 @@ sysrecord_read_drivers(SysRecord *rec, SysReading *r, bool final)
 	bool		failed = false;
 
 	r->driver_s = 0;
-	r->driver_ok = true;
+	/* no drivers here (a recorder's run: they are the generators'): unknown, not 0 */
+	r->driver_ok = rec->njobs > 0;
 	for (int i = 0; i < rec->njobs; i++)
 	{
 		DriverShared *d = &rec->run->drivers[i];
