@@ -959,7 +959,7 @@ datagen_run(const DatagenOptions *opts)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
-	/* the files an earlier call's crash left, then this call's own record */
+	/* the files an earlier call's crash left, then this call's own crash record */
 	(void) initrecord_cleanup();
 	initrecord_start();
 	PG_TRY();

@@ -91,6 +91,13 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 	return n;
 }
 
+/* "1 client", "2 clients": a count with its noun, singular for one */
+static const char *
+launch_count(int64 n, const char *one, const char *many)
+{
+	return psprintf(INT64_FORMAT " %s", n, n == 1 ? one : many);
+}
+
 /*
  * Each driver holds one socket per client of its share, like a pgbench
  * thread, and pgbench refuses to start when RLIMIT_NOFILE is below its
@@ -99,13 +106,6 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
  * hard limit is too low for a step's largest share, instead of failing the
  * run with "Too many open files" once it has started.
  */
-/* "1 client", "2 clients": a count with its noun, singular for one */
-static const char *
-launch_count(int64 n, const char *one, const char *many)
-{
-	return psprintf(INT64_FORMAT " %s", n, n == 1 ? one : many);
-}
-
 static void
 launch_check_nofile(const LaunchOptions *opts, int ncpus)
 {

@@ -806,11 +806,6 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
 }
 
 /*
- * Read the options of call (a PGBX_* bit) from the object a wrapper built.
- * Every NULL and type is checked first, then each value given, in the
- * order of the table.
- */
-/*
  * The version of pgbenchx's SQL installed in this database (pg_extension's
  * extversion), palloc'd; NULL when the extension is not installed here.
  * Also what generator_status (fleet.c) reports.
@@ -861,6 +856,11 @@ pgbx_require_sql_version(const char *what)
 				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
 }
 
+/*
+ * Read the options of call (a PGBX_* bit) from the object a wrapper built.
+ * Every NULL and type is checked first, then each value given, in the
+ * order of the table.
+ */
 static void
 pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 {
