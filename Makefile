@@ -43,27 +43,20 @@ OBJS = \
 	src/recorder.o \
 	src/part.o
 
-# The SQL surface: 0.1 (the first release, kept as it was), the upgrade
-# script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:
+# The SQL surface: 0.1 (the first release, kept as it was) and the upgrade
+# scripts of the releases, each frozen as it was released (pgbenchx--0.2--0.3.sql
+# and pgbenchx--0.3--0.4.sql were built from src/upgrade/0.2--0.3 and
+# src/upgrade/0.3--0.4, which are gone); and, built from sources (DATA_built:
 # made by "all", installed with DATA, removed by "clean"; not committed): the
-# install script of this version, from src/sql/*.sql in name order, the
-# upgrade script from 0.2, from src/upgrade/0.2--0.3/*.sql (frozen as 0.3
-# was released), and the upgrade script from 0.3, from
-# src/upgrade/0.3--0.4/*.sql (frozen as 0.4 was released), and the upgrade
-# script from 0.4, from src/upgrade/0.4--0.5/*.sql, each in name order.
+# install script of this version, from src/sql/*.sql in name order, and the
+# upgrade script from 0.4, from src/upgrade/0.4--0.5/*.sql in name order.
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
-UPGRADE_0_3_SOURCES = $(sort $(wildcard src/upgrade/0.2--0.3/*.sql))
-UPGRADE_0_4_SOURCES = $(sort $(wildcard src/upgrade/0.3--0.4/*.sql))
 UPGRADE_0_5_SOURCES = $(sort $(wildcard src/upgrade/0.4--0.5/*.sql))
-DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
-DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql pgbenchx--0.4--0.5.sql
+DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql
+DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.4--0.5.sql
 # "all" first, so that it stays the default goal (PGXS gives it its work)
 all:
 pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
-	cat $^ > $@
-pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
-	cat $^ > $@
-pgbenchx--0.3--0.4.sql: $(UPGRADE_0_4_SOURCES)
 	cat $^ > $@
 pgbenchx--0.4--0.5.sql: $(UPGRADE_0_5_SOURCES)
 	cat $^ > $@
