@@ -42,7 +42,6 @@
  */
 
 CREATE SCHEMA pgbenchx;
-COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
 
 /*
  * Results.  Every table and sequence is marked with pg_extension_config_dump
@@ -92,7 +91,6 @@ CREATE TABLE pgbenchx.environments (
     settings          jsonb,     -- every setting not at its default, and the key ones always
     imported_by       name       -- NULL: captured by this server; else the role whose import() added it
 );
-COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
 CREATE UNIQUE INDEX environments_captured_hash ON pgbenchx.environments (env_hash)
     WHERE imported_by IS NULL;
 CREATE UNIQUE INDEX environments_imported_hash ON pgbenchx.environments (imported_by, env_hash)
@@ -122,7 +120,6 @@ CREATE TABLE pgbenchx.sweeps (
     environment_id bigint REFERENCES pgbenchx.environments,
     owner        name            -- the role that started it (cancel follows pg_cancel_backend's rule)
 );
-COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
 -- One row per benchmark run (one client count for one duration).
 CREATE TABLE pgbenchx.runs (
@@ -217,9 +214,7 @@ CREATE TABLE pgbenchx.statement_stats (
     retries         bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, script, command)
 );
-COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every run (pgbench -r)';
 CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
-COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 
 -- One row per second of a run (second 1 is the first second, from the
 -- start of the measured interval).  The last second of a run covers the
@@ -240,7 +235,6 @@ CREATE TABLE pgbenchx.samples (
     latency_hist    bytea,    -- that second's latency histogram (issue 14)
     PRIMARY KEY (run_id, second)
 );
-COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 
 /*
  * A run driven from several load generators (issue 14: run_bench(...,
@@ -280,7 +274,6 @@ CREATE TABLE pgbenchx.run_generators (
     part_run             jsonb,
     PRIMARY KEY (run_id, generator)
 );
-COMMENT ON TABLE pgbenchx.run_generators IS 'the load generators of a run driven from several servers, one row each';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.run_generators', '');
 
@@ -338,7 +331,6 @@ CREATE TABLE pgbenchx.system_samples (
     checkpoints_done    int,
     PRIMARY KEY (run_id, second)
 );
-COMMENT ON TABLE pgbenchx.system_samples IS 'what the machine and the server did in each second of a run';
 
 -- The wait events of the run's client backends, sampled many times a
 -- second (runs.wait_sample_hz) from the server's process state: per second,
@@ -352,7 +344,6 @@ CREATE TABLE pgbenchx.wait_samples (
     samples         int NOT NULL,
     PRIMARY KEY (run_id, second, wait_event_type, wait_event)
 );
-COMMENT ON TABLE pgbenchx.wait_samples IS 'wait events of the client backends, sampled many times a second';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.system_samples', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.wait_samples', '');
@@ -398,5 +389,4 @@ CREATE TABLE pgbenchx.imports (
     PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by),
     CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
 );
-COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.imports', '');
