@@ -1,11 +1,21 @@
 /*
- * pgbenchx--0.3.sql: the SQL surface of pgbenchx 0.3, the install script.
- * Generated: the Makefile concatenates the files of src/sql in name order; edit
- * those.  A change to what they create also ships in an upgrade script:
- * pgbenchx--0.1.sql (the first release) and pgbenchx--0.1--0.2.sql are
- * kept as released; the change from 0.2 to 0.3 is built from
- * src/upgrade/0.2--0.3, one file per change: tables as deltas, stateless
- * functions re-created in full.
+ * pgbenchx--X.Y.sql: the SQL surface of pgbenchx, the install script.
+ * Generated: the Makefile concatenates the files of src/sql in name order;
+ * edit those.  Each SQL body is written once (Makefile, "The SQL surface";
+ * src/README.md):
+ *   - this file is the schema: the schema pgbenchx, its sequence, the
+ *     tables and their indexes, created once.  An upgrade changes them
+ *     with a hand-written delta (the files of src/upgrade/A--B): a column
+ *     is added here AND in the next upgrade's delta (its comment goes to
+ *     80_comments.sql only);
+ *   - the other files are the routines: functions, procedures, aggregates,
+ *     views, comments and grants, written re-runnable (CREATE OR REPLACE;
+ *     the install script has them as plain CREATE).  Every upgrade script
+ *     is its delta followed by all of them, so a routine changes in one
+ *     file, and only a changed signature or view columns need a DROP in the
+ *     delta.
+ * The scripts of the releases are committed and frozen: pgbenchx--0.1.sql
+ * and the upgrades to 0.2, 0.3 and 0.4.
  *
  * src/sql/00_schema.sql: the schema pgbenchx, its sequence and every table
  * of results (environments, sweeps, runs, statement_stats, samples,
@@ -18,7 +28,8 @@
  * The pgbench tables themselves belong to the user and are never members of
  * the extension.
  *
- * Nothing here is executable by PUBLIC: a superuser grants what a runner
+ * Nothing here is executable by PUBLIC (90_grants.sql, last, revokes it
+ * from every routine the script created): a superuser grants what a runner
  * needs with SELECT pgbenchx.grant_runner('role') (see README,
  * "Privileges").  Runners only read the tables; every write goes through
  * the extension's functions, which check ownership and write as the
