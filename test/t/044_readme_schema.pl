@@ -34,7 +34,7 @@ my $generated = $node->safe_psql('postgres', slurp_file("$root/scripts/schema_ta
 
 my @uncommented = grep { /\(no comment\)/ } split /\n/, $generated;
 is(scalar(@uncommented), 0, 'every column of every table and view has a comment')
-  or diag("columns without a comment (add COMMENT ON COLUMN to src/sql/80_comments.sql and the upgrade fragment):\n"
+  or diag("columns without a comment (add COMMENT ON COLUMN to src/sql/80_comments.sql, which every upgrade runs again):\n"
 	  . join("\n", @uncommented));
 
 # every relation of the schema is in the table (the query's own filter, checked apart)
