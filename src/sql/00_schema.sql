@@ -1,11 +1,12 @@
 /*
- * pgbenchx--0.3.sql: the SQL surface of pgbenchx 0.3, the install script.
+ * pgbenchx--<version>.sql (the Makefile's EXTVERSION, 0.5): the SQL surface
+ * of pgbenchx, the install script.
  * Generated: the Makefile concatenates the files of src/sql in name order; edit
  * those.  A change to what they create also ships in an upgrade script:
  * pgbenchx--0.1.sql (the first release) and pgbenchx--0.1--0.2.sql are
- * kept as released; the change from 0.2 to 0.3 is built from
- * src/upgrade/0.2--0.3, one file per change: tables as deltas, stateless
- * functions re-created in full.
+ * kept as released; each later upgrade (0.2--0.3, 0.3--0.4, 0.4--0.5) is
+ * built from src/upgrade/<from>--<to>, one file per change: tables as
+ * deltas, stateless functions re-created in full.
  *
  * src/sql/00_schema.sql: the schema pgbenchx, its sequence and every table
  * of results (environments, sweeps, runs, statement_stats, samples,
@@ -19,8 +20,8 @@
  * the extension.
  *
  * Nothing here is executable by PUBLIC: a superuser grants what a runner
- * needs with SELECT pgbenchx.grant_runner('role') (see README,
- * "Privileges").  Runners only read the tables; every write goes through
+ * needs with SELECT pgbenchx.grant_runner('role') (see docs/security.md,
+ * "Granting a runner").  Runners only read the tables; every write goes through
  * the extension's functions, which check ownership and write as the
  * extension's owner.
  */

@@ -1,9 +1,10 @@
 /*
  * src/sql/80_comments.sql: the description of every column of every table
  * and view of the extension, as COMMENT ON COLUMN, where \d+ shows them.
- * README's results-schema table is printed from these comments
- * (bash scripts/schema_table.sh --update), and test/t/044_readme_schema.pl
- * fails when a column has no comment or when README differs from them.  A
+ * The results-schema table of docs/results.md is printed from these
+ * comments (bash scripts/schema_table.sh --update), and
+ * test/t/044_readme_schema.pl fails when a column has no comment or when
+ * docs/results.md differs from them.  A
  * new column gets its comment here and in the upgrade fragment that adds it.
  */
 
