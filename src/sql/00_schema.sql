@@ -30,8 +30,8 @@
  *
  * Nothing here is executable by PUBLIC (90_grants.sql, last, revokes it
  * from every routine the script created): a superuser grants what a runner
- * needs with SELECT pgbenchx.grant_runner('role') (see README,
- * "Privileges").  Runners only read the tables; every write goes through
+ * needs with SELECT pgbenchx.grant_runner('role') (see docs/security.md,
+ * "Granting a runner").  Runners only read the tables; every write goes through
  * the extension's functions, which check ownership and write as the
  * extension's owner.
  */

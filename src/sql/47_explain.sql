@@ -26,8 +26,8 @@
  * share of all the samples of the run's client backends, largest first.
  *
  * The verdict: the first of these rules that holds, with the figure that
- * shows it (the thresholds are the constants below, documented in the
- * README's "Why: what each run's numbers come from"):
+ * shows it (the thresholds are the constants below, documented in
+ * docs/why.md):
  *   locks           Lock waits take at least lock_share_min of the sampled time
  *   LWLocks         LWLock waits take at least lock_share_min
  *   load generator  the driver workers' CPU reaches driver_share_min of a core per job

@@ -2,12 +2,12 @@
  * src/sql/80_comments.sql: the description of the schema, of every table
  * and of every column of every table and view of the extension, as COMMENT
  * ON, where \d+ shows them (the views' own comments are beside them).
- * README's results-schema table is printed from these comments
- * (bash scripts/schema_table.sh --update), and test/t/044_readme_schema.pl
- * fails when a column has no comment or when README differs from them.
- * Every upgrade script runs this file again: a new column gets its comment
- * here only (the column itself goes into 00_schema.sql and the next
- * upgrade's delta).
+ * The results-schema table of docs/results.md is printed from these
+ * comments (bash scripts/schema_table.sh --update), and
+ * test/t/044_readme_schema.pl fails when a column has no comment or when
+ * docs/results.md differs from them.  Every upgrade script runs this file
+ * again: a new column gets its comment here only (the column itself goes
+ * into 00_schema.sql and the next upgrade's delta).
  */
 
 -- the schema
