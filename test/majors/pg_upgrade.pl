@@ -28,13 +28,15 @@
 # the new major, and on the new node:
 #   - every table, sequence, member, privilege and configuration mark is
 #     the same; ALTER EXTENSION pgbenchx UPDATE succeeds and keeps them;
+#     the schema equals a fresh CREATE EXTENSION's on the new major;
 #   - every reader prints the same text for the old results as before;
 #   - a new run and a new sweep complete (their environment names the new
-#     server), pgbench_init works, the old pgbench tables pass amcheck;
+#     server, their checkpoints are counted), pgbench_init works, the old
+#     pgbench tables pass amcheck;
 #   - the export of the old sweep holds the same results, and importing the
 #     document exported before the upgrade adds nothing;
-#   - no server log, nor pg_upgrade's own, shows a crash or an error of
-#     pgbenchx's.
+#   - no server log holds an error, pg_upgrade's own no crash and no error
+#     of pgbenchx's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
