@@ -40,6 +40,17 @@ sub skeleton
 	{
 		my $l = $line;			# a copy: @_ aliases the caller's lines
 		$l =~ s/^(SQL script \d+:) .*/$1 NAME/;
+		# a statement's line: right-aligned fields of a fixed width, whose
+		# padding depends on the value; keep the width, not the padding
+		if ($l =~ /^ +-?\d+\.\d{3} /)
+		{
+			my $cmd = $l =~ s/^((?: +-?\d+(?:\.\d{3})?)+)//r;
+			my $fields = substr($l, 0, length($l) - length($cmd));
+			$fields =~ s/( *)(-?\d+(\.\d{3})?)/($3 ? 'F3' : 'N') . '<' . length($1 . $2) . '>'/ge;
+			$cmd =~ s/\b\d+\b/N/g;
+			push @out, $fields . $cmd;
+			next;
+		}
 		$l =~ s/-?\d+\.\d{6}\b/F6/g;
 		$l =~ s/-?\d+\.\d{3}\b/F3/g;
 		$l =~ s/-?\d+\.\d\b/F1/g;
