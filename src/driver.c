@@ -54,6 +54,7 @@
 #include "run_shmem.h"
 #include "run_spec.h"
 #include "script.h"
+#include "script_sql.h"
 #include "stats.h"
 #include "worker.h"
 
@@ -1841,7 +1842,7 @@ driver_shuffled_client(DriverRun *dr, DriverClient *c, const ScriptClientOptions
 	initStringInfo(&text);
 	for (int i = 0; i < n; i++)
 		appendStringInfo(&text, "%s\n", script_command_text(orig, c->cmd_map[i]));
-	mine = script_parse(script_name(orig), text.data, err);
+	mine = script_parse(script_name(orig), text.data, &script_sql_parse_opts, err);
 	if (mine == NULL)
 		return NULL;
 	if (script_command_count(mine) != n)
@@ -1862,7 +1863,7 @@ driver_setup_clients(DriverRun *dr)
 	dr->nsql = 0;
 	for (int k = 0, ncmd = 0; k < pl->nscripts; k++)
 	{
-		Script	   *script = script_parse(pl->names[k], pl->texts[k], &err);
+		Script	   *script = script_parse(pl->names[k], pl->texts[k], &script_sql_parse_opts, &err);
 
 		if (script == NULL)
 		{

@@ -328,4 +328,14 @@ pgx_bgwriter_buffers(int64 *clean, int64 *checkpoint, int64 *backend,
 	return true;
 }
 
+/*
+ * The pgbench whose script language and words pgbenchx speaks: the one of
+ * this server's major (issue 21), so that a script runs here exactly when it
+ * runs under the pgbench shipped with the server.  Passed to the language
+ * core as a parse option (script_sql.h's script_sql_parse_opts); what
+ * changes from major to major is listed in src/README.md, "pgbench per
+ * major".
+ */
+#define PGX_PGBENCH_MAJOR			(PG_VERSION_NUM / 10000)
+
 #endif							/* PGBENCHX_PG_COMPAT_H */

@@ -297,6 +297,7 @@ struct Script
 	ScriptNameIndex symindex;	/* name -> id */
 	int			nsql;
 	int			max_params;
+	int			pgbench_major;	/* the language it was read in */
 };
 
 static const char *const script_kind_names[] = {
@@ -414,6 +415,14 @@ typedef struct ScriptParser
 	bool		failed;
 	size_t		line_pos;		/* cache for script_line_at() */
 	int			line_no;
+	int			major;			/* the pgbench major whose language this is */
+	/*
+	 * Where pgbench's psql lexer resumes scanning: after the last ";" that
+	 * ended an SQL command, or after the last meta-command (false, 0 before
+	 * either).  pgbench 15 to 17 number a misplaced \gset by it.
+	 */
+	bool		rescanned;
+	size_t		scan_from;
 } ScriptParser;
 
 /* 1-based line of src[pos]; positions asked for mostly increase */
@@ -700,7 +709,7 @@ typedef enum ScriptMeta
 } ScriptMeta;
 
 static ScriptMeta
-script_meta_lookup(const char *w, size_t n)
+script_meta_lookup(const char *w, size_t n, int major)
 {
 	static const struct
 	{
@@ -711,19 +720,44 @@ script_meta_lookup(const char *w, size_t n)
 		{"sleep", META_SLEEP}, {"if", META_IF}, {"elif", META_ELIF},
 		{"else", META_ELSE}, {"endif", META_ENDIF}, {"gset", META_GSET},
 		{"aset", META_ASET}, {"startpipeline", META_STARTPIPELINE},
-		{"endpipeline", META_ENDPIPELINE},
-		/*
-		 * \syncpipeline is pgbench 17's: pgbench 15 says "invalid command",
-		 * and so does pgbenchx, whose scripts must run under pgbench 15
-		 * (META_SYNCPIPELINE stays for when the language moves on)
-		 */
+		{"syncpipeline", META_SYNCPIPELINE}, {"endpipeline", META_ENDPIPELINE},
 	};
 	size_t		i;
 
 	for (i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
 		if (strlen(metas[i].name) == n && strncasecmp(metas[i].name, w, n) == 0)
+		{
+			/* \syncpipeline came with pgbench 17: 15 and 16 know no such command */
+			if (metas[i].meta == META_SYNCPIPELINE && major < 17)
+				return META_NONE;
 			return metas[i].meta;
+		}
 	return META_NONE;
+}
+
+/*
+ * The line a misplaced \gset or \aset is reported at ("\gset must follow
+ * an SQL command"): from pgbench 18 the line of its backslash; before, the
+ * line where pgbench's psql lexer resumed scanning for the command that
+ * reached it, which pgbench 15 to 17 count up to the lexer's position at
+ * that time: the line after the previous meta-command (its newline read),
+ * the line of the previous ";", or, before the first scan has stopped
+ * anywhere, the whole text but its last character (so "\gset\nSELECT 1;\n"
+ * reads as line 2).
+ */
+static int
+script_gset_lineno(ScriptParser *p, int backslash_line)
+{
+	int			n = 1;
+
+	if (p->major >= 18)
+		return backslash_line;
+	if (p->rescanned)
+		return script_line_at(p, p->scan_from);
+	for (size_t i = 0; i + 1 < p->len; i++)
+		if (p->src[i] == '\n')
+			n++;
+	return n;
 }
 
 /*
@@ -800,7 +834,8 @@ script_parse_meta(ScriptParser *p, size_t bs, size_t *next)
 		return true;			/* a lone backslash: nothing, as in pgbench */
 	snprintf(name, sizeof(name), "%.*s",
 			 (int) (words[0].end - words[0].start), src + words[0].start);
-	meta = script_meta_lookup(src + words[0].start, words[0].end - words[0].start);
+	meta = script_meta_lookup(src + words[0].start, words[0].end - words[0].start,
+							  p->major);
 
 	if (meta == META_SET || meta == META_IF || meta == META_ELIF)
 	{
@@ -971,12 +1006,12 @@ script_parse_meta(ScriptParser *p, size_t bs, size_t *next)
 					return script_syntax_error(p, lineno, line, linelen, name,
 											   "too many arguments", NULL, -1);
 				if (s->ncmds == 0)
-					return script_syntax_error(p, lineno, NULL, 0, NULL,
+					return script_syntax_error(p, script_gset_lineno(p, lineno), NULL, 0, NULL,
 											   "\\gset must follow an SQL command",
 											   NULL, -1);
 				prev = &s->cmds[s->ncmds - 1];
 				if (prev->kind != SCRIPT_CMD_SQL || prev->store != SCRIPT_STORE_NONE)
-					return script_syntax_error(p, lineno, NULL, 0, NULL,
+					return script_syntax_error(p, script_gset_lineno(p, lineno), NULL, 0, NULL,
 											   "\\gset must follow an SQL command",
 											   prev->kind != SCRIPT_CMD_SQL ? prev->first_line : NULL,
 											   -1);
@@ -1159,6 +1194,9 @@ script_split(ScriptParser *p)
 			i++;
 			if (depth == 0)
 			{
+				/* psql's lexer stops here: pgbench's next scan starts after */
+				p->rescanned = true;
+				p->scan_from = i;
 				if (!script_emit_sql(p, &b, lineno))
 					break;
 			}
@@ -1181,6 +1219,8 @@ script_split(ScriptParser *p)
 				if (!script_parse_meta(p, i, &next))
 					break;
 				i = next;
+				p->rescanned = true;
+				p->scan_from = next;
 			}
 		}
 		else
@@ -1301,7 +1341,8 @@ script_check_conditionals(ScriptParser *p)
 }
 
 Script *
-script_parse(const char *name, const char *text, ScriptError *err)
+script_parse(const char *name, const char *text, const ScriptParseOptions *opts,
+			 ScriptError *err)
 {
 	ScriptParser p;
 	Script	   *s;
@@ -1314,6 +1355,9 @@ script_parse(const char *name, const char *text, ScriptError *err)
 		return NULL;
 	}
 	memset(s, 0, sizeof(*s));
+	s->pgbench_major = opts != NULL ? opts->pgbench_major : 0;
+	if (s->pgbench_major < SCRIPT_PGBENCH_MAJOR_DEFAULT)
+		s->pgbench_major = SCRIPT_PGBENCH_MAJOR_DEFAULT;
 	s->name = script_strndup(name, strlen(name));
 	if (s->name == NULL)
 	{
@@ -1328,6 +1372,7 @@ script_parse(const char *name, const char *text, ScriptError *err)
 	p.len = strlen(text);
 	p.err = err;
 	p.line_no = 1;
+	p.major = s->pgbench_major;
 
 	script_interrupt_reset();
 	if (!script_split(&p) || !script_check_conditionals(&p))
@@ -1376,6 +1421,12 @@ const char *
 script_name(const Script *s)
 {
 	return s->name;
+}
+
+int
+script_pgbench_major(const Script *s)
+{
+	return s->pgbench_major;
 }
 
 int
