@@ -216,7 +216,14 @@ datagen_create_tables(DatagenState *state)
 		true},
 	};
 	const DatagenOptions *opts = state->opts;
-	const char *unlogged = opts->unlogged ? " unlogged" : "";
+	/*
+	 * pgbench 18 creates none of the four tables unlogged when it
+	 * partitions pgbench_accounts (18 refuses an unlogged partitioned
+	 * table), only the partitions; 15 to 17 create them all unlogged
+	 */
+	const char *unlogged = opts->unlogged &&
+		(opts->partitions == 0 || PGX_PGBENCH_MAJOR < 18) ? " unlogged" : "";
+	const char *part_unlogged = opts->unlogged ? " unlogged" : "";
 	StringInfoData sql;
 
 	initStringInfo(&sql);
@@ -238,7 +245,7 @@ datagen_create_tables(DatagenState *state)
 		resetStringInfo(&sql);
 		appendStringInfo(&sql,
 						 "create%s table pgbench_accounts_%d\n"
-						 "  partition of pgbench_accounts\n", unlogged, p);
+						 "  partition of pgbench_accounts\n", part_unlogged, p);
 		if (opts->method == DATAGEN_PART_RANGE)
 		{
 			int64		part_size = ((int64) DATAGEN_NACCOUNTS * opts->scale +
