@@ -141,6 +141,8 @@ typedef struct DriverClient
 	int			syncs_pending;	/* pipeline syncs sent, not yet collected */
 	int			syncs_read;		/* \endpipeline: sync results read since the
 								 * end of the last query's results */
+	bool		prepare_read;	/* \endpipeline: the results being read are
+								 * a statement's prepared in the pipeline */
 	TimestampTz conn_start;
 	TimestampTz wake_at;		/* THROTTLE, SLEEP, YIELD */
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
@@ -1106,7 +1108,14 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 				return DRIVER_READ_ABORTED;
 			}
 			after_null = true;
-			c->syncs_read = 0;
+			/*
+			 * A statement prepared in the pipeline (prepared mode: queued
+			 * just before its first execution) is no query of pgbench's,
+			 * which prepares before it enters the pipeline.
+			 */
+			if (!c->prepare_read)
+				c->syncs_read = 0;
+			c->prepare_read = false;
 			continue;
 		}
 		after_null = false;
@@ -1124,6 +1133,8 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 			c->syncs_pending--;
 			c->syncs_read++;
 		}
+		else if (st == PGRES_COMMAND_OK && PQcmdStatus(res)[0] == '\0')
+			c->prepare_read = true; /* a Parse's, where a command has its tag */
 		else if (st == PGRES_FATAL_ERROR && c->failure == CLIENT_FAILURE_NONE &&
 				 !driver_client_error(dr, c, res, c->syncs_read))
 		{
@@ -1189,6 +1200,7 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			{
 				c->cmd_start = now;
 				c->syncs_read = 0;
+				c->prepare_read = false;
 				if (driver_client_flush(dr, c))
 					c->phase = CLIENT_WAIT_PIPELINE;
 			}
