@@ -14,7 +14,8 @@
  * before them when nothing was, counts a script's failed and skipped
  * transactions in its " - N transactions" line, then prints its processed
  * count and tps on a line of their own, and puts one space, not two,
- * before a statement's text), then a part of pgbenchx's own after a line
+ * after a statement's failures and retries columns), then a part of
+ * pgbenchx's own after a line
  * "-- pgbenchx --": the latency percentiles, the driver's CPU and its
  * saturation warning, the status when the run did not complete, and (issue
  * 13) a line "limit: ..." with the run's verdict (or "no evident limit")
