@@ -26,4 +26,4 @@ SELECT pgbx_try($$SELECT pgbenchx.add_script('gset-after-set', E'\\set x 1\n\n\\
 SELECT pgbx_try($$SELECT pgbenchx.add_script('aset-after-comment', E'-- c;\n\\aset\nSELECT 1;\n')$$);
 
 SELECT count(*) AS runs FROM pgbenchx.runs;
-SELECT pgbenchx.drop_script(name) FROM pgbenchx.scripts WHERE name LIKE 'sync%' ORDER BY name;
+SELECT count(*) AS dropped FROM (SELECT pgbenchx.drop_script(name) FROM pgbenchx.scripts WHERE name LIKE 'sync%') d;
