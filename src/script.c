@@ -1070,6 +1070,109 @@ script_dollar_tag(const char *src, size_t len, size_t i)
 	return 0;
 }
 
+/*
+ * psql's lexer keeps a ";" inside BEGIN ... END from ending a statement that
+ * starts CREATE [OR REPLACE] {FUNCTION|PROCEDURE} (a SQL-standard body:
+ * BEGIN ATOMIC ... END), and so does pgbench: the first keywords of the
+ * statement are noted by their initial (outside parentheses), and then each
+ * BEGIN, each CASE inside a BEGIN and each END counted.  pgbench 19 also
+ * notes SCHEMA, and tracks each CREATE element of a CREATE SCHEMA the same
+ * way.  The notes end at a ";" or "\;" outside parentheses and blocks (as
+ * the binaries of 15.20, 16.15 and 17.11 do; 15.18's source ended them at
+ * any "\;");
+ * a meta-command does not end them (after "SELECT 1 \gset" pgbench reads a
+ * CREATE FUNCTION on the next line as no routine).
+ */
+typedef struct ScriptBlocks
+{
+	char		init[4];		/* the statement's first keywords' initials */
+	int			ninit;
+	char		sub[4];			/* 19: those of a CREATE SCHEMA element */
+	int			nsub;
+	int			begin_depth;
+} ScriptBlocks;
+
+static bool
+script_word_is(const char *w, size_t n, const char *keyword)
+{
+	return strlen(keyword) == n && strncasecmp(w, keyword, n) == 0;
+}
+
+static void
+script_blocks_note(const char *w, size_t n, int major, char *idents, int *count)
+{
+	if (*count >= 4)
+		return;
+	if (script_word_is(w, n, "create") || script_word_is(w, n, "function") ||
+		script_word_is(w, n, "procedure") || script_word_is(w, n, "or") ||
+		script_word_is(w, n, "replace") ||
+		(major >= 19 && script_word_is(w, n, "schema")))
+		idents[*count] = (char) tolower((unsigned char) w[0]);
+	(*count)++;
+}
+
+static bool
+script_blocks_routine(const char *idents)
+{
+	return idents[0] == 'c' &&
+		(idents[1] == 'f' || idents[1] == 'p' ||
+		 (idents[1] == 'o' && idents[2] == 'r' &&
+		  (idents[3] == 'f' || idents[3] == 'p')));
+}
+
+/* an identifier of the SQL text, outside parentheses */
+static void
+script_blocks_word(ScriptBlocks *b, const char *w, size_t n, int major)
+{
+	bool		schema;
+
+	if (b->ninit == 0)
+	{
+		memset(b->init, 0, sizeof(b->init));
+		memset(b->sub, 0, sizeof(b->sub));
+		b->nsub = 0;
+	}
+	script_blocks_note(w, n, major, b->init, &b->ninit);
+	schema = b->init[0] == 'c' && b->init[1] == 's';	/* noted from 19 */
+	if (schema && b->begin_depth == 0)
+	{
+		if (script_word_is(w, n, "create"))
+		{
+			memset(b->sub, 0, sizeof(b->sub));
+			b->nsub = 0;
+		}
+		script_blocks_note(w, n, major, b->sub, &b->nsub);
+	}
+	if (!script_blocks_routine(b->init) && !(schema && script_blocks_routine(b->sub)))
+		return;
+	if (script_word_is(w, n, "begin"))
+		b->begin_depth++;
+	else if (script_word_is(w, n, "case"))
+	{
+		if (b->begin_depth >= 1)	/* CASE ends with END too */
+			b->begin_depth++;
+	}
+	else if (script_word_is(w, n, "end") && b->begin_depth > 0)
+		b->begin_depth--;
+}
+
+/*
+ * Whether an identifier token of psql's lexer starts at src[i]: a letter,
+ * "_" or a non-ASCII byte not inside another token (a number's "1begin", a
+ * variable's ":begin"; "::" is a cast).
+ */
+static bool
+script_identifier_at(const char *src, size_t i)
+{
+	if (!expr_is_name_start((unsigned char) src[i]))
+		return false;
+	if (i == 0)
+		return true;
+	if (expr_is_name_char((unsigned char) src[i - 1]) || src[i - 1] == '$')
+		return false;
+	return !(src[i - 1] == ':' && !(i >= 2 && src[i - 2] == ':'));
+}
+
 static bool
 script_split(ScriptParser *p)
 {
@@ -1079,6 +1182,9 @@ script_split(ScriptParser *p)
 	int			depth = 0;
 	int			lineno = 1;
 	ScriptBuf	b = {NULL, 0, 0};
+	ScriptBlocks blocks;
+
+	memset(&blocks, 0, sizeof(blocks));
 
 #define APPEND(ptr, n) \
 	do { if (!script_buf_append(&b, (ptr), (n))) goto nomem; } while (0)
@@ -1192,8 +1298,9 @@ script_split(ScriptParser *p)
 		{
 			APPEND(";", 1);
 			i++;
-			if (depth == 0)
+			if (depth == 0 && blocks.begin_depth == 0)
 			{
+				blocks.ninit = 0;
 				/* psql's lexer stops here: pgbench's next scan starts after */
 				p->rescanned = true;
 				p->scan_from = i;
@@ -1206,6 +1313,8 @@ script_split(ScriptParser *p)
 			if (i + 1 < len && (src[i + 1] == ';' || src[i + 1] == ':'))
 			{
 				/* "\;" and "\:" put the bare character into the query */
+				if (src[i + 1] == ';' && depth == 0 && blocks.begin_depth == 0)
+					blocks.ninit = 0;
 				APPEND(src + i + 1, 1);
 				i += 2;
 			}
@@ -1222,6 +1331,17 @@ script_split(ScriptParser *p)
 				p->rescanned = true;
 				p->scan_from = next;
 			}
+		}
+		else if (script_identifier_at(src, i))
+		{
+			size_t		e = i + 1;
+
+			while (e < len && script_ident_char(src[e]))
+				e++;
+			if (depth == 0)
+				script_blocks_word(&blocks, src + i, e - i, p->major);
+			APPEND(src + i, e - i);
+			i = e;
 		}
 		else
 		{

@@ -1281,6 +1281,29 @@ test_pgbench_majors(void)
 		{"SELECT 1;\n\\set a 1\n\\set b 2\n\n\n\\aset\n", 4, 6, "\\set b 2"},
 	};
 	const char *sync = "\\startpipeline\nSELECT 1;\n\\syncpipeline\nSELECT 2;\n\\endpipeline\n";
+	/*
+	 * psql's lexer keeps a BEGIN ... END body of CREATE FUNCTION/PROCEDURE
+	 * whole; 19 also inside CREATE SCHEMA (counts as pgbench 15.20, 16.15
+	 * and 17.11 split them, run by hand with an \\endif after each)
+	 */
+	static const struct
+	{
+		const char *text;
+		int			ncmds;
+		int			ncmds19;
+	}			blocks[] = {
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 2, 2},
+		{"create or replace procedure p() begin atomic select case when true then 1 end; select 2; end;\nSELECT 3;\n", 2, 2},
+		{"SELECT 1;\nCREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\n", 2, 2},
+		/* a meta-command does not end the keywords noted: no routine here */
+		{"SELECT 1 \\gset\nCREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\n", 3, 3},
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT :begin; SELECT 1begin; END;\n", 1, 1},
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1 \\; SELECT 2; END;\nSELECT 3;\n", 2, 2},
+		{"CREATE FUNCTION f(\"begin\" int) RETURNS int LANGUAGE sql RETURN 1; SELECT 'begin';\n", 2, 2},
+		{"BEGIN; SELECT 1; END;\n", 3, 3},
+		{"CREATE SCHEMA s CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 3, 2},
+		{"CREATE SCHEMA s CREATE TABLE t (a int) CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 3, 2},
+	};
 	size_t		i,
 				k;
 
@@ -1381,6 +1404,16 @@ test_pgbench_majors(void)
 				script_client_free(c);
 				script_free(s);
 			}
+		}
+
+		for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+		{
+			s = script_parse("t", blocks[i].text, &o, &err);
+			CHECK(s != NULL);
+			if (s == NULL)
+				continue;
+			CHECK_INT(script_command_count(s), major >= 19 ? blocks[i].ncmds19 : blocks[i].ncmds);
+			script_free(s);
 		}
 
 		/* the line of a misplaced \gset or \aset */
