@@ -1078,10 +1078,9 @@ script_dollar_tag(const char *src, size_t len, size_t i)
  * BEGIN, each CASE inside a BEGIN and each END counted.  pgbench 19 also
  * notes SCHEMA, and tracks each CREATE element of a CREATE SCHEMA the same
  * way.  The notes end at a ";" or "\;" outside parentheses and blocks (as
- * the binaries of 15.20, 16.15 and 17.11 do; 15.18's source ended them at
- * any "\;");
- * a meta-command does not end them (after "SELECT 1 \gset" pgbench reads a
- * CREATE FUNCTION on the next line as no routine).
+ * the binaries of 15.20, 16.15, 17.11, 18.6 and 19beta3 do; 15.18's source
+ * ended them at any "\;"); a meta-command does not end them (after "SELECT
+ * 1 \gset" pgbench reads a CREATE FUNCTION on the next line as no routine).
  */
 typedef struct ScriptBlocks
 {

@@ -1283,8 +1283,8 @@ test_pgbench_majors(void)
 	const char *sync = "\\startpipeline\nSELECT 1;\n\\syncpipeline\nSELECT 2;\n\\endpipeline\n";
 	/*
 	 * psql's lexer keeps a BEGIN ... END body of CREATE FUNCTION/PROCEDURE
-	 * whole; 19 also inside CREATE SCHEMA (counts as pgbench 15.20, 16.15
-	 * and 17.11 split them, run by hand with an \\endif after each)
+	 * whole; 19 also inside CREATE SCHEMA (the counts pgbench 15.20, 16.15,
+	 * 17.11, 18.6 and 19beta3 give, run by hand with an \\endif after each)
 	 */
 	static const struct
 	{
