@@ -116,14 +116,6 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #define PGX_ITEM(p)					((Item) (p))
 #endif
 
-/*
- * A partitioned table may be declared unlogged until 17 (its partitions
- * inherit nothing from it); 18 refuses it, and pgbench 18's -i
- * --unlogged-tables --partitions then creates every table logged but the
- * partitions.
- */
-#define PGX_PARTITIONED_UNLOGGED_OK	(PG_VERSION_NUM < 180000)
-
 /* RequestCheckpoint's "without delays": CHECKPOINT_IMMEDIATE until 18, CHECKPOINT_FAST from 19 */
 #if PG_VERSION_NUM >= 190000
 #define PGX_CHECKPOINT_FAST			CHECKPOINT_FAST
@@ -335,5 +327,15 @@ pgx_bgwriter_buffers(int64 *clean, int64 *checkpoint, int64 *backend,
 #endif
 	return true;
 }
+
+/*
+ * The pgbench whose script language and words pgbenchx speaks: the one of
+ * this server's major (issue 21), so that a script runs here exactly when it
+ * runs under the pgbench shipped with the server.  Passed to the language
+ * core as a parse option (script_sql.h's script_sql_parse_opts); what
+ * changes from major to major is listed in src/README.md, "pgbench per
+ * major".
+ */
+#define PGX_PGBENCH_MAJOR			(PG_VERSION_NUM / 10000)
 
 #endif							/* PGBENCHX_PG_COMPAT_H */
