@@ -118,17 +118,20 @@ cmp_ok($sum_blks, '>=', 0.5 * $blks_diff, "sum(blks_hit + blks_read) $sum_blks i
 
 # WAL writes and syncs, and the buffers the clients' backends wrote (1 MB of
 # shared buffers): counted, within what the server's own view counted over
-# the run and most of it
+# the run, and for the WAL most of it.  Not so for the buffers: in 1 MB the
+# processes around the run (the coordinator before and after it, each new
+# session of this test loading its catalogue) write as many as a slow run's
+# clients (18, on a busy machine: 310 of 622)
 my ($sum_walw, $sum_wals, $sum_bkend) = split /\|/, q1(qq{
 	SELECT sum(wal_write), sum(wal_sync), sum(buffers_backend)
 	FROM pgbenchx.system_samples WHERE run_id = $id});
-foreach my $f (['wal_write', $sum_walw, $walw1 - $walw0], ['wal_sync', $sum_wals, $wals1 - $wals0],
-	['buffers_backend', $sum_bkend, $bkend1 - $bkend0])
+foreach my $f (['wal_write', $sum_walw, $walw1 - $walw0, 1], ['wal_sync', $sum_wals, $wals1 - $wals0, 1],
+	['buffers_backend', $sum_bkend, $bkend1 - $bkend0, 0])
 {
-	my ($name, $sum, $diff) = @$f;
+	my ($name, $sum, $diff, $most) = @$f;
 	cmp_ok($sum, '>', 0, "$name: counted in the run");
 	cmp_ok($sum, '<=', $diff, "sum($name) $sum <= the server's difference $diff");
-	cmp_ok($sum, '>=', 0.5 * $diff, "sum($name) $sum is most of the server's difference $diff");
+	cmp_ok($sum, '>=', 0.5 * $diff, "sum($name) $sum is most of the server's difference $diff") if $most;
 }
 
 # the CHECKPOINT issued during the run
