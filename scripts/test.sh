@@ -59,7 +59,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 stages=" ${PGX_TEST_STAGES:-packages build unit fuzz regress tap upgrade} "
-majors=" ${PGX_MAJORS:-15} "
+majors=" ${PGX_MAJORS:-15 16 17 18 19} "
 for m in $majors; do
 	case $m in 15|16|17|18|19) ;; *) pgx_die "PGX_MAJORS: $m is not a major pgbenchx supports (15 to 19)" ;; esac
 done
