@@ -24,6 +24,10 @@
  * connections and worker slots in use are counted in the backend status
  * array, which has no privilege filter.
  *
+ * Whether the installed SQL is this library's version is read from the
+ * same row of pg_extension as the owner: a run and wait refuse the SQL of
+ * another version (owner_require_sql_version).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -54,30 +58,91 @@
 PG_FUNCTION_INFO_V1(pgbenchx_coordinator_alive);
 PG_FUNCTION_INFO_V1(pgbenchx_caller_role);
 
-/* pg_extension.extowner of pgbenchx in this database */
-static Oid
-owner_extension_owner(void)
+/*
+ * pgbenchx's row of pg_extension in this database, in one scan: its owner
+ * (extowner) and, when version is not NULL, its extversion (palloc'd; NULL
+ * if null).  false when the extension is not installed here.
+ */
+static bool
+owner_extension_row(Oid *owner, char **version)
 {
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	Oid			owner = InvalidOid;
+	bool		found;
 
+	*owner = InvalidOid;
+	if (version)
+		*version = NULL;
 	rel = table_open(ExtensionRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
 				CStringGetDatum("pgbenchx"));
 	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
 	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-		owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+	found = HeapTupleIsValid(tup);
+	if (found)
+	{
+		*owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+		if (version)
+		{
+			bool		isnull;
+			Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+										 RelationGetDescr(rel), &isnull);
+
+			if (!isnull)
+				*version = text_to_cstring(DatumGetTextPP(d));
+		}
+	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	if (!OidIsValid(owner))
+	return found;
+}
+
+/* pg_extension.extowner of pgbenchx in this database */
+static Oid
+owner_extension_owner(void)
+{
+	Oid			owner;
+
+	if (!owner_extension_row(&owner, NULL) || !OidIsValid(owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("extension \"pgbenchx\" is not installed in this database")));
 	return owner;
+}
+
+/*
+ * The version of pgbenchx's SQL installed in this database (pg_extension's
+ * extversion), palloc'd; NULL when the extension is not installed here.
+ * Also what generator_status (fleet.c) reports.
+ */
+char *
+owner_sql_version(void)
+{
+	Oid			owner;
+	char	   *version;
+
+	(void) owner_extension_row(&owner, &version);
+	return version;
+}
+
+/*
+ * A run writes the tables of this library's version, and wait reads them:
+ * with the SQL of another (a package upgrade replaced the library, ALTER
+ * EXTENSION UPDATE has not run yet) they refuse before anything starts.
+ */
+void
+owner_require_sql_version(const char *what)
+{
+	char	   *version = owner_sql_version();
+
+	if (version != NULL && strcmp(version, PGBENCHX_LIBRARY_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbenchx's SQL is version %s, the library %s", version, PGBENCHX_LIBRARY_VERSION),
+				 errdetail("%s reads and writes the tables of the library's version.", what),
+				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
 }
 
 void

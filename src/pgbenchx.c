@@ -810,57 +810,6 @@ pgbx_store(const PgbxOption *opt, PgbxCall *call, const PgbxValue *v, bool isnul
  * Every NULL and type is checked first, then each value given, in the
  * order of the table.
  */
-/*
- * The version of pgbenchx's SQL installed in this database (pg_extension's
- * extversion), palloc'd; NULL when the extension is not installed here.
- * Also what generator_status (fleet.c) reports.
- */
-char *
-pgbx_sql_version(void)
-{
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	char	   *version = NULL;
-
-	rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
-				CStringGetDatum("pgbenchx"));
-	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
-	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-	{
-		bool		isnull;
-		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
-									 RelationGetDescr(rel), &isnull);
-
-		if (!isnull)
-			version = text_to_cstring(DatumGetTextPP(d));
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return version;
-}
-
-/*
- * A run writes the tables of this library's version, and wait reads them:
- * with the SQL of another (a package upgrade replaced the library, ALTER
- * EXTENSION UPDATE has not run yet) they refuse before anything starts.
- */
-void
-pgbx_require_sql_version(const char *what)
-{
-	char	   *version = pgbx_sql_version();
-
-	if (version != NULL && strcmp(version, PGBENCHX_LIBRARY_VERSION) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("pgbenchx's SQL is version %s, the library %s", version, PGBENCHX_LIBRARY_VERSION),
-				 errdetail("%s reads and writes the tables of the library's version.", what),
-				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
-}
-
 static void
 pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 {
@@ -871,7 +820,7 @@ pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out)
 	PgbxValue	values[lengthof(pgbenchx_options)];
 	bool		isnull[lengthof(pgbenchx_options)];
 
-	pgbx_require_sql_version("A run");
+	owner_require_sql_version("A run");
 	memset(out, 0, sizeof(*out));
 	memset(values, 0, sizeof(values));
 	if (PG_ARGISNULL(0))

@@ -41,7 +41,6 @@
 #include "utils/wait_event.h"
 
 #include "owner.h"
-#include "launch.h"
 #include "progress.h"
 #include "results.h"
 #include "searchpath.h"
@@ -312,7 +311,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 				 errmsg("argument \"id\" must not be null"),
 				 errhint("Pass the id run_bench or run_sweep returned.")));
 	id = PG_GETARG_INT64(0);
-	pgbx_require_sql_version("pgbenchx.wait");
+	owner_require_sql_version("pgbenchx.wait");
 
 	atomic = !(fcinfo->context && IsA(fcinfo->context, CallContext) &&
 			   !castNode(CallContext, fcinfo->context)->atomic);
