@@ -36,6 +36,7 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_extension.h"
 #include "commands/dbcommands.h"
 #include "fmgr.h"
@@ -172,6 +173,26 @@ owner_has_privs(Oid role, const char *owner)
 	if (superuser_arg(role))
 		return true;
 	return OidIsValid(owner_oid) && has_privs_of_role(role, owner_oid);
+}
+
+/*
+ * Who may cancel a run of role owner: pg_cancel_backend's rule.  A run
+ * whose role is a superuser, or is no role any more (or is not recorded),
+ * only a superuser; otherwise a role with the privileges of owner or of
+ * pg_signal_backend.
+ */
+bool
+owner_may_cancel(const char *owner)
+{
+	Oid			caller = GetUserId();
+	Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
+
+	if (superuser_arg(caller))
+		return true;
+	if (!OidIsValid(owner_oid) || superuser_arg(owner_oid))
+		return false;
+	return has_privs_of_role(caller, owner_oid) ||
+		has_privs_of_role(caller, ROLE_PG_SIGNAL_BACKEND);
 }
 
 char *

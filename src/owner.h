@@ -37,6 +37,9 @@ extern void owner_switch_end(const OwnerSwitch *sw);
  */
 extern bool owner_has_privs(Oid role, const char *owner);
 
+/* pg_cancel_backend's rule for a run of role owner (cancel's and part_go's) */
+extern bool owner_may_cancel(const char *owner);
+
 /* the name of the role at the outermost level (SET ROLE, not SECURITY DEFINER) */
 extern char *owner_outer_role_name(void);
 

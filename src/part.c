@@ -58,7 +58,6 @@
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
-#include "wait.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_part_go);
 
@@ -649,7 +648,7 @@ pgbenchx_part_go(PG_FUNCTION_ARGS)
 
 	/* who may start it: who may cancel it */
 	owner = GetUserNameFromId(copy.roleid, true);
-	if (!wait_may_cancel(owner))
+	if (!owner_may_cancel(owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to start run " INT64_FORMAT " of role \"%s\"",
