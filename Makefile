@@ -10,6 +10,7 @@ OBJS = \
 	src/pgbenchx.o \
 	src/datagen.o \
 	src/datagen_par.o \
+	src/heapwrite.o \
 	src/initrecord.o \
 	src/btload.o \
 	src/launch.o \

@@ -8,6 +8,15 @@
 #ifndef PGBENCHX_DATAGEN_H
 #define PGBENCHX_DATAGEN_H
 
+/* pgbench's constants */
+#define DATAGEN_NBRANCHES			1
+#define DATAGEN_NTELLERS			10
+#define DATAGEN_NACCOUNTS			100000
+#define DATAGEN_SCALE_32BIT_THRESHOLD 20000
+
+/* with more partitions than this, each one buffers a single page */
+#define DATAGEN_MANY_PARTITIONS		16
+
 /* pgbench_tellers.tid is an int holding up to 10 * scale */
 #define DATAGEN_MAX_SCALE	(PG_INT32_MAX / 10)
 
