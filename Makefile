@@ -8,6 +8,7 @@ EXTVERSION  = 0.5
 
 OBJS = \
 	src/pgbenchx.o \
+	src/options.o \
 	src/datagen.o \
 	src/datagen_par.o \
 	src/heapwrite.o \
