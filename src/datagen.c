@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include <unistd.h>
+
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
@@ -56,6 +58,7 @@
 #include "datagen_par.h"
 #include "heapwrite.h"
 #include "initrecord.h"
+#include "owner.h"
 #include "trust.h"
 #include "pg_compat.h"
 
@@ -68,6 +71,8 @@
 #define DATAGEN_MAX_SORT_MEM_KB		(512 * 1024)
 /* a progress NOTICE at most this often */
 #define DATAGEN_PROGRESS_USECS		(5 * USECS_PER_SEC)
+/* the most partitions pgbench_init creates: each is a table with its locks */
+#define DATAGEN_MAX_PARTITIONS		10000
 
 static const char *const datagen_table_names[] = {
 	"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
@@ -264,6 +269,104 @@ datagen_create_tables(DatagenState *state)
 		datagen_exec(sql.data);
 	}
 	pfree(sql.data);
+}
+
+/*
+ * pgbench_init's jobs: the workers that generate pgbench_accounts.  1 is
+ * the caller's backend alone, which needs no worker slot; more take one
+ * slot each.  The default: one per core, within the free worker slots.
+ */
+static int
+datagen_init_jobs(bool given, int jobs)
+{
+	int			clients;
+	int			workers;
+	int			free_slots;
+	int			ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+
+	owner_count_backends(&clients, &workers);
+	free_slots = Max(max_worker_processes - workers, 0);
+	if (!given)
+		return Max(1, Min(ncpus, free_slots));
+	if (jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", jobs),
+				 errdetail("jobs is the number of processes generating pgbench_accounts; 1 means this session alone."),
+				 errhint("Pass jobs => 1 or more, or omit it to use one per core.")));
+	if (jobs > 1 && jobs > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d jobs need %d background worker slots, but only %d %s free",
+						jobs, jobs, free_slots, free_slots == 1 ? "is" : "are"),
+				 errdetail("pgbench_init with jobs greater than 1 takes one background worker per job; max_worker_processes is %d.",
+						   max_worker_processes),
+				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));
+	return jobs;
+}
+
+/*
+ * pgbench_init's arguments, checked as pgbench -i checks them: method is
+ * partition_method's text, jobs_given and jobs the jobs argument.  Sets
+ * opts->method and opts->jobs.
+ */
+void
+datagen_check_options(DatagenOptions *opts, const char *method, bool jobs_given,
+					  int jobs)
+{
+	if (opts->scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at least 1, not %d", opts->scale),
+				 errdetail("The scale is the number of branches; each brings 10 tellers and 100000 accounts."),
+				 errhint("Pass a scale of 1 or more, as with pgbench -i -s.")));
+	if (opts->scale > DATAGEN_MAX_SCALE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("scale %d is too large", opts->scale),
+				 errdetail("pgbench_tellers.tid is an integer holding up to 10 * scale, so the scale can be at most %d.",
+						   DATAGEN_MAX_SCALE),
+				 errhint("Pass a scale of at most %d.", DATAGEN_MAX_SCALE)));
+	if (opts->fillfactor < 10 || opts->fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor must be in range 10..100, not %d",
+						opts->fillfactor),
+				 errdetail("The fillfactor is the percentage of each table page that is filled, as with pgbench -i -F."),
+				 errhint("Pass a fillfactor between 10 and 100.")));
+	if (opts->partitions < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must be 0 or more, not %d", opts->partitions),
+				 errdetail("partitions is the number of partitions of pgbench_accounts; 0 means not partitioned."),
+				 errhint("Pass 0 for a plain table, or a positive number of partitions.")));
+	if (opts->partitions > DATAGEN_MAX_PARTITIONS ||
+		(int64) opts->partitions > (int64) 100000 * opts->scale)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d partitions are too many for scale %d", opts->partitions, opts->scale),
+				 errdetail("pgbench_accounts has 100000 * scale rows, and each partition is a table with its own locks; pgbenchx takes at most %d partitions and at most one per row.",
+						   DATAGEN_MAX_PARTITIONS),
+				 errhint("Pass fewer partitions.")));
+
+	if (pg_strcasecmp(method, "range") == 0)
+		opts->method = DATAGEN_PART_RANGE;
+	else if (pg_strcasecmp(method, "hash") == 0)
+		opts->method = DATAGEN_PART_HASH;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid partition method \"%s\"", method),
+				 errdetail("pgbench partitions pgbench_accounts by range or by hash."),
+				 errhint("Pass partition_method => 'range' or 'hash'.")));
+	if (opts->method == DATAGEN_PART_HASH && opts->partitions == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition method \"hash\" requires partitions greater than zero"),
+				 errdetail("pgbench_accounts is partitioned only when partitions is greater than zero."),
+				 errhint("Pass partitions => N as well, with N of 1 or more.")));
+
+	opts->jobs = datagen_init_jobs(jobs_given, jobs);
 }
 
 static Oid

@@ -26,7 +26,7 @@ typedef enum DatagenPartitionMethod
 	DATAGEN_PART_HASH
 } DatagenPartitionMethod;
 
-/* pgbench -i options, already validated by the caller */
+/* pgbench -i options, checked by datagen_check_options */
 typedef struct DatagenOptions
 {
 	int			scale;			/* -s */
@@ -37,6 +37,14 @@ typedef struct DatagenOptions
 	bool		foreign_keys;	/* --foreign-keys */
 	int			jobs;			/* workers generating pgbench_accounts, 1: none */
 } DatagenOptions;
+
+/*
+ * Check pgbench_init's arguments as pgbench -i does (ERROR with a hint for
+ * a wrong one); sets opts->method from method ("range" or "hash") and
+ * opts->jobs from jobs (the default when not jobs_given).
+ */
+extern void datagen_check_options(DatagenOptions *opts, const char *method,
+								  bool jobs_given, int jobs);
 
 /*
  * Drop, create, fill, index and analyze the pgbench tables in the caller's
