@@ -6,8 +6,8 @@ EXTENSION   = pgbenchx
 MODULE_big  = pgbenchx
 EXTVERSION  = 0.5
 
-# src/'s folders are layers, lowest first (src/README.md): a folder uses
-# only those below it.
+# src/'s folders are layers, lowest first (src/README.md; the order and its
+# rule are scripts/check_layers.sh's): a folder uses only those below it.
 OBJS = \
 	src/lang/prng.o \
 	src/lang/expr.o \
@@ -104,6 +104,14 @@ include $(PGXS)
 # folders, so that a changed struct (run_spec.h, say) never leaves a mixed
 # build behind.
 $(OBJS): $(wildcard src/*.h src/*/*.h)
+
+# Every build checks the layers once the objects exist: no file includes a
+# header of a folder above its own, no object calls one, no cycle between
+# folders (scripts/check_layers.sh); a violation fails `make`.
+.PHONY: check-layers
+all: check-layers
+check-layers: $(OBJS)
+	@sh scripts/check_layers.sh $(OBJS)
 
 # `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
 # running server, then the TAP tests of PROVE_TESTS, which start clusters of
