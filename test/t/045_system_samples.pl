@@ -77,7 +77,7 @@ cmp_ok(q1("SELECT count(*) FROM pgbenchx.system_samples WHERE run_id = $id"), '>
 	'a row for each second of the run');
 
 # The figures a major keeps where pgbenchx does not read them (pg_stat_io)
-# are NULL there, each with its note (src/pg_compat.h); every other server
+# are NULL there, each with its note (src/common/pg_compat.h); every other server
 # counter is read on every major.
 my $server_version_num = q1('SHOW server_version_num');
 my @major_notes;
