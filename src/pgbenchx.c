@@ -5,10 +5,11 @@
  *	  SQL-callable entry points.
  *
  * It defines every pgbenchx.* setting (the quotas' variables are launch.c's).
- * This file validates arguments and hands off to the file that owns each
- * job (datagen.c for pgbench_init, launch.c for run_bench, run_sweep and
- * run_replay; wait.c owns pgbenchx.wait and pgbenchx.cancel).  It must not
- * grow the jobs themselves.
+ * This file reads arguments and hands off to the file that owns each job
+ * (datagen.c checks and runs pgbench_init, options.c reads a launch's
+ * options, launch.c starts run_bench, run_sweep and run_replay; wait.c owns
+ * pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs
+ * themselves.
  *
  * run_bench, run_sweep and run_replay reach C through one seam: their SQL
  * wrappers pass the options by name as jsonb to pgbenchx.launch_bench,

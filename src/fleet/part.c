@@ -4,7 +4,7 @@
  *	  A part: this server's share of a run that a recorder drives from
  *	  several generator servers (issue 14's generator side).
  *
- * pgbenchx.launch_part (its options are read by pgbenchx.c's table, the
+ * pgbenchx.launch_part (its options are read by options.c's table, the
  * launch is launch.c's) starts an ordinary run with what only a part has,
  * checked here: its clients are the clients first_client .. first_client +
  * clients - 1 of a run of total_clients (their :client_id and seeds follow
