@@ -47,29 +47,45 @@ OBJS = \
 	src/options.o \
 	src/pgbenchx.o
 
-# The SQL surface: 0.1 (the first release, kept as it was), the upgrade
-# script to 0.2 (frozen as 0.2 was released), and, built from sources (DATA_built:
-# made by "all", installed with DATA, removed by "clean"; not committed): the
-# install script of this version, from src/sql/*.sql in name order, the
-# upgrade script from 0.2, from src/upgrade/0.2--0.3/*.sql (frozen as 0.3
-# was released), and the upgrade script from 0.3, from
-# src/upgrade/0.3--0.4/*.sql (frozen as 0.4 was released), and the upgrade
-# script from 0.4, from src/upgrade/0.4--0.5/*.sql, each in name order.
-SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
-UPGRADE_0_3_SOURCES = $(sort $(wildcard src/upgrade/0.2--0.3/*.sql))
-UPGRADE_0_4_SOURCES = $(sort $(wildcard src/upgrade/0.3--0.4/*.sql))
-UPGRADE_0_5_SOURCES = $(sort $(wildcard src/upgrade/0.4--0.5/*.sql))
-DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql
-DATA_built = pgbenchx--$(EXTVERSION).sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql pgbenchx--0.4--0.5.sql
+# The SQL surface (src/README.md, "The SQL surface").  Each SQL body is
+# written once, as TimescaleDB's sql/CMakeLists.txt does it:
+#   - src/sql/00_schema.sql, the schema: the tables, sequences and indexes,
+#     created once by the install script and changed by hand-written deltas;
+#   - src/sql/10_*.sql .. 90_grants.sql, the routines: functions,
+#     procedures, aggregates, views, comments and grants, written re-runnable
+#     (CREATE OR REPLACE; 90_grants.sql touches only what the script
+#     created), and re-created in full by every upgrade script.
+# A routine changes in one file; a column is added in the schema file AND in
+# the next upgrade's delta.  Built (DATA_built: made by "all", installed with
+# DATA, removed by "clean"; not committed):
+#   - the install script of this version: the schema, then the routines with
+#     "CREATE OR REPLACE" made "CREATE" (a fresh install replaces nothing);
+#   - the upgrade script from the last release: its delta,
+#     src/upgrade/$(PREVIOUS_VERSION)--$(EXTVERSION)/*.sql in name order, then
+#     the routines as written.
+# The scripts of the releases are committed and frozen as released (DATA):
+# 0.1's install script and the upgrades to 0.2, 0.3 and 0.4.  On a release,
+# commit the built upgrade script, add it to DATA, and start the next delta.
+# The build fails on a routine file that creates something the routines
+# cannot re-create (a table, an index, a routine without OR REPLACE) or that
+# grants or revokes outside 90_grants.sql.
+PREVIOUS_VERSION = 0.4
+SCHEMA_SOURCES = src/sql/00_schema.sql
+ROUTINE_SOURCES = $(filter-out $(SCHEMA_SOURCES),$(sort $(wildcard src/sql/*.sql)))
+UPGRADE_DELTA = $(sort $(wildcard src/upgrade/$(PREVIOUS_VERSION)--$(EXTVERSION)/*.sql))
+UPGRADE_SCRIPT = pgbenchx--$(PREVIOUS_VERSION)--$(EXTVERSION).sql
+DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql pgbenchx--0.2--0.3.sql pgbenchx--0.3--0.4.sql
+DATA_built = pgbenchx--$(EXTVERSION).sql $(UPGRADE_SCRIPT)
 # "all" first, so that it stays the default goal (PGXS gives it its work)
 all:
-pgbenchx--$(EXTVERSION).sql: $(SQL_SOURCES)
-	cat $^ > $@
-pgbenchx--0.2--0.3.sql: $(UPGRADE_0_3_SOURCES)
-	cat $^ > $@
-pgbenchx--0.3--0.4.sql: $(UPGRADE_0_4_SOURCES)
-	cat $^ > $@
-pgbenchx--0.4--0.5.sql: $(UPGRADE_0_5_SOURCES)
+pgbenchx--$(EXTVERSION).sql: $(SCHEMA_SOURCES) $(ROUTINE_SOURCES)
+	@if grep -nE '^(CREATE (FUNCTION|PROCEDURE|AGGREGATE|VIEW|TABLE|SEQUENCE|TYPE|SCHEMA|INDEX|UNIQUE INDEX)|GRANT|REVOKE|ALTER) ' \
+	    $(filter-out %/90_grants.sql,$(ROUTINE_SOURCES)); then \
+	  echo 'error: the routines (src/sql/10_*.sql ..) must be re-runnable: CREATE OR REPLACE, tables in 00_schema.sql, grants in 90_grants.sql (Makefile, "The SQL surface")' >&2; \
+	  exit 1; \
+	fi
+	sed 's/^CREATE OR REPLACE /CREATE /' $^ > $@
+$(UPGRADE_SCRIPT): $(UPGRADE_DELTA) $(ROUTINE_SOURCES)
 	cat $^ > $@
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"

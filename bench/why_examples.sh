@@ -1,7 +1,8 @@
 #!/bin/bash
-# bench/why_examples.sh: the README's "the seeds, answered" examples (issue
-# 13), from real runs on this machine.  Two comparisons the seeds could only
-# show as tps, with the figures pgbenchx records beside them:
+# bench/why_examples.sh: the examples of docs/why.md, "Two questions,
+# answered by real runs" (issue 13), from real runs on this machine.  Two
+# comparisons the seeds could only show as tps, with the figures pgbenchx
+# records beside them:
 #   1. shared_buffers 16MB against 1GB (a restart between them), select-only
 #      at scale SCALE (larger than 16MB): blocks read per transaction, the
 #      wait events (IO:DataFileRead), the verdict;

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# scripts/schema_table.sh: README's results-schema table, generated from the
-# catalogue, so that it never drifts from what CREATE EXTENSION makes.
+# scripts/schema_table.sh: the results-schema table of docs/results.md,
+# generated from the catalogue, so that it never drifts from what CREATE
+# EXTENSION makes.
 #
 #   bash scripts/schema_table.sh            # print the table
-#   bash scripts/schema_table.sh --update   # and write it into README.md
+#   bash scripts/schema_table.sh --update   # and write it into docs/results.md
 #
 # Builds pgbenchx, installs it into $PGX_DESTDIR (default /tmp/pgx-dest-schema,
 # never the system directories), starts a throwaway cluster on a free port
 # that loads it through extension_destdir, runs CREATE EXTENSION pgbenchx
 # and scripts/schema_table.sql (every column of every table and view with
 # its type and its COMMENT ON COLUMN, from src/sql/80_comments.sql), and
-# stops and removes the cluster.  --update replaces what README.md has
+# stops and removes the cluster.  --update replaces what docs/results.md has
 # between the lines <!-- schema:begin --> and <!-- schema:end -->.
-# test/t/044_readme_schema.pl fails when README differs from this output or
+# test/t/044_readme_schema.pl fails when docs/results.md differs from this output or
 # when a column has no comment.  Run as root on Debian 12, like devtest.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -44,9 +45,9 @@ if [ $update = 0 ]; then
 	exit 0
 fi
 
-readme=$PGX_ROOT/README.md
-[ "$(grep -c -e '^<!-- schema:begin -->$' -e '^<!-- schema:end -->$' "$readme")" = 2 ] ||
-	pgx_die "README.md needs one line <!-- schema:begin --> and one <!-- schema:end -->"
+doc=$PGX_ROOT/docs/results.md
+[ "$(grep -c -e '^<!-- schema:begin -->$' -e '^<!-- schema:end -->$' "$doc")" = 2 ] ||
+	pgx_die "docs/results.md needs one line <!-- schema:begin --> and one <!-- schema:end -->"
 TABLE=$table perl -0pi -e \
-	's/(^<!-- schema:begin -->\n).*?(^<!-- schema:end -->$)/$1$ENV{TABLE}\n$2/ms' "$readme"
-pgx_log "README.md: results-schema table updated ($(grep -c '^| ' <<<"$table") lines); review with git diff README.md"
+	's/(^<!-- schema:begin -->\n).*?(^<!-- schema:end -->$)/$1$ENV{TABLE}\n$2/ms' "$doc"
+pgx_log "docs/results.md: results-schema table updated ($(grep -c '^| ' <<<"$table") lines); review with git diff docs/results.md"

@@ -116,6 +116,14 @@ typedef RelFileNodeBackend PgxRelFileBackend;
 #define PGX_ITEM(p)					((Item) (p))
 #endif
 
+/*
+ * A partitioned table may be declared unlogged until 17 (its partitions
+ * inherit nothing from it); 18 refuses it, and pgbench 18's -i
+ * --unlogged-tables --partitions then creates every table logged but the
+ * partitions.
+ */
+#define PGX_PARTITIONED_UNLOGGED_OK	(PG_VERSION_NUM < 180000)
+
 /* RequestCheckpoint's "without delays": CHECKPOINT_IMMEDIATE until 18, CHECKPOINT_FAST from 19 */
 #if PG_VERSION_NUM >= 190000
 #define PGX_CHECKPOINT_FAST			CHECKPOINT_FAST

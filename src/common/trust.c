@@ -446,10 +446,10 @@ trust_check_relations(Oid roleid, List *relids, const char *source)
 	trust_relations(&w, relids);
 }
 
-/* What parse analysis of one statement names: relations, functions, operators. */
 /* how long parse analysis may wait for a lock before the statement counts as not analysed */
 #define TRUST_LOCK_TIMEOUT	"200ms"
 
+/* What parse analysis of one statement names: relations, functions, operators. */
 typedef struct TrustCollect
 {
 	List	   *relids;

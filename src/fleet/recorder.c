@@ -4,7 +4,8 @@
  *	  One step of a run driven from several load generators (issue 14), in
  *	  the recorder's coordinator: the generators' parts launched, started
  *	  together, followed second by second, merged into this server's
- *	  samples and runs rows, and one pgbenchx.run_generators row each.
+ *	  samples rows and into the figures of its runs row, and one
+ *	  pgbenchx.run_generators row each.
  *
  * A part is an ordinary pgbenchx run on a generator (pgbenchx.launch_part,
  * src/fleet/part.c): its clients are a share of the step's clients, numbered as
@@ -16,8 +17,10 @@
  * rows as they are written and stores its second k once every live part
  * has it: counts and tps summed, latency histograms merged
  * (pgbenchx.latency_merge), percentiles from the merged histogram.  At the
- * end each part's runs row goes into run_generators, and the recorder's
- * runs row is computed from those rows in SQL.
+ * end each part's runs row goes into run_generators, and its figures are
+ * merged into a RunResult (recorder_fold_part says how each is), from
+ * which the coordinator writes the run's final row as it writes a local
+ * run's (coordinator_record, results_finish_run).
  *
  * Every remote statement has a deadline (fleet.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
@@ -31,7 +34,12 @@
  * before it is kept; a generator that breaks a rule is lost, its part
  * cancelled.  A cancel of the recorder's run cancels
  * every part at once.  Must not: touch the drivers or the step segment
- * (coordinator.c's), write result tables except through results.c.
+ * (coordinator.c's), or write the runs row but through results.c's
+ * writers (results_bench_started; the final row is the coordinator's).
+ * Its own rows (the merged samples, run_generators, the merged
+ * statement_stats) are its own statements, each run by
+ * results_exec_params in a short transaction as the extension's owner,
+ * as sysrecord.c's are.
  *
  *-------------------------------------------------------------------------
  */
@@ -130,6 +138,19 @@ typedef struct RecorderPart
 	size_t		held;			/* bytes of pending */
 	int			last_second;	/* the last second read */
 } RecorderPart;
+
+/*
+ * The merge of the parts' seconds into this run's samples rows: the next
+ * second to write, the seconds that no part had (not stored:
+ * runs.samples_lost) and the transactions in the rows written (the rest of
+ * the run's are runs.samples_lost_transactions).
+ */
+typedef struct RecorderSeconds
+{
+	int			next;
+	int			skipped;
+	int64		transactions;
+} RecorderSeconds;
 
 /* "<system identifier>/<database>": this recorder, for each part's part_of */
 static char *recorder_self;
@@ -294,12 +315,12 @@ recorder_live(const RecorderPart *p)
 	return p->clients > 0 && !p->lost && p->g.conn != NULL;
 }
 
+static void recorder_pop(RecorderPart *p);
+
 /*
  * pgbenchx.cancel on every live part not yet cancelled, all sent before
  * any answer is awaited.
  */
-static void recorder_pop(RecorderPart *p);
-
 static void
 recorder_cancel_parts(RecorderPart *parts, int n)
 {
@@ -338,7 +359,10 @@ recorder_cancel_parts(RecorderPart *parts, int n)
 	}
 }
 
-/* Send to every live part; returns how many were sent. */
+/*
+ * Send sql to every live part launched (with_second: its last second read
+ * as $2); a part whose statement cannot be sent is lost (what: when).
+ */
 static void
 recorder_send_all(RecorderPart *parts, int n, const char *sql, bool with_second,
 				  const char *what)
@@ -429,14 +453,17 @@ recorder_hexval(char c)
 	return -1;
 }
 
-/* a latency histogram in bytea's hex text: bytes that histcodec decodes */
+/*
+ * A latency histogram in bytea's hex text: bytes that histcodec decodes,
+ * into *t (NULL: only checked).
+ */
 static char *
-recorder_check_hist(const char *what, const char *v)
+recorder_decode_hist(const char *what, const char *v, stats_total *t)
 {
 	size_t		len;
 	size_t		n;
 	uint8_t    *bytes;
-	stats_total *t;
+	stats_total *scratch = NULL;
 	histcodec_error e;
 
 	if (v == NULL)
@@ -455,9 +482,11 @@ recorder_check_hist(const char *what, const char *v)
 			return psprintf("%s is not a latency histogram", what);
 		bytes[i] = (uint8_t) (hi * 16 + lo);
 	}
-	t = palloc(sizeof(stats_total));
+	if (t == NULL)
+		t = scratch = palloc(sizeof(stats_total));
 	e = histcodec_decode(bytes, n, t);
-	pfree(t);
+	if (scratch)
+		pfree(scratch);
 	pfree(bytes);
 	if (e != HISTCODEC_OK)
 		return psprintf("%s is not a valid latency histogram: %s", what, histcodec_strerror(e));
@@ -546,15 +575,15 @@ recorder_check_second(const PGresult *res, int r, int last_second, int max_secon
 		(why = recorder_check_num("latency_avg_ms", v[5], 0, 1e12, false, true, NULL)) != NULL ||
 		(why = recorder_check_int("failed", v[6], 0, PG_INT64_MAX, true, NULL)) != NULL ||
 		(why = recorder_check_num("covered_s", v[7], 0, 86400, true, false, NULL)) != NULL ||
-		(why = recorder_check_hist("latency_hist", v[8])) != NULL)
+		(why = recorder_decode_hist("latency_hist", v[8], NULL)) != NULL)
 		return psprintf("second " INT64_FORMAT ": %s", *second, why);
 	return NULL;
 }
 
 /*
  * Read every part's new seconds and its status (one statement each, all
- * sent first).  Returns false when something failed that ends the run
- * (a part lost).
+ * sent first).  A part whose answer does not come, or breaks a rule, is
+ * lost (recorder_refuse_answer), which ends the run.
  */
 static void
 recorder_poll(RecorderPart *parts, int n)
@@ -719,16 +748,17 @@ recorder_pop(RecorderPart *p)
 /*
  * Write every second that all parts have, or can no longer bring: a part
  * lost or finished brings nothing more, and one whose next second read is
- * later than k skipped k (its ring lost it).  final: every part has
- * stopped, write what is left.
+ * later than k skipped k (its ring lost it).  A second that every part
+ * skipped is not stored, and counted in secs->skipped.  final: every part
+ * has stopped, write what is left.
  */
 static void
-recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool final,
+recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, bool final,
 			   SysRecord *sysrec)
 {
 	for (;;)
 	{
-		int			k = *next_second;
+		int			k = secs->next;
 		bool		any = false;
 		bool		blocked = false;
 		bool		later = false;
@@ -761,7 +791,8 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 		{
 			if (!later)
 				return;
-			(*next_second)++;
+			secs->skipped++;
+			secs->next++;
 			continue;
 		}
 		for (int i = 0; i < n; i++)
@@ -779,6 +810,8 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 				vals[c][m] = s->v[c];
 				nulls[c][m] = s->v[c] == NULL;
 			}
+			/* checked as an int8 by recorder_check_second */
+			secs->transactions += strtoi64(s->v[0], NULL, 10);
 			if (s->v[4])
 				covered = Max(covered, strtod(s->v[4], NULL));
 			m++;
@@ -817,7 +850,7 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, int *next_second, bool 
 			if (parts[i].pending != NIL)
 				last = false;
 		sysrecord_write(sysrec, k, covered > 0 ? covered : 1, last);
-		(*next_second)++;
+		secs->next++;
 	}
 }
 
@@ -881,13 +914,190 @@ recorder_check_jsonb_num(JsonbContainer *c, const char *what, const char *key, b
 }
 
 /*
+ * The run's figures as the parts' rows are merged into them: the RunResult
+ * that results_finish_run writes, and what it reads of connect_per_transaction's
+ * average connection time, pooled here first.
+ */
+typedef struct RecorderTotals
+{
+	RunResult  *r;
+	double		conn_weight;	/* the parts' transactions */
+	double		conn_sum_ms;	/* their average connection times, weighted */
+} RecorderTotals;
+
+/* a checked integer of c; 0 when null or absent */
+static int64
+recorder_jsonb_int(JsonbContainer *c, const char *key)
+{
+	enum jbvType kind;
+	const char *v = recorder_jsonb_scalar(c, key, &kind);
+
+	return v ? strtoi64(v, NULL, 10) : 0;
+}
+
+/* a checked number of c; NAN when null or absent */
+static double
+recorder_jsonb_float(JsonbContainer *c, const char *key)
+{
+	enum jbvType kind;
+	const char *v = recorder_jsonb_scalar(c, key, &kind);
+
+	return v ? strtod(v, NULL) : NAN;
+}
+
+/* a count of a part into the run's, held at what an int8 column stores */
+static void
+recorder_add_count(uint64 *to, int64 v)
+{
+	*to = Min(*to + (uint64) Max(v, 0), (uint64) PG_INT64_MAX);
+}
+
+/*
+ * A part's runs row, checked, into the run's figures (totals->r), which
+ * results_finish_run writes as it writes any run's (the figures only this
+ * server has, the checkpoints and autovacuums of the server under test,
+ * are the coordinator's, read before and after the run as for a local
+ * one).  How each is merged:
+ *	- transactions, failed, aborted_clients, driver_cpu_s, jobs, and the
+ *	  counts (serialization_failures, deadlock_failures, retried, retries,
+ *	  skipped, late, notices): summed;
+ *	- the latency histogram: merged, exactly (its moments are exact
+ *	  integers), so the latency average, stddev, percentiles and maximum
+ *	  are those of the union of every part's latencies;
+ *	- bench_duration_s: the longest (the parts start at the same instant;
+ *	  the run ends with its last client), and so tps over it, as pgbench's
+ *	  over its threads;
+ *	- conn_time_ms: the longest (the run's clients are all connected when
+ *	  the last part's are); with connect_per_transaction, where it is the
+ *	  average connection time, pooled over the parts weighted by their
+ *	  transactions (each connects once per transaction; a part's row keeps
+ *	  no count of its connections);
+ *	- lag_avg_ms: pooled, weighted by each part's transactions and failed
+ *	  ones (the transactions that started, which lag is counted over);
+ *	  lag_max_ms: the largest;
+ *	- notice_samples: the first RUN_NOTICE_SAMPLES, in generator order;
+ *	- script_stats, script by script of the mix: counts summed, the latency
+ *	  average and stddev pooled from each part's (its sum and sum of squares
+ *	  rebuilt from its average, stddev and transactions).
+ * samples_lost and samples_lost_transactions are this run's own samples'
+ * (recorder_merge).  The new strings are allocated in keep.  Returns NULL,
+ * or why the part's row cannot be merged (nothing of it is then).
+ */
+static char *
+recorder_fold_part(JsonbContainer *c, RecorderTotals *totals, MemoryContext keep)
+{
+	RunResult  *r = totals->r;
+	enum jbvType kind;
+	const char *v = recorder_jsonb_scalar(c, "latency_hist", &kind);
+	stats_total *h = palloc0(sizeof(stats_total));
+	char	   *why;
+	int64		t = recorder_jsonb_int(c, "transactions");
+	int64		f = recorder_jsonb_int(c, "failed");
+	/* the transactions that started: a weight, bounded (no run has 10^15) */
+	double		started = Min((double) t + (double) f, 1e15);
+	double		x;
+	JsonbValue *a;
+
+	if (v != NULL && (why = recorder_decode_hist("its runs row's latency_hist", v, h)) != NULL)
+		return why;
+	/* as latency_merge: a count or sum that would wrap is not merged */
+	if (h->m.count > PG_UINT64_MAX - r->total->latency.m.count ||
+		h->m.sum > PG_UINT64_MAX - r->total->latency.m.sum)
+		return pstrdup("its runs row's latency_hist holds more latencies than the run's can");
+	stats_total_merge(&r->total->latency, h);
+	pfree(h);
+
+	recorder_add_count(&r->total->transactions, t);
+	recorder_add_count(&r->total->failed, f);
+	r->aborted_clients += (int) recorder_jsonb_int(c, "aborted_clients");
+	r->jobs += (int) recorder_jsonb_int(c, "jobs");
+	if (!isnan(x = recorder_jsonb_float(c, "driver_cpu_s")))
+		r->driver_cpu_s += x;
+	recorder_add_count(&r->counts.serialization_failures, recorder_jsonb_int(c, "serialization_failures"));
+	recorder_add_count(&r->counts.deadlock_failures, recorder_jsonb_int(c, "deadlock_failures"));
+	recorder_add_count(&r->counts.retried, recorder_jsonb_int(c, "retried"));
+	recorder_add_count(&r->counts.retries, recorder_jsonb_int(c, "retries"));
+	recorder_add_count(&r->counts.skipped, recorder_jsonb_int(c, "skipped"));
+	recorder_add_count(&r->counts.late, recorder_jsonb_int(c, "late"));
+	recorder_add_count(&r->counts.notices, recorder_jsonb_int(c, "notices"));
+
+	if (!isnan(x = recorder_jsonb_float(c, "bench_duration_s")))
+		r->bench_end_usec = Max(r->bench_end_usec, (int64) llround(x * USECS_PER_SEC));
+	if (!isnan(x = recorder_jsonb_float(c, "conn_time_ms")))
+	{
+		if (!r->connect_per_transaction)
+			r->conn_time_ms = Max(r->conn_time_ms, x);
+		else
+		{
+			totals->conn_weight += Max(started, 1);
+			totals->conn_sum_ms += x * Max(started, 1);
+		}
+	}
+	if (!isnan(x = recorder_jsonb_float(c, "lag_avg_ms")))
+	{
+		r->counts.lag_count += (uint64) Max(started, 1);
+		r->counts.lag_sum_usec += x * 1000.0 * Max(started, 1);
+	}
+	if (!isnan(x = recorder_jsonb_float(c, "lag_max_ms")))
+		r->counts.lag_max_usec = Max(r->counts.lag_max_usec, (int64) llround(x * 1000.0));
+
+	a = getKeyJsonValueFromContainer(c, "notice_samples", strlen("notice_samples"), NULL);
+	if (a != NULL && a->type == jbvBinary)
+	{
+		uint32		count = JsonContainerSize(a->val.binary.data);
+
+		for (uint32 k = 0; k < count && r->nnotice_samples < RUN_NOTICE_SAMPLES; k++)
+		{
+			JsonbValue *e = getIthJsonbValueFromContainer(a->val.binary.data, k);
+			char	   *text;
+
+			/* as a driver's: cut to its buffer, valid in this database's encoding */
+			text = MemoryContextStrdup(keep, pnstrdup(e->val.string.val,
+													  Min(e->val.string.len, RUN_NOTICE_LEN - 1)));
+			fleet_sanitize_text(text);
+			r->notice_samples[r->nnotice_samples++] = text;
+		}
+	}
+
+	a = getKeyJsonValueFromContainer(c, "script_stats", strlen("script_stats"), NULL);
+	if (a != NULL && a->type == jbvBinary)
+	{
+		uint32		count = JsonContainerSize(a->val.binary.data);
+
+		for (uint32 k = 0; k < count && (int) k < r->nscripts; k++)
+		{
+			JsonbValue *e = getIthJsonbValueFromContainer(a->val.binary.data, k);
+			JsonbContainer *ec = e->val.binary.data;
+			ScriptCounts *to = &r->scripts[k];
+			int64		st = recorder_jsonb_int(ec, "transactions");
+			double		avg = recorder_jsonb_float(ec, "latency_avg_ms") * 1000.0;
+			double		sd = recorder_jsonb_float(ec, "latency_stddev_ms") * 1000.0;
+
+			recorder_add_count(&to->transactions, st);
+			recorder_add_count(&to->failed, recorder_jsonb_int(ec, "failed"));
+			recorder_add_count(&to->retried, recorder_jsonb_int(ec, "retried"));
+			recorder_add_count(&to->retries, recorder_jsonb_int(ec, "retries"));
+			recorder_add_count(&to->skipped, recorder_jsonb_int(ec, "skipped"));
+			if (st > 0 && !isnan(avg))
+			{
+				to->latency_sum_usec += avg * st;
+				to->latency_sum2_usec += st * ((isnan(sd) ? 0 : sd * sd) + avg * avg);
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
  * A part's runs row as the generator sent it (to_jsonb of its runs row with
  * its statement_stats), checked with import()'s rules for a run generator's
  * row and for what run_generators and the merge read from it.  Any error
- * of the checks (a number beyond float8) reads as invalid.
+ * of the checks (a number beyond float8) reads as invalid.  A valid row is
+ * merged into totals (recorder_fold_part).
  */
 static char *
-recorder_check_part_run(const char *row, const char *env, const char *sysid)
+recorder_check_part_run(const char *row, const char *env, const char *sysid,
+						RecorderTotals *totals)
 {
 	MemoryContext old = CurrentMemoryContext;
 	/* the parsed row (up to 64 MB and more) is not kept */
@@ -929,6 +1139,16 @@ recorder_check_part_run(const char *row, const char *env, const char *sysid)
 			{"conn_time_ms", false, 0, 1e15},
 			{"bench_duration_s", false, 0, 1e9},
 			{"driver_cpu_s", false, 0, 1e9},
+			/* and what the run's final row reads of it (recorder_fold_part) */
+			{"serialization_failures", true, 0, 9.3e18},
+			{"deadlock_failures", true, 0, 9.3e18},
+			{"retried", true, 0, 9.3e18},
+			{"retries", true, 0, 9.3e18},
+			{"skipped", true, 0, 9.3e18},
+			{"late", true, 0, 9.3e18},
+			{"notices", true, 0, 9.3e18},
+			{"lag_avg_ms", false, 0, 1e12},
+			{"lag_max_ms", false, 0, 1e12},
 		};
 
 		if (env != NULL)
@@ -975,7 +1195,7 @@ recorder_check_part_run(const char *row, const char *env, const char *sysid)
 			if (kind != jbvNull && kind != jbvString)
 				why = pstrdup("its runs row's latency_hist is not a histogram");
 			else if (v)
-				why = recorder_check_hist("its runs row's latency_hist", v);
+				why = recorder_decode_hist("its runs row's latency_hist", v, NULL);
 		}
 		/* the lists the merge reads: arrays of objects of numbers in range */
 		for (int l = 0; why == NULL && l < 2; l++)
@@ -1043,6 +1263,28 @@ recorder_check_part_run(const char *row, const char *env, const char *sysid)
 				}
 			}
 		}
+		/* the first notices: a few texts, as a part keeps them */
+		if (why == NULL)
+		{
+			JsonbValue *a = getKeyJsonValueFromContainer(c, "notice_samples", strlen("notice_samples"), NULL);
+
+			if (a != NULL && a->type != jbvNull &&
+				(a->type != jbvBinary || !JsonContainerIsArray(a->val.binary.data) ||
+				 JsonContainerSize(a->val.binary.data) > RUN_NOTICE_SAMPLES))
+				why = psprintf("its runs row's notice_samples is not a list of at most %d texts", RUN_NOTICE_SAMPLES);
+			for (uint32 k = 0; why == NULL && a != NULL && a->type == jbvBinary &&
+				 k < JsonContainerSize(a->val.binary.data); k++)
+			{
+				JsonbValue *e = getIthJsonbValueFromContainer(a->val.binary.data, k);
+
+				if (e == NULL || e->type != jbvString || e->val.string.len > RECORDER_MAX_TEXT_BYTES)
+					why = psprintf("element %u of its notice_samples is not a text of at most %d bytes",
+								   k + 1, RECORDER_MAX_TEXT_BYTES);
+			}
+		}
+		/* checked: into the run's figures */
+		if (why == NULL && totals != NULL)
+			why = recorder_fold_part(c, totals, old);
 	}
 	PG_CATCH();
 	{
@@ -1057,9 +1299,12 @@ recorder_check_part_run(const char *row, const char *env, const char *sysid)
 	return result;
 }
 
-/* the part's final runs row (jsonb) into its run_generators row */
+/*
+ * The part's final runs row (jsonb) into its run_generators row, and its
+ * figures into the run's (totals).
+ */
 static void
-recorder_finish_generator(int64 run_id, RecorderPart *p)
+recorder_finish_generator(int64 run_id, RecorderPart *p, RecorderTotals *totals)
 {
 	char	   *err = NULL;
 	PGresult   *res = NULL;
@@ -1113,7 +1358,8 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 			fleet_sanitize_text(row);
 			if (env)
 				fleet_sanitize_text(env);
-			why = recorder_check_part_run(row, env, PQgetisnull(res, 0, 3) ? NULL : PQgetvalue(res, 0, 3));
+			why = recorder_check_part_run(row, env, PQgetisnull(res, 0, 3) ? NULL : PQgetvalue(res, 0, 3),
+										  totals);
 			if (why != NULL)
 			{
 				recorder_lose(p, "while its results were read", why);
@@ -1176,21 +1422,18 @@ recorder_finish_generator(int64 run_id, RecorderPart *p)
 						7, types, values, nulls, false);
 }
 
-/* the recorder's runs row from its run_generators rows */
-static void
-recorder_finish_run(int64 run_id, const char *status, const char *error)
+/*
+ * pgbench -r of the run: the parts' statement_stats, summed per command
+ * (the latency average pooled over the executions), from its
+ * run_generators rows; the coordinator writes them before the final
+ * status, as a local run's (coordinator_write_statements).
+ */
+void
+recorder_write_statements(int64 run_id)
 {
-	Oid			types[3] = {INT8OID, TEXTOID, TEXTOID};
-	Datum		values[3];
-	char		nulls[3] = "   ";
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(run_id)};
 
-	values[0] = Int64GetDatum(run_id);
-	values[1] = CStringGetTextDatum(status);
-	if (error)
-		values[2] = CStringGetTextDatum(error);
-	else
-		nulls[2] = 'n';
-	/* pgbench -r: the parts' statements, summed (there before the final status) */
 	results_exec_params("INSERT INTO pgbenchx.statement_stats (run_id, script, command, command_text, executions, "
 						"latency_avg_ms, failures, retries) "
 						"SELECT $1, e.script, e.command, pg_catalog.min(e.command_text), "
@@ -1205,78 +1448,7 @@ recorder_finish_run(int64 run_id, const char *status, const char *error)
 						"failures bigint, retries bigint) "
 						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
 						"GROUP BY e.script, e.command",
-						1, types, values, nulls, false);
-	/*
-	 * pgbench's per-script figures (runs.script_stats), script by script of
-	 * the mix: counts summed, the latency average and stddev pooled from
-	 * the parts' as the run's are (before the final status, as a local run
-	 * has them).
-	 */
-	results_exec_params("UPDATE pgbenchx.runs r SET script_stats = x.v "
-						"FROM (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						"'transactions', s.t, 'failed', s.f, 'retried', s.rd, 'retries', s.rs, 'skipped', s.sk, "
-						"'latency_avg_ms', s.avg, 'latency_stddev_ms', "
-						"pg_catalog.sqrt(GREATEST(0::pg_catalog.float8, s.m2 OPERATOR(pg_catalog.-) (s.avg OPERATOR(pg_catalog.*) s.avg)))) "
-						"ORDER BY s.k) AS v "
-						"FROM (SELECT e.k, "
-						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.int8) AS t, "
-						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'failed')::pg_catalog.int8) AS f, "
-						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'retried')::pg_catalog.int8) AS rd, "
-						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'retries')::pg_catalog.int8) AS rs, "
-						"pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'skipped')::pg_catalog.int8) AS sk, "
-						"pg_catalog.sum(((e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8) "
-						"OPERATOR(pg_catalog.*) ((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8)) "
-						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) "
-						"FILTER (WHERE e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms' IS NOT NULL), 0::pg_catalog.float8) AS avg, "
-						"pg_catalog.sum(((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) OPERATOR(pg_catalog.*) "
-						"((((e.v OPERATOR(pg_catalog.->>) 'latency_stddev_ms')::pg_catalog.float8) OPERATOR(pg_catalog.^) 2::pg_catalog.float8) "
-						"OPERATOR(pg_catalog.+) (((e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8) OPERATOR(pg_catalog.^) 2::pg_catalog.float8))) "
-						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum((e.v OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.float8) "
-						"FILTER (WHERE e.v OPERATOR(pg_catalog.->>) 'latency_avg_ms' IS NOT NULL), 0::pg_catalog.float8) AS m2 "
-						"FROM pgbenchx.run_generators g, "
-						"pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(g.part_run OPERATOR(pg_catalog.->) 'script_stats') "
-						"OPERATOR(pg_catalog.=) 'array' THEN g.part_run OPERATOR(pg_catalog.->) 'script_stats' ELSE '[]'::pg_catalog.jsonb END) "
-						"WITH ORDINALITY AS e(v, k) "
-						"WHERE g.run_id OPERATOR(pg_catalog.=) $1 "
-						"GROUP BY e.k) s) x "
-						"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND x.v IS NOT NULL",
-						1, types, values, nulls, false);
-	/*
-	 * A lost part's runs row is not read, so the seconds stored of it may
-	 * hold more transactions than the run's total: samples_lost_transactions
-	 * is then 0, never below (import()'s range).
-	 */
-	results_exec_params("UPDATE pgbenchx.runs r SET status = $2, error = coalesce(r.error, $3), "
-						"finished_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL, "
-						"transactions = g.t, failed = g.f, "
-						"tps = g.t OPERATOR(pg_catalog./) NULLIF(g.d, 0::pg_catalog.float8), "
-						"tps_incl_conn = g.t OPERATOR(pg_catalog./) NULLIF(g.d OPERATOR(pg_catalog.+) (g.conn OPERATOR(pg_catalog./) 1000), 0::pg_catalog.float8), "
-						"latency_avg_ms = g.avg, latency_stddev_ms = g.sd, "
-						"latency_p50_ms = pgbenchx.latency_percentile(g.h, 50), "
-						"latency_p90_ms = pgbenchx.latency_percentile(g.h, 90), "
-						"latency_p95_ms = pgbenchx.latency_percentile(g.h, 95), "
-						"latency_p99_ms = pgbenchx.latency_percentile(g.h, 99), "
-						"latency_max_ms = g.mx, latency_hist = g.h, conn_time_ms = g.conn, "
-						"bench_duration_s = g.d, driver_cpu_s = g.cpu, aborted_clients = g.ab, jobs = coalesce(g.j, r.jobs), "
-						"samples_lost = 0, samples_lost_transactions = GREATEST(0::pg_catalog.int8, g.t OPERATOR(pg_catalog.-) "
-						"(SELECT coalesce(pg_catalog.sum(x.transactions), 0)::pg_catalog.int8 FROM pgbenchx.samples x "
-						"WHERE x.run_id OPERATOR(pg_catalog.=) $1)) "
-						"FROM (SELECT coalesce(pg_catalog.sum(transactions), 0)::pg_catalog.int8 AS t, "
-						"coalesce(pg_catalog.sum(failed_transactions), 0)::pg_catalog.int8 AS f, "
-						"pg_catalog.max(bench_duration_s) AS d, pg_catalog.max(conn_time_ms) AS conn, "
-						"pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0) AS avg, "
-						"pg_catalog.sqrt(GREATEST(0::pg_catalog.float8, "
-						"(pg_catalog.sum(transactions OPERATOR(pg_catalog.*) ((latency_stddev_ms OPERATOR(pg_catalog.*) latency_stddev_ms) "
-						"OPERATOR(pg_catalog.+) (latency_avg_ms OPERATOR(pg_catalog.*) latency_avg_ms))) "
-						"OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) OPERATOR(pg_catalog.-) "
-						"((pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0)) "
-						"OPERATOR(pg_catalog.*) (pg_catalog.sum(latency_avg_ms OPERATOR(pg_catalog.*) transactions) OPERATOR(pg_catalog./) NULLIF(pg_catalog.sum(transactions), 0))))) AS sd, "
-						"pg_catalog.max(latency_max_ms) AS mx, pgbenchx.latency_merge(latency_hist) AS h, "
-						"pg_catalog.sum(driver_cpu_s) AS cpu, pg_catalog.sum(aborted_clients)::pg_catalog.int4 AS ab, "
-						"pg_catalog.sum(jobs)::pg_catalog.int4 AS j "
-						"FROM pgbenchx.run_generators WHERE run_id OPERATOR(pg_catalog.=) $1) g "
-						"WHERE r.run_id OPERATOR(pg_catalog.=) $1",
-						3, types, values, nulls, false);
+						1, types, values, " ", false);
 }
 
 /* Wait for the latch or timeout_ms; services interrupts. */
@@ -1317,19 +1489,30 @@ recorder_any_failed(RecorderPart *parts, int n)
 	return false;
 }
 
+/* a generator was lost: its clients may still be running */
+static bool
+recorder_any_lost(RecorderPart *parts, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (parts[i].lost)
+			return true;
+	return false;
+}
+
 /*
- * Launch, start and follow the parts; returns when every part has ended
- * (or was lost).  *why: the reason the run failed before it measured.
+ * Launch, start and follow the parts, their seconds merged into secs; returns
+ * when every part has ended (or was lost).  *why: the reason the run failed
+ * before it measured.
  */
 static void
 recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			   RecorderPart *parts, int n, int64 run_id, int clients, char **why,
-			   SysRecord **sysrec)
+			   RecorderSeconds *secs, SysRecord **sysrec)
 {
 	char	   *err;
 	char	   *refused_at;
-	int			next_second = 1;
 	TimestampTz deadline;
+	TimestampTz start;
 	int64		go_at;
 	double		max_rtt = 0;
 	MemoryContext loop_cxt;
@@ -1519,14 +1702,9 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		}
 		PQclear(res);
 	}
-	{
-		Oid			types[2] = {INT8OID, FLOAT8OID};
-		Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum((double) go_at)};
-
-		results_exec_params("UPDATE pgbenchx.runs SET started_at = pg_catalog.to_timestamp(0) OPERATOR(pg_catalog.+) "
-							"($2 OPERATOR(pg_catalog.*) interval '1 microsecond') WHERE run_id OPERATOR(pg_catalog.=) $1",
-							2, types, values, "  ", false);
-	}
+	/* the common start, on this server's clock: runs.started_at */
+	start = (TimestampTz) (go_at - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC);
+	results_bench_started(run_id, start);
 	/*
 	 * This server's machine and server figures over the run, as for any run
 	 * whose clients are elsewhere (sysrecord.c): no drivers here, the
@@ -1534,8 +1712,6 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 	 */
 	{
 		RunShared  *none = MemoryContextAllocZero(TopMemoryContext, sizeof(RunShared));
-		TimestampTz start = (TimestampTz) (go_at -
-										   (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC);
 
 		none->ring_len = RUN_SECOND_RING;
 		*sysrec = sysrecord_begin(spec, run_id, none, NULL, 0);
@@ -1575,7 +1751,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 								  psprintf("its seconds fell more than %d s behind the other generators'",
 										   RECORDER_MAX_LAG_S));
 		}
-		recorder_merge(run_id, parts, n, &next_second, false, *sysrec);
+		recorder_merge(run_id, parts, n, secs, false, *sysrec);
 		/* a timed part that runs on long after the run's end holds everything */
 		if (spec->duration > 0 &&
 			fleet_now_unix_usec() - go_at > ((int64) spec->duration + RECORDER_END_SLACK_S) * USECS_PER_SEC)
@@ -1603,13 +1779,9 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 	}
 	MemoryContextDelete(loop_cxt);
 	sysrecord_end(*sysrec);
-	recorder_merge(run_id, parts, n, &next_second, true, *sysrec);
+	recorder_merge(run_id, parts, n, secs, true, *sysrec);
 }
 
-/*
- * What an error or a termination of the recorder leaves: best effort, each
- * live part is cancelled (its generator ends it within about a second).
- */
 /* best effort: cancel one live part, errors swallowed */
 static void
 recorder_abandon_one(RecorderPart *p)
@@ -1645,6 +1817,10 @@ recorder_abandon_one(RecorderPart *p)
 	PG_END_TRY();
 }
 
+/*
+ * What an error or a termination of the recorder leaves: best effort, each
+ * live part is cancelled (its generator ends it within about a second).
+ */
 void
 recorder_abandon(void)
 {
@@ -1673,9 +1849,9 @@ recorder_abandon_rows(int64 run_id, const char *status)
 						2, types, values, "  ", false);
 }
 
-const char *
+bool
 recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
-				  int64 run_id, int clients, bool *cancelled)
+				  int64 run_id, int clients, RunResult *result, bool *cancelled)
 {
 	RunGenerators rg;
 	RecorderPart *parts;
@@ -1683,9 +1859,11 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	int			left = clients;
 	int			first = 0;
 	char	   *why = NULL;
-	const char *status;
 	char	   *error;
+	bool		lost;
 	SysRecord  *sysrec = NULL;
+	RecorderSeconds secs = {.next = 1};
+	RecorderTotals totals = {0};
 
 	run_spec_generators(spec, payload, &rg);
 	if (recorder_self == NULL)
@@ -1721,10 +1899,10 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	recorder_parts = parts;
 	recorder_nparts = n;
 	if (spec->record_system)
-		results_system_note(run_id, "driven from generators: system_samples are this server's machine and server figures; wait_samples and the client backends' CPU are not recorded (the clients are the generators'), each generator records its part's own in its tables (run_generators.part_run_id)");
+		results_system_note(run_id, "driven from generators: system_samples are this server's machine and server figures; wait_samples, the client backends' CPU and the drivers' CPU per second are not recorded (the clients and drivers are the generators': runs.driver_cpu_s sums their parts'), each generator records its part's own in its tables (run_generators.part_run_id)");
 
 	progress_phase(RUN_PHASE_CONNECTING);
-	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &sysrec);
+	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &secs, &sysrec);
 	progress_phase(RUN_PHASE_FINISHING);
 	if (why != NULL || recorder_cancel_requested())
 	{
@@ -1757,20 +1935,40 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 			}
 		}
 	}
+	/* the parts' figures, merged into what the coordinator writes */
+	totals.r = result;
+	result->connect_per_transaction = spec->knobs.connect_per_transaction;
+	result->nscripts = Min(mix->nscripts, SCRIPT_MAX_SCRIPTS);
 	for (int i = 0; i < n; i++)
-		recorder_finish_generator(run_id, &parts[i]);
+		recorder_finish_generator(run_id, &parts[i], &totals);
+	if (totals.conn_weight > 0)
+	{
+		/* results_finish_run reads it as reconnect_usec / reconnects */
+		result->counts.reconnects = 1;
+		result->counts.reconnect_usec = (int64) llround(Min(totals.conn_sum_ms / totals.conn_weight, 1e12) * 1000.0);
+	}
+	/*
+	 * A lost part's runs row is not read, so the seconds stored of it may
+	 * hold more transactions than the run's total: samples_lost_transactions
+	 * is then 0, never below (import()'s range).
+	 */
+	result->samples_lost = secs.skipped;
+	result->samples_lost_transactions = result->total->transactions > (uint64) secs.transactions ?
+		(int64) (result->total->transactions - secs.transactions) : 0;
 
 	error = why ? why : recorder_first_error(parts, n);
+	result->error = error ? pstrdup(error) : NULL;
+	lost = recorder_any_lost(parts, n);
 	if (recorder_cancel_requested())
 	{
 		*cancelled = true;
-		status = "cancelled";
+		result->status = "cancelled";
 	}
 	else if (why != NULL || recorder_any_failed(parts, n))
-		status = "failed";
+		result->status = "failed";
 	else
-		status = "completed";
-	recorder_finish_run(run_id, status, error);
+		result->status = "completed";
+	/* runs.system_notes, before the final row as for a local run */
 	sysrecord_finish(sysrec);
 
 	for (int i = 0; i < n; i++)
@@ -1791,5 +1989,5 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	MemoryContextDelete(recorder_step_cxt);
 	recorder_step_cxt = NULL;
 	recorder_go_at = 0;
-	return status;
+	return lost;
 }

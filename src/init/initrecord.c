@@ -8,7 +8,7 @@
  * in the database directory for good.  pgbench_init creates large ones.  So
  * while a call runs, every relation with storage that its transaction
  * creates (tables, partitions, indexes, toast tables and their indexes) is
- * noted, as it is created, in a record of its own (so is the new file
+ * noted, as it is created, in a crash record of its own (so is the new file
  * btload.c gives the primary key of pgbench_accounts):
  *
  *	  $PGDATA/pgbenchx/init-<database oid>-<full top transaction id>
@@ -29,11 +29,11 @@
  * The record says exactly the files that exist because of the call:
  *	- a subtransaction's abort (the subxact callback, which runs before
  *	  AtSubAbort_smgr hands the files to smgr's pending deletes) takes its
- *	  entries out: the abort record is flushed, then the record is rewritten
+ *	  entries out: its WAL abort record is flushed, then the record is rewritten
  *	  and fsynced, or removed if that fails;
  *	- the top transaction's commit or abort removes the record (the xact
- *	  callback runs before smgrDoPendingDeletes; an abort flushes its abort
- *	  record first, so that a crash right after still removes the files in
+ *	  callback runs before smgrDoPendingDeletes; an abort flushes its WAL
+ *	  abort record first, so that a crash right after still removes the files in
  *	  recovery);
  *	- PREPARE TRANSACTION of a transaction that ran pgbench_init is refused
  *	  (XACT_EVENT_PRE_PREPARE), so no record belongs to a prepared one.
@@ -74,14 +74,14 @@
  *	- PostgreSQL removes a file of ours only (a) at an abort of the
  *	  subtransaction or transaction that created it (or that it committed
  *	  into), (b) at commit, of a relation the same transaction dropped or
- *	  rewrote, (c) in recovery, replaying the record of (a) or (b), or (d)
+ *	  rewrote, (c) in recovery, replaying the WAL record of (a) or (b), or (d)
  *	  with the whole database (DROP DATABASE: its records go untouched,
  *	  also when its OID was given to a new database before a cleanup ran:
  *	  such a record's transaction is older than the new pg_database row).
  *	  In (a) the callbacks take the entry out, durably, before the file
  *	  goes; and even if they could not, the commit log says aborted before
  *	  the number is free: the file goes at the checkpoint after the abort,
- *	  which has flushed the abort record and the commit log page, and
+ *	  which has flushed the WAL abort record and the commit log page, and
  *	  recovery replaying it marks the transaction aborted; the cleanup
  *	  skips every entry of an aborted owner.  In (b) and (c) the commit
  *	  makes the whole record one of a committed transaction, and the cleanup
@@ -366,7 +366,7 @@ initrecord_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 		case XACT_EVENT_PREPARE:
 			break;
 		case XACT_EVENT_ABORT:
-			/* the abort record drops the files in recovery: make it durable */
+			/* the WAL abort record drops the files in recovery: make it durable */
 			if (record_fd >= 0)
 				XLogFlush(initrecord_wal_end());
 			break;
@@ -382,7 +382,7 @@ initrecord_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 
 /*
  * A subtransaction ended.  Committed, its entries are its parent's; aborted,
- * PostgreSQL removes their files (and, in recovery, the abort record does):
+ * PostgreSQL removes their files (and, in recovery, the WAL abort record does):
  * out of the record first.
  */
 static void
@@ -410,7 +410,7 @@ initrecord_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 			nentries = kept;
 			if (record_fd < 0)
 				break;
-			/* the abort record, so that a crash now still removes the files */
+			/* the WAL abort record, so that a crash now still removes the files */
 			XLogFlush(initrecord_wal_end());
 			initrecord_rewrite();
 			break;
@@ -533,7 +533,7 @@ initrecord_note_file(Oid reltablespace, Oid relfilenode)
 	nentries++;
 
 	/*
-	 * The file's creation (its smgr create record, and this transaction's
+	 * The file's creation (its smgr create WAL record, and this transaction's
 	 * id) durable before the line can reach the disk, even by the kernel's
 	 * own writeback: otherwise a crash of the machine could keep the line
 	 * and lose the file and the id, and the number could go to another.

@@ -587,6 +587,12 @@ results_script_stats(const RunResult *r)
 	return buf.data;
 }
 
+/*
+ * The final row of every run, its notices first: one writer, whether the
+ * figures are the drivers' (coordinator.c) or a multi-generator run's
+ * parts' merged (recorder.c), so that both kinds of run have the same
+ * columns set, then the figures and verdict of explain_run.
+ */
 void
 results_finish_run(int64 run_id, const RunResult *r)
 {
@@ -662,6 +668,10 @@ results_finish_run(int64 run_id, const RunResult *r)
 	else
 		results_arg(&st, BOOLOID, (Datum) 0, true);
 	results_hist(&st, NULL, lat);
+	if (r->jobs > 0)
+		results_int4(&st, r->jobs);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
 	results_finish_explained("UPDATE pgbenchx.runs SET status = $2, finished_at = pg_catalog.clock_timestamp(), "
 				 "transactions = $3, failed = $4, tps = $5, tps_incl_conn = $6, "
 				 "latency_avg_ms = $7, latency_stddev_ms = $8, latency_p50_ms = $9, "
@@ -672,6 +682,7 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "retries = $22, skipped = $23, late = $24, lag_avg_ms = $25, lag_max_ms = $26, "
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
 				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, tpcb_consistent_before = $33, latency_hist = $34, "
+				 "jobs = coalesce($35, jobs), "
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "

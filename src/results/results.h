@@ -13,7 +13,12 @@
 #include "run_spec.h"
 #include "stats.h"
 
-/* what a finished run measured */
+/*
+ * What a finished run measured: the drivers' figures summed by the
+ * coordinator (coordinator_sum_drivers), or a multi-generator run's parts'
+ * merged by the recorder (recorder.c, recorder_fold_part says how each is
+ * merged); either way results_finish_run writes the final row from it.
+ */
 typedef struct RunResult
 {
 	const char *status;			/* completed, cancelled, failed */
@@ -36,6 +41,7 @@ typedef struct RunResult
 	int64		samples_lost_transactions;	/* transactions in no stored sample */
 	int			nscripts;		/* of the mix: scripts[] below */
 	ScriptCounts scripts[SCRIPT_MAX_SCRIPTS];	/* summed over the drivers */
+	int			jobs;			/* runs.jobs when known only at the end (the parts'); 0: as created */
 } RunResult;
 
 /*

@@ -87,7 +87,7 @@ struct SysRecord
 	double	   *driver_last;	/* per driver: the last CPU seconds seen */
 	bool	   *driver_seen;
 	long		hz;
-	MemoryContext cxt;			/* everything of the run's recording */
+	MemoryContext cxt;			/* everything of the run's readings */
 	MemoryContext tmp;			/* reset after each reading */
 	bool		data_dev_ok;
 	unsigned int data_major,
@@ -179,7 +179,8 @@ sysrecord_read_drivers(SysRecord *rec, SysReading *r, bool final)
 	bool		failed = false;
 
 	r->driver_s = 0;
-	r->driver_ok = true;
+	/* no drivers here (a recorder's run: they are the generators'): unknown, not 0 */
+	r->driver_ok = rec->njobs > 0;
 	for (int i = 0; i < rec->njobs; i++)
 	{
 		DriverShared *d = &rec->run->drivers[i];
@@ -319,7 +320,7 @@ sysrecord_begin(const RunSpec *spec, int64 run_id, RunShared *run,
 
 	if (!spec->record_system)
 		return NULL;
-	cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx system record",
+	cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchx system readings",
 								ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	rec = palloc0(sizeof(SysRecord));
@@ -604,7 +605,7 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	results_exec_params(rec->sql, row.n, row.types, row.values, row.nulls, true);
 }
 
-/* runs.system_notes, then the run's recording is freed */
+/* runs.system_notes, then the run's readings are freed */
 void
 sysrecord_finish(SysRecord *rec)
 {

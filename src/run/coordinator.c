@@ -503,7 +503,8 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
  * run measured) does not touch them.  Only a cancel that arrives while the
  * INSERT runs cancels it (it may wait on a lock on statement_stats, which
  * would otherwise hold the run as long as the lock is held); returns false
- * then, and nothing is written.
+ * then, and nothing is written.  A run driven from generators has the
+ * parts' instead, summed (recorder_write_statements), under the same rule.
  */
 #define COORDINATOR_MAX_STATEMENT_ROWS	100000
 
@@ -525,6 +526,9 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": statement statistics", run_id));
+	/* a run driven from generators has no drivers here: the parts' (recorder.c) */
+	if (spec->ngenerators > 0)
+		cap = 0;
 	scripts = palloc(sizeof(char *) * Max(1, cap));
 	texts = palloc(sizeof(char *) * Max(1, cap));
 	commands = palloc(sizeof(int) * Max(1, cap));
@@ -556,7 +560,10 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 	coordinator_in_statements = true;
 	PG_TRY();
 	{
-		results_write_statements(run_id, n, scripts, commands, texts, sum);
+		if (spec->ngenerators > 0)
+			recorder_write_statements(run_id);
+		else
+			results_write_statements(run_id, n, scripts, commands, texts, sum);
 		coordinator_in_statements = false;
 		/* a cancel that came as the INSERT ended is not for what follows */
 		QueryCancelPending = false;
@@ -941,8 +948,10 @@ coordinator_prepare(const RunSpec *spec, int64 run_id, CoordinatorBefore *before
 
 /*
  * Record: the run's status, what changed on the server during it, the
- * TPC-B check and the statement statistics, then its final row.  Returns
- * the status.
+ * TPC-B check and the statement statistics, then its final row, from the
+ * drivers' figures or, for a run driven from generators, from its parts'
+ * merged (recorder.c): every run's final row is written here.  Returns the
+ * status.
  */
 static const char *
 coordinator_record(const RunSpec *spec, CoordinatorStep *step, const CoordinatorBefore *before,
@@ -1052,14 +1061,22 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = run_id;
 	step->njobs = coordinator_jobs(spec, clients);
 
-	/* several load generators (issue 14): the maintenance here, the rest recorder.c's */
+	/*
+	 * Several load generators (issue 14): the maintenance and the final row
+	 * here, as for a local run, the rest recorder.c's, which merges the
+	 * parts' figures into result.
+	 */
 	if (spec->ngenerators > 0)
 	{
 		coordinator_prepare(spec, run_id, &before);
-		status = recorder_run_step(spec, coordinator_payload, &coordinator_mix, run_id,
-								   clients, cancelled);
+		drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
+		result.total = drivers_total;
+		terminated = recorder_run_step(spec, coordinator_payload, &coordinator_mix, run_id,
+									   clients, &result, cancelled);
+		status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 		step->run_id = 0;
 		progress_step_done();
+		pfree(drivers_total);
 		return status;
 	}
 

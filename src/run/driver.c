@@ -305,7 +305,6 @@ driver_command_timed(DriverRun *dr, DriverClient *c, TimestampTz now)
  * Client life
  * --------------------------------------------------------------------- */
 
-/* Close a client's connection and take its socket out of the wait set. */
 /*
  * Publish a client's backend pid (0: none) for the coordinator's wait
  * sampler (run_spec.h), after each connect and at each disconnect.
@@ -320,6 +319,7 @@ driver_publish_pid(DriverRun *dr, DriverClient *c)
 						c->conn ? (uint32) PQbackendPID(c->conn) : 0);
 }
 
+/* Close a client's connection and take its socket out of the wait set. */
 static void
 driver_client_disconnect(DriverRun *dr, DriverClient *c)
 {

@@ -39,6 +39,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/timeout.h"
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
@@ -90,6 +91,13 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
 	return n;
 }
 
+/* "1 client", "2 clients": a count with its noun, singular for one */
+static const char *
+launch_count(int64 n, const char *one, const char *many)
+{
+	return psprintf(INT64_FORMAT " %s", n, n == 1 ? one : many);
+}
+
 /*
  * Each driver holds one socket per client of its share, like a pgbench
  * thread, and pgbench refuses to start when RLIMIT_NOFILE is below its
@@ -98,13 +106,6 @@ launch_ladder(int min_clients, int max_clients, int *out, int max_out)
  * hard limit is too low for a step's largest share, instead of failing the
  * run with "Too many open files" once it has started.
  */
-/* "1 client", "2 clients": a count with its noun, singular for one */
-static const char *
-launch_count(int64 n, const char *one, const char *many)
-{
-	return psprintf(INT64_FORMAT " %s", n, n == 1 ? one : many);
-}
-
 static void
 launch_check_nofile(const LaunchOptions *opts, int ncpus)
 {
@@ -1301,6 +1302,20 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	PG_END_ENSURE_ERROR_CLEANUP(launch_abandon, (Datum) 0);
 	launch_pending.hs = NULL;
 	launch_pending.handle = NULL;
+
+	/*
+	 * The run goes on, and the rest of the caller's statement only returns
+	 * its id.  A statement_timeout expiring now would still fail the
+	 * statement (the executor checks for interrupts once more after the row
+	 * is sent, and the client then sees the error, not the id): the caller
+	 * would lose the id of a run that goes on.  So the timeout is off for
+	 * the rest of this statement (the next one arms it again), and one that
+	 * expired since the acknowledgement (no interrupt was serviced since)
+	 * is forgotten.
+	 */
+	disable_timeout(STATEMENT_TIMEOUT, true);
+	if (get_timeout_indicator(STATEMENT_TIMEOUT, true))
+		QueryCancelPending = false;
 
 	dsm_detach(seg);
 

@@ -1,11 +1,21 @@
 /*
- * pgbenchx--0.3.sql: the SQL surface of pgbenchx 0.3, the install script.
- * Generated: the Makefile concatenates the files of src/sql in name order; edit
- * those.  A change to what they create also ships in an upgrade script:
- * pgbenchx--0.1.sql (the first release) and pgbenchx--0.1--0.2.sql are
- * kept as released; the change from 0.2 to 0.3 is built from
- * src/upgrade/0.2--0.3, one file per change: tables as deltas, stateless
- * functions re-created in full.
+ * pgbenchx--X.Y.sql: the SQL surface of pgbenchx, the install script.
+ * Generated: the Makefile concatenates the files of src/sql in name order;
+ * edit those.  Each SQL body is written once (Makefile, "The SQL surface";
+ * src/README.md):
+ *   - this file is the schema: the schema pgbenchx, its sequence, the
+ *     tables and their indexes, created once.  An upgrade changes them
+ *     with a hand-written delta (the files of src/upgrade/A--B): a column
+ *     is added here AND in the next upgrade's delta (its comment goes to
+ *     80_comments.sql only);
+ *   - the other files are the routines: functions, procedures, aggregates,
+ *     views, comments and grants, written re-runnable (CREATE OR REPLACE;
+ *     the install script has them as plain CREATE).  Every upgrade script
+ *     is its delta followed by all of them, so a routine changes in one
+ *     file, and only a changed signature or view columns need a DROP in the
+ *     delta.
+ * The scripts of the releases are committed and frozen: pgbenchx--0.1.sql
+ * and the upgrades to 0.2, 0.3 and 0.4.
  *
  * src/sql/00_schema.sql: the schema pgbenchx, its sequence and every table
  * of results (environments, sweeps, runs, statement_stats, samples,
@@ -18,9 +28,10 @@
  * The pgbench tables themselves belong to the user and are never members of
  * the extension.
  *
- * Nothing here is executable by PUBLIC: a superuser grants what a runner
- * needs with SELECT pgbenchx.grant_runner('role') (see README,
- * "Privileges").  Runners only read the tables; every write goes through
+ * Nothing here is executable by PUBLIC (90_grants.sql, last, revokes it
+ * from every routine the script created): a superuser grants what a runner
+ * needs with SELECT pgbenchx.grant_runner('role') (see docs/security.md,
+ * "Granting a runner").  Runners only read the tables; every write goes through
  * the extension's functions, which check ownership and write as the
  * extension's owner.
  */
@@ -42,7 +53,6 @@
  */
 
 CREATE SCHEMA pgbenchx;
-COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
 
 /*
  * Results.  Every table and sequence is marked with pg_extension_config_dump
@@ -92,7 +102,6 @@ CREATE TABLE pgbenchx.environments (
     settings          jsonb,     -- every setting not at its default, and the key ones always
     imported_by       name       -- NULL: captured by this server; else the role whose import() added it
 );
-COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
 CREATE UNIQUE INDEX environments_captured_hash ON pgbenchx.environments (env_hash)
     WHERE imported_by IS NULL;
 CREATE UNIQUE INDEX environments_imported_hash ON pgbenchx.environments (imported_by, env_hash)
@@ -122,7 +131,6 @@ CREATE TABLE pgbenchx.sweeps (
     environment_id bigint REFERENCES pgbenchx.environments,
     owner        name            -- the role that started it (cancel follows pg_cancel_backend's rule)
 );
-COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 
 -- One row per benchmark run (one client count for one duration).
 CREATE TABLE pgbenchx.runs (
@@ -217,9 +225,7 @@ CREATE TABLE pgbenchx.statement_stats (
     retries         bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, script, command)
 );
-COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every run (pgbench -r)';
 CREATE INDEX runs_sweep_id_idx ON pgbenchx.runs (sweep_id);
-COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 
 -- One row per second of a run (second 1 is the first second, from the
 -- start of the measured interval).  The last second of a run covers the
@@ -240,7 +246,6 @@ CREATE TABLE pgbenchx.samples (
     latency_hist    bytea,    -- that second's latency histogram (issue 14)
     PRIMARY KEY (run_id, second)
 );
-COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 
 /*
  * A run driven from several load generators (issue 14: run_bench(...,
@@ -280,7 +285,6 @@ CREATE TABLE pgbenchx.run_generators (
     part_run             jsonb,
     PRIMARY KEY (run_id, generator)
 );
-COMMENT ON TABLE pgbenchx.run_generators IS 'the load generators of a run driven from several servers, one row each';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.run_generators', '');
 
@@ -338,7 +342,6 @@ CREATE TABLE pgbenchx.system_samples (
     checkpoints_done    int,
     PRIMARY KEY (run_id, second)
 );
-COMMENT ON TABLE pgbenchx.system_samples IS 'what the machine and the server did in each second of a run';
 
 -- The wait events of the run's client backends, sampled many times a
 -- second (runs.wait_sample_hz) from the server's process state: per second,
@@ -352,7 +355,6 @@ CREATE TABLE pgbenchx.wait_samples (
     samples         int NOT NULL,
     PRIMARY KEY (run_id, second, wait_event_type, wait_event)
 );
-COMMENT ON TABLE pgbenchx.wait_samples IS 'wait events of the client backends, sampled many times a second';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.system_samples', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.wait_samples', '');
@@ -398,5 +400,4 @@ CREATE TABLE pgbenchx.imports (
     PRIMARY KEY (origin_system_identifier, origin_database, origin_id, imported_by),
     CHECK ((sweep_id IS NULL) <> (run_id IS NULL))
 );
-COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';
 SELECT pg_catalog.pg_extension_config_dump('pgbenchx.imports', '');

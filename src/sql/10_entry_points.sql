@@ -18,7 +18,7 @@
  * used.  Caller: a role granted EXECUTE that may drop the old tables
  * (owner) and create tables in the schema.
  */
-CREATE FUNCTION pgbench_init(
+CREATE OR REPLACE FUNCTION pgbench_init(
     scale            int DEFAULT 1,
     fillfactor       int DEFAULT 100,
     partitions       int DEFAULT 0,
@@ -29,8 +29,6 @@ CREATE FUNCTION pgbench_init(
 RETURNS text
 AS 'MODULE_PATHNAME', 'pgbench_init'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-
-REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) FROM PUBLIC;
 
 /*
  * The benchmark engine.
@@ -53,27 +51,29 @@ REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) 
  * there would lose the id of a run that goes on).  A jsonb argument that is
  * NULL is left out of the object, so that a JSON null stays a value.  Floats
  * go through their text form, exact with extra_float_digits > 0.  A new
- * option is a line in that table, a parameter and a key here, and the
- * upgrade script.  Runners need EXECUTE on both (grant_runner gives it).
+ * option is a line in that table and a parameter and a key here; the new
+ * parameter changes the wrapper's signature, so the next upgrade's delta
+ * drops the old one (90_grants.sql gives runners the new one).  Runners
+ * need EXECUTE on both (grant_runner gives it).
  */
 
 -- The C side of the seam, one function per kind of call.  Callers: the
 -- wrappers below, as the calling role.
-CREATE FUNCTION pgbenchx.launch_bench(options jsonb) RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.launch_bench(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_bench'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
-CREATE FUNCTION pgbenchx.launch_sweep(options jsonb) RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.launch_sweep(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
-CREATE FUNCTION pgbenchx.launch_replay(options jsonb) RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.launch_replay(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_replay'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- One run of clients for duration seconds (or transactions per client).
 -- Returns its run_id.
-CREATE FUNCTION run_bench(
+CREATE OR REPLACE FUNCTION run_bench(
     clients      int,
     duration     int DEFAULT NULL,
     script       text DEFAULT 'tpcb-like',
@@ -120,7 +120,7 @@ $$;
 
 -- One run per client count of pgbenchx.sweep_ladder(min_clients,
 -- max_clients), one after the other.  Returns its sweep_id.
-CREATE FUNCTION run_sweep(
+CREATE OR REPLACE FUNCTION run_sweep(
     min_clients  int,
     max_clients  int,
     duration     int DEFAULT NULL,
@@ -170,7 +170,7 @@ END
 $$;
 
 -- The same, for an explicit list of client counts, in the order given.
-CREATE FUNCTION run_sweep(
+CREATE OR REPLACE FUNCTION run_sweep(
     clients      int[],
     duration     int DEFAULT NULL,
     script       text DEFAULT 'tpcb-like',
@@ -225,7 +225,7 @@ $$;
 -- executed, runs.failed those that failed (counted, and the replay goes on),
 -- runs.qpm the queries per minute; the completion time is bench_duration_s.
 -- Returns the sweep_id.
-CREATE FUNCTION run_replay(
+CREATE OR REPLACE FUNCTION run_replay(
     queries      text,
     min_clients  int,
     max_clients  int,
@@ -276,18 +276,18 @@ $$;
  * 200 ms late, or none within go_timeout_s, fails the part.  part_go is
  * allowed to whoever may cancel the part.  Callers: runners (grant_runner).
  */
-CREATE FUNCTION pgbenchx.launch_part(options jsonb) RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.launch_part(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_part'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
-CREATE FUNCTION pgbenchx.part_go(run_id bigint, start_at timestamptz) RETURNS void
+CREATE OR REPLACE FUNCTION pgbenchx.part_go(run_id bigint, start_at timestamptz) RETURNS void
 AS 'MODULE_PATHNAME', 'pgbenchx_part_go'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- The client counts run_sweep(min, max, ...) runs: 1, 2, 4, 8, 12, 16, 20,
 -- 24, 28, 32, 40, 48, 64, 80, then doubling, within [min, max], starting at
 -- min and ending at max.
-CREATE FUNCTION pgbenchx.sweep_ladder(min_clients int, max_clients int)
+CREATE OR REPLACE FUNCTION pgbenchx.sweep_ladder(min_clients int, max_clients int)
 RETURNS int[]
 AS 'MODULE_PATHNAME', 'pgbenchx_sweep_ladder'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -296,14 +296,14 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- one per finished run.  A procedure, so that it holds no snapshot while it
 -- sleeps: call it with CALL, outside a transaction block.  Cancelling it
 -- stops only the wait.
-CREATE PROCEDURE pgbenchx.wait(id bigint)
+CREATE OR REPLACE PROCEDURE pgbenchx.wait(id bigint)
 AS 'MODULE_PATHNAME', 'pgbenchx_wait'
 LANGUAGE C;
 
 -- Stops a running run or sweep (a run of a sweep stops its sweep) within
 -- about a second, keeping what was measured.  Returns true if a running
 -- run or sweep was signalled.
-CREATE FUNCTION pgbenchx.cancel(id bigint)
+CREATE OR REPLACE FUNCTION pgbenchx.cancel(id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgbenchx_cancel'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -323,11 +323,11 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 -- these call) are owned by roles that have current_user's privileges; an
 -- ERROR 42501 naming the object and its owner if not.  used_by says who
 -- would run that code, in the error's detail.  Callers: check_tpcb.
-CREATE FUNCTION pgbenchx.trust_check(relations text[], used_by text) RETURNS void
+CREATE OR REPLACE FUNCTION pgbenchx.trust_check(relations text[], used_by text) RETURNS void
 AS 'MODULE_PATHNAME', 'pgbenchx_trust_check'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 
-CREATE FUNCTION pgbenchx.check_tpcb(
+CREATE OR REPLACE FUNCTION pgbenchx.check_tpcb(
     OUT accounts_sum bigint, OUT branches_sum bigint,
     OUT tellers_sum bigint, OUT history_sum bigint, OUT consistent boolean)
 RETURNS record
@@ -367,7 +367,7 @@ $$;
 -- Whether pid is a live pgbenchx coordinator, from the server's background
 -- worker slots: the same answer for every role (pg_stat_activity hides
 -- other roles' rows from a role without pg_read_all_stats).  NULL: false.
-CREATE FUNCTION pgbenchx.coordinator_alive(pid int) RETURNS boolean
+CREATE OR REPLACE FUNCTION pgbenchx.coordinator_alive(pid int) RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgbenchx_coordinator_alive'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 
@@ -377,7 +377,7 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 -- and the expected end of the whole run or sweep (NULL while unknown).  One
 -- row, or none; two while a part runs beside its recorder's run on this
 -- server.  Internal to the progress view; the same for every role.
-CREATE FUNCTION pgbenchx.progress_state(
+CREATE OR REPLACE FUNCTION pgbenchx.progress_state(
     OUT run_id bigint, OUT sweep_id bigint, OUT phase text,
     OUT step int, OUT steps int, OUT eta timestamptz)
 RETURNS SETOF record
@@ -387,7 +387,7 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1;
 -- The live state of the run in progress, from any session: phase, step
 -- and steps, and eta (the expected end of the run or of the whole sweep,
 -- counting only what is known; NULL while unknown) from pgbenchx.progress_state().
-CREATE VIEW pgbenchx.progress AS
+CREATE OR REPLACE VIEW pgbenchx.progress AS
 SELECT r.run_id, r.sweep_id, r.script, r.clients, r.jobs, r.duration,
        pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) r.started_at)::numeric, 1) AS elapsed_s,
        coalesce(s.transactions, 0) AS transactions,
@@ -417,28 +417,10 @@ WHERE r.status OPERATOR(pg_catalog.=) 'running'
 -- and connections, the CPUs, the system identifier and this server's
 -- clock.  One row, the same for every role.  Callers: runners, and the
 -- recorder's calling role over libpq.
-CREATE FUNCTION pgbenchx.generator_status(
+CREATE OR REPLACE FUNCTION pgbenchx.generator_status(
     OUT sql_version text, OUT library_version text, OUT running bigint,
     OUT free_worker_slots int, OUT free_connections int, OUT ncpus int,
     OUT system_identifier text, OUT now timestamptz)
 RETURNS record
 AS 'MODULE_PATHNAME', 'pgbenchx_generator_status'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
-
-REVOKE ALL ON FUNCTION pgbenchx.launch_bench(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.generator_status() FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.launch_sweep(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.launch_replay(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.launch_part(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.part_go(bigint, timestamptz) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int, int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(int[], int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, int, boolean, boolean, text[], float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.sweep_ladder(int, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_replay(text, int, int, boolean, boolean, int, text, boolean, text, text, jsonb, bigint, boolean, text[], float8) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbenchx.wait(bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.cancel(bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.check_tpcb() FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.trust_check(text[], text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.coordinator_alive(int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.progress_state() FROM PUBLIC;

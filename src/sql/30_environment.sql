@@ -17,14 +17,14 @@
 -- contents are a document's claim), and returns its environment_id.
 -- Caller: a role granted EXECUTE; the row is written as the extension's
 -- owner.
-CREATE FUNCTION pgbenchx.capture_environment() RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.capture_environment() RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_capture_environment'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 -- The environment_id of a sweep or a run (one sequence numbers both).
 -- Refuses an id that names neither, and one whose environment was not
 -- recorded.  Caller: a role that may read pgbenchx.sweeps and runs.
-CREATE FUNCTION pgbenchx.environment_of(id bigint) RETURNS bigint
+CREATE OR REPLACE FUNCTION pgbenchx.environment_of(id bigint) RETURNS bigint
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE STRICT AS $$
 DECLARE
@@ -57,7 +57,7 @@ END $$;
 -- a setting: at its default there).  The id, env_hash, captured_at and
 -- imported_by (where the row came from, not what it describes) are not
 -- compared.  No rows: the same environment.
-CREATE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
+CREATE OR REPLACE FUNCTION pgbenchx.env_diff(a bigint, b bigint)
 RETURNS TABLE (attribute text, a text, b text)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql STABLE STRICT AS $$
@@ -83,7 +83,3 @@ SELECT d.attribute, d.va, d.vb FROM d
 WHERE d.va IS DISTINCT FROM d.vb
 ORDER BY d.ord, d.setting
 $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.capture_environment() FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.environment_of(bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.env_diff(bigint, bigint) FROM PUBLIC;

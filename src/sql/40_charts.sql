@@ -1,6 +1,6 @@
 /*
  * src/sql/40_charts.sql: SVG charts of sweeps and runs, and the text report
- * of a sweep.  Stateless: an upgrade script may re-create them in full.
+ * of a sweep.  Stateless: every upgrade script re-creates them in full.
  */
 
 /*
@@ -18,7 +18,7 @@
 -- become entities, and the characters XML 1.0 forbids (control characters
 -- other than tab, newline and carriage return; U+FFFE and U+FFFF) are
 -- dropped.  Returns NULL for NULL.  Anyone granted EXECUTE may call it.
-CREATE FUNCTION pgbenchx.xml_escape(t text) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.xml_escape(t text) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT replace(replace(replace(replace(replace(
@@ -31,7 +31,7 @@ $$;
 
 -- A round step for an axis from 0 (or lo) to span in about `intervals`
 -- steps: 1, 2, 2.5 or 5 times a power of ten.  Used by the charts.
-CREATE FUNCTION pgbenchx.chart_step(span float8, intervals int) RETURNS float8
+CREATE OR REPLACE FUNCTION pgbenchx.chart_step(span float8, intervals int) RETURNS float8
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT m * CASE WHEN r <= 1 THEN 1 WHEN r <= 2 THEN 2 WHEN r <= 2.5 THEN 2.5
@@ -43,7 +43,7 @@ $$;
 
 -- A tick label: v in thousands ("12.5k") when the axis goes to 10000 or
 -- more, in millions ("2M") from 10 million, else as it is ("0.25", "800").
-CREATE FUNCTION pgbenchx.chart_number(v float8, axis_top float8) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.chart_number(v float8, axis_top float8) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT CASE WHEN v = 0 THEN '0'
@@ -56,7 +56,7 @@ $$;
 -- chart_waits), the same in both: PostgreSQL's types have their own, CPU
 -- (an active backend waiting on nothing) is green; another type takes the
 -- palette's ord-th colour.
-CREATE FUNCTION pgbenchx.chart_wait_color(wait_event_type text, ord int) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.chart_wait_color(wait_event_type text, ord int) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 SELECT CASE wait_event_type
@@ -87,7 +87,7 @@ $$;
  * Returns the SVG document as text.  Caller: a role granted EXECUTE that
  * may read pgbenchx.sweeps and pgbenchx.runs.
  */
-CREATE FUNCTION pgbenchx.chart_sweeps(sweep_ids bigint[]) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.chart_sweeps(sweep_ids bigint[]) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 DECLARE
@@ -387,7 +387,7 @@ END $$;
  * Returns the SVG document as text.  Caller: a role granted EXECUTE that
  * may read pgbenchx.runs, samples, system_samples and wait_samples.
  */
-CREATE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.chart_run(run_id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 DECLARE
@@ -835,7 +835,7 @@ END $$;
  * Caller: a role granted EXECUTE that may read pgbenchx.sweeps, runs and
  * wait_samples.
  */
-CREATE FUNCTION pgbenchx.chart_waits(sweep_id bigint) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.chart_waits(sweep_id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 DECLARE
@@ -974,7 +974,7 @@ END $$;
  * benchmark sweep.  Caller: a role granted EXECUTE that may read
  * pgbenchx.sweeps and pgbenchx.runs.
  */
-CREATE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
+CREATE OR REPLACE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
 RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
@@ -1032,12 +1032,3 @@ BEGIN
     FROM per, top, kind
     ORDER BY per.clients;
 END $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.xml_escape(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_step(float8, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_number(float8, float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_sweeps(bigint[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_run(bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_wait_color(text, int) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.chart_waits(bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.sweep_report(bigint) FROM PUBLIC;

@@ -1,7 +1,7 @@
 /*
  * src/sql/45_report.sql: pgbenchx.report(id), the text a pgbench user
  * expects to read at the end of a run, built from the stored results only.
- * Stateless: an upgrade script may re-create it in full.
+ * Stateless: every upgrade script re-creates it in full.
  */
 
 /*
@@ -34,7 +34,7 @@
  * by round(value::numeric, n), as pgbenchx.wait prints them.  Caller: a
  * role granted EXECUTE that may read the result tables.
  */
-CREATE FUNCTION pgbenchx.report(id bigint) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.report(id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 #variable_conflict use_column
@@ -362,5 +362,3 @@ BEGIN
     END IF;
     RETURN array_to_string(lines, E'\n');
 END $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.report(bigint) FROM PUBLIC;

@@ -2,7 +2,7 @@
  * src/sql/47_explain.sql: pgbenchx.explain_run(run_id), the per-run
  * figures of pgbenchx.runs (wal_bytes_per_tx ... top_waits) and its
  * verdict, derived from system_samples, wait_samples and the run's own
- * totals.  Stateless: an upgrade script may re-create it in full.
+ * totals.  Stateless: every upgrade script re-creates it in full.
  * pgbenchx.explain_compare, which compares two sweeps by these figures, is
  * in 50_compare.sql beside compare.
  */
@@ -26,8 +26,8 @@
  * share of all the samples of the run's client backends, largest first.
  *
  * The verdict: the first of these rules that holds, with the figure that
- * shows it (the thresholds are the constants below, documented in the
- * README's "Why: what each run's numbers come from"):
+ * shows it (the thresholds are the constants below, documented in
+ * docs/why.md):
  *   locks           Lock waits take at least lock_share_min of the sampled time
  *   LWLocks         LWLock waits take at least lock_share_min
  *   load generator  the driver workers' CPU reaches driver_share_min of a core per job
@@ -39,7 +39,7 @@
  *                   statement) dominates: at least clientread_share_min
  * Caller: the extension's owner (it writes pgbenchx.runs).
  */
-CREATE FUNCTION pgbenchx.explain_run(run_id bigint) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.explain_run(run_id bigint) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
@@ -195,5 +195,3 @@ BEGIN
     END IF;
     RETURN v;
 END $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.explain_run(bigint) FROM PUBLIC;

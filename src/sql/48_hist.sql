@@ -7,25 +7,25 @@
  *   SELECT pgbenchx.latency_percentile(pgbenchx.latency_merge(latency_hist), 99)
  *   FROM pgbenchx.runs WHERE sweep_id = 7;
  *
- * Stateless: an upgrade script may re-create them in full.  Bad bytes:
+ * Stateless: every upgrade script re-creates them in full.  Bad bytes:
  * 22P03 with the reason as detail.
  */
 
 -- latency_percentile(hist, p): the p-th percentile (0 < p <= 100) in ms,
 -- as the coordinator computes runs.latency_pNN_ms; NULL when empty.
-CREATE FUNCTION pgbenchx.latency_percentile(hist bytea, p float8) RETURNS float8
+CREATE OR REPLACE FUNCTION pgbenchx.latency_percentile(hist bytea, p float8) RETURNS float8
 AS 'MODULE_PATHNAME', 'pgbenchx_latency_percentile'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- latency_merge(a, b): the histogram of the union of both, exactly; also
 -- the state function of the aggregate latency_merge(bytea).
-CREATE FUNCTION pgbenchx.latency_merge(a bytea, b bytea) RETURNS bytea
+CREATE OR REPLACE FUNCTION pgbenchx.latency_merge(a bytea, b bytea) RETURNS bytea
 AS 'MODULE_PATHNAME', 'pgbenchx_latency_merge2'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- latency_merge(hist): aggregate, the histogram of all rows' latencies
 -- (NULLs skipped; NULL when every row is NULL).
-CREATE AGGREGATE pgbenchx.latency_merge(bytea) (
+CREATE OR REPLACE AGGREGATE pgbenchx.latency_merge(bytea) (
     SFUNC = pgbenchx.latency_merge,
     STYPE = bytea,
     COMBINEFUNC = pgbenchx.latency_merge,
@@ -34,13 +34,8 @@ CREATE AGGREGATE pgbenchx.latency_merge(bytea) (
 
 -- latency_buckets(hist): its non-empty buckets, [lower_ms, upper_ms) and
 -- the number of latencies in each; sum(count) is the histogram's count.
-CREATE FUNCTION pgbenchx.latency_buckets(hist bytea,
+CREATE OR REPLACE FUNCTION pgbenchx.latency_buckets(hist bytea,
                                          OUT lower_ms float8, OUT upper_ms float8, OUT count bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_latency_buckets'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
-
-REVOKE ALL ON FUNCTION pgbenchx.latency_percentile(bytea, float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.latency_merge(bytea, bytea) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.latency_merge(bytea) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.latency_buckets(bytea) FROM PUBLIC;

@@ -19,7 +19,7 @@
 -- per minute; NULL for a benchmark sweep); and the medians of the runs'
 -- figures of issue 13 (runs.wal_bytes_per_tx ... iowait_avg: NULL where
 -- none was recorded).  Readable by roles granted SELECT.
-CREATE VIEW pgbenchx.sweep_points AS
+CREATE OR REPLACE VIEW pgbenchx.sweep_points AS
 WITH pts AS (
     SELECT r.sweep_id, r.clients,
            pg_catalog.count(*)::int AS n,
@@ -76,7 +76,7 @@ COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, mi
 -- recorded); for a replay, the peak and the last point in queries per
 -- minute too (the unit replays are read in).  Readable by roles granted
 -- SELECT.
-CREATE VIEW pgbenchx.sweep_summary AS
+CREATE OR REPLACE VIEW pgbenchx.sweep_summary AS
 SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
        (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id)::int AS runs,
        (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id AND r.status OPERATOR(pg_catalog.=) 'completed')::int AS completed_runs,
@@ -117,7 +117,7 @@ COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak 
 -- ratio and pct_diff are over them; a replay is not compared with a
 -- benchmark sweep.  An unknown id is an ERROR.  Callers: roles granted
 -- EXECUTE and SELECT on the results.
-CREATE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
+CREATE OR REPLACE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
                pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8)
 SET search_path = pg_catalog, pg_temp
@@ -175,8 +175,6 @@ BEGIN
     ORDER BY 1;
 END $$;
 
-REVOKE ALL ON FUNCTION pgbenchx.compare(bigint, bigint) FROM PUBLIC;
-
 /*
  * explain_compare(sweep_a, sweep_b): why two sweeps differ, per client
  * count measured in both or either (completed runs): the ratios b/a of the
@@ -193,7 +191,7 @@ REVOKE ALL ON FUNCTION pgbenchx.compare(bigint, bigint) FROM PUBLIC;
  * env_diff compares the settings.  Callers: roles granted EXECUTE and
  * SELECT on the results.
  */
-CREATE FUNCTION pgbenchx.explain_compare(sweep_a bigint, sweep_b bigint)
+CREATE OR REPLACE FUNCTION pgbenchx.explain_compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, wal_per_tx_ratio float8, blocks_read_per_tx_ratio float8,
                server_cpu_per_tx_ratio float8, iowait_ratio float8, wait_event text,
                wait_share_a float8, wait_share_b float8, wait_ratio float8, explanation text)
@@ -315,7 +313,7 @@ END $$;
 
 -- A ratio as explain_compare writes it: 1.8×, 12×, 0.45× (x for × in a
 -- database whose encoding is not UTF8).  Internal.
-CREATE FUNCTION pgbenchx.explain_times(ratio float8) RETURNS text
+CREATE OR REPLACE FUNCTION pgbenchx.explain_times(ratio float8) RETURNS text
 SET search_path = pg_catalog, pg_temp
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
 SELECT CASE WHEN ratio OPERATOR(pg_catalog.>=) 10::float8 THEN pg_catalog.round(ratio::numeric)::text
@@ -324,6 +322,3 @@ SELECT CASE WHEN ratio OPERATOR(pg_catalog.>=) 10::float8 THEN pg_catalog.round(
        OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.getdatabaseencoding() OPERATOR(pg_catalog.=) 'UTF8'
                                     THEN pg_catalog.chr(215) ELSE 'x' END
 $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.explain_compare(bigint, bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.explain_times(float8) FROM PUBLIC;

@@ -31,7 +31,7 @@
 -- provenance.  Unknown ids
 -- and running sweeps are refused.  Callers: roles granted EXECUTE and
 -- SELECT on the results.
-CREATE FUNCTION pgbenchx.export(sweep_ids bigint[])
+CREATE OR REPLACE FUNCTION pgbenchx.export(sweep_ids bigint[])
 RETURNS jsonb
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
@@ -146,7 +146,7 @@ END $$;
 -- owner (runners only read the results); the sweeps and runs it loads
 -- belong to the caller (pgbenchx.caller_role()), whatever owner the
 -- document names.
-CREATE FUNCTION pgbenchx.import(doc jsonb)
+CREATE OR REPLACE FUNCTION pgbenchx.import(doc jsonb)
 RETURNS bigint[]
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
@@ -843,7 +843,3 @@ BEGIN
 
     RETURN result;
 END $$;
-
-
-REVOKE ALL ON FUNCTION pgbenchx.export(bigint[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.import(jsonb) FROM PUBLIC;

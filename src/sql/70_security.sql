@@ -6,11 +6,9 @@
 -- The role in effect outside every SECURITY DEFINER function: import,
 -- which runs as the extension's owner, records it as the owner of what it
 -- loads.  Internal: runners are not granted it.
-CREATE FUNCTION pgbenchx.caller_role() RETURNS name
+CREATE OR REPLACE FUNCTION pgbenchx.caller_role() RETURNS name
 AS 'MODULE_PATHNAME', 'pgbenchx_caller_role'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-
-REVOKE ALL ON FUNCTION pgbenchx.caller_role() FROM PUBLIC;
 
 /*
  * Runners.  grant_runner(role) grants, in one call, exactly what a runner
@@ -28,7 +26,7 @@ REVOKE ALL ON FUNCTION pgbenchx.caller_role() FROM PUBLIC;
  * Callers: a superuser or the extension's owner (a role with its
  * privileges); EXECUTE is not granted to anyone else.
  */
-CREATE FUNCTION pgbenchx.grant_runner(role regrole) RETURNS void
+CREATE OR REPLACE FUNCTION pgbenchx.grant_runner(role regrole) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -45,7 +43,7 @@ BEGIN
     END LOOP;
 END $$;
 
-CREATE FUNCTION pgbenchx.revoke_runner(role regrole) RETURNS void
+CREATE OR REPLACE FUNCTION pgbenchx.revoke_runner(role regrole) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -60,7 +58,7 @@ END $$;
 -- checking the caller and the role: kind (routine, table, sequence,
 -- schema), the object's name as GRANT takes it, and whether a runner is
 -- kept from it.  Internal.
-CREATE FUNCTION pgbenchx.runner_members(role regrole, caller text,
+CREATE OR REPLACE FUNCTION pgbenchx.runner_members(role regrole, caller text,
                                         OUT kind text, OUT object text, OUT excluded boolean)
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT
@@ -118,7 +116,3 @@ BEGIN
            OR c.relkind OPERATOR(pg_catalog.=) ANY (ARRAY['r', 'p', 'v', 'm', 'f', 'S']::"char"[]))
     ORDER BY 1, 2;
 END $$;
-
-REVOKE ALL ON FUNCTION pgbenchx.grant_runner(regrole) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.revoke_runner(regrole) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbenchx.runner_members(regrole, text) FROM PUBLIC;

@@ -1,13 +1,20 @@
 /*
- * src/sql/80_comments.sql: the description of every column of every table
- * and view of the extension, as COMMENT ON COLUMN, where \d+ shows them.
- * README's results-schema table is printed from these comments
- * (bash scripts/schema_table.sh --update), and test/t/044_readme_schema.pl
- * fails when a column has no comment or when README differs from them.  A
- * new column gets its comment here and in the upgrade fragment that adds it.
+ * src/sql/80_comments.sql: the description of the schema, of every table
+ * and of every column of every table and view of the extension, as COMMENT
+ * ON, where \d+ shows them (the views' own comments are beside them).
+ * The results-schema table of docs/results.md is printed from these
+ * comments (bash scripts/schema_table.sh --update), and
+ * test/t/044_readme_schema.pl fails when a column has no comment or when
+ * docs/results.md differs from them.  Every upgrade script runs this file
+ * again: a new column gets its comment here only (the column itself goes
+ * into 00_schema.sql and the next upgrade's delta).
  */
 
+-- the schema
+COMMENT ON SCHEMA pgbenchx IS 'pgbenchx results, progress and helpers';
+
 -- pgbenchx.environments
+COMMENT ON TABLE pgbenchx.environments IS 'the environments sweeps and runs were measured in';
 COMMENT ON COLUMN pgbenchx.environments.environment_id IS 'the id sweeps and runs point at';
 COMMENT ON COLUMN pgbenchx.environments.env_hash IS 'md5 of every field but environment_id, env_hash, captured_at and imported_by: an identical environment is stored once per provenance';
 COMMENT ON COLUMN pgbenchx.environments.captured_at IS 'when this environment was first captured';
@@ -37,6 +44,7 @@ COMMENT ON COLUMN pgbenchx.environments.settings IS 'name → value as SHOW show
 COMMENT ON COLUMN pgbenchx.environments.imported_by IS 'NULL: captured by this server; else the role whose import() added it (a capture never reuses such a row)';
 
 -- pgbenchx.sweeps
+COMMENT ON TABLE pgbenchx.sweeps IS 'one row per sweep of client counts';
 COMMENT ON COLUMN pgbenchx.sweeps.sweep_id IS 'the id run_sweep returned (one sequence numbers sweeps and runs)';
 COMMENT ON COLUMN pgbenchx.sweeps.status IS 'running, completed, cancelled, failed or aborted';
 COMMENT ON COLUMN pgbenchx.sweeps.script IS 'the script or weighted mix, as given';
@@ -57,6 +65,7 @@ COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured wh
 COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
 
 -- pgbenchx.runs
+COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
 COMMENT ON COLUMN pgbenchx.runs.run_id IS 'the id run_bench or run_replay returned, or a step of a sweep';
 COMMENT ON COLUMN pgbenchx.runs.sweep_id IS 'its sweep; NULL for a lone run';
 COMMENT ON COLUMN pgbenchx.runs.status IS 'running, completed, cancelled, failed or aborted';
@@ -130,6 +139,7 @@ COMMENT ON COLUMN pgbenchx.runs.top_waits IS 'the top wait events of the client 
 COMMENT ON COLUMN pgbenchx.runs.verdict IS 'the limit when one is evident: load generator, CPU, I/O, locks or LWLocks, with the figure that shows it; NULL when none is';
 
 -- pgbenchx.statement_stats
+COMMENT ON TABLE pgbenchx.statement_stats IS 'per-statement latencies of every run (pgbench -r)';
 COMMENT ON COLUMN pgbenchx.statement_stats.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.statement_stats.script IS 'the script of the mix the command belongs to';
 COMMENT ON COLUMN pgbenchx.statement_stats.command IS 'the command''s number within its script, from 1';
@@ -140,6 +150,7 @@ COMMENT ON COLUMN pgbenchx.statement_stats.failures IS 'failures at this command
 COMMENT ON COLUMN pgbenchx.statement_stats.retries IS 'retries after a failure at this command';
 
 -- pgbenchx.samples
+COMMENT ON TABLE pgbenchx.samples IS 'per-second series of every run';
 COMMENT ON COLUMN pgbenchx.samples.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.samples.second IS 'second of the measured interval, from 1';
 COMMENT ON COLUMN pgbenchx.samples.transactions IS 'transactions that ended in that second';
@@ -151,6 +162,7 @@ COMMENT ON COLUMN pgbenchx.samples.covered_s IS 'seconds of the measured interva
 COMMENT ON COLUMN pgbenchx.samples.latency_hist IS 'the latency histogram of that second: pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms; NULL for samples recorded before 0.3';
 
 -- pgbenchx.system_samples
+COMMENT ON TABLE pgbenchx.system_samples IS 'what the machine and the server did in each second of a run';
 COMMENT ON COLUMN pgbenchx.system_samples.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.system_samples.second IS 'the second of the measured interval, from 1, as in samples';
 COMMENT ON COLUMN pgbenchx.system_samples.covered_s IS 'seconds these counters cover: 1, but for a last second cut short';
@@ -188,6 +200,7 @@ COMMENT ON COLUMN pgbenchx.system_samples.buffers_backend IS 'buffers written by
 COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_begun IS 'checkpoints that began in this second';
 COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_done IS 'checkpoints that ended in this second';
 -- pgbenchx.wait_samples
+COMMENT ON TABLE pgbenchx.wait_samples IS 'wait events of the client backends, sampled many times a second';
 COMMENT ON COLUMN pgbenchx.wait_samples.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.wait_samples.second IS 'the second of the measured interval, from 1, as in samples';
 COMMENT ON COLUMN pgbenchx.wait_samples.wait_event_type IS 'as pg_stat_activity.wait_event_type; CPU for an active backend waiting on nothing';
@@ -202,6 +215,7 @@ COMMENT ON COLUMN pgbenchx.custom_scripts.updated_at IS 'when add_script(..., re
 COMMENT ON COLUMN pgbenchx.custom_scripts.owner IS 'the role that registered it: only roles with its privileges run, replace or drop it';
 
 -- pgbenchx.imports
+COMMENT ON TABLE pgbenchx.imports IS 'where imported sweeps and runs were measured, and their ids there';
 COMMENT ON COLUMN pgbenchx.imports.origin_system_identifier IS 'system identifier of the server that measured it';
 COMMENT ON COLUMN pgbenchx.imports.origin_database IS 'the database it was measured in';
 COMMENT ON COLUMN pgbenchx.imports.origin_id IS 'its sweep_id or run_id there';
@@ -288,6 +302,8 @@ COMMENT ON COLUMN pgbenchx.sweep_summary.origin_system_identifier IS 'imported: 
 COMMENT ON COLUMN pgbenchx.sweep_summary.peak_qpm IS 'a replay: the median queries per minute at peak_clients; NULL for a benchmark sweep';
 COMMENT ON COLUMN pgbenchx.sweep_summary.qpm_at_highest IS 'a replay: the median queries per minute at highest_clients; NULL for a benchmark sweep';
 
+-- pgbenchx.run_generators
+COMMENT ON TABLE pgbenchx.run_generators IS 'the load generators of a run driven from several servers, one row each';
 COMMENT ON COLUMN pgbenchx.run_generators.run_id IS 'the recorder''s run (runs.run_id on this server)';
 COMMENT ON COLUMN pgbenchx.run_generators.generator IS 'its 1-based position in the generators array of the call';
 COMMENT ON COLUMN pgbenchx.run_generators.conninfo IS 'its conninfo as given, passwords masked';

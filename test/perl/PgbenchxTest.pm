@@ -9,7 +9,7 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use IPC::Run;
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session major_pgbench);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -32,6 +32,19 @@ sub pgbenchx_node
 	$node->safe_psql('postgres', "SET client_min_messages = warning; SELECT pgbench_init($opt{scale})")
 	  if defined $opt{scale};
 	return $node;
+}
+
+# The stock pgbench of the major under test, the reference of the
+# side-by-side tests: the one beside the pg_config first on PATH (PGXS's
+# installcheck puts that major's bindir first).
+sub major_pgbench
+{
+	my $bindir = `pg_config --bindir`;
+	die "pg_config is not on PATH" unless defined $bindir && $bindir ne '';
+	chomp $bindir;
+	my $pgbench = "$bindir/pgbench";
+	-x $pgbench or die "stock pgbench is needed at $pgbench";
+	return $pgbench;
 }
 
 # Whether, within the framework's timeout, no pgbenchx worker and no client

@@ -22,8 +22,7 @@ use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $node = pgbenchx_node('report', scale => 1);
-my $pgbench = '/usr/lib/postgresql/15/bin/pgbench';
-$pgbench = 'pgbench' unless -x $pgbench;
+my $pgbench = major_pgbench();
 
 my $mine = "\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n";
 my $file = $node->basedir . '/mine.sql';

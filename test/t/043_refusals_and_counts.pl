@@ -15,7 +15,7 @@ use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $node = pgbenchx_node('refusals', scale => 1);
-my $pgbench = '/usr/lib/postgresql/15/bin/pgbench';
+my $pgbench = major_pgbench();
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 

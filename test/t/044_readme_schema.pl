@@ -1,18 +1,19 @@
-# The README says what the product is (issue 12 §5), checked so that it
-# cannot drift:
-#   - its results-schema table, between <!-- schema:begin --> and
-#     <!-- schema:end -->, is exactly what scripts/schema_table.sql prints
+# The manual says what the product is, checked so that it cannot drift:
+#   - the results-schema table of docs/results.md, between
+#     <!-- schema:begin --> and <!-- schema:end -->, is exactly what
+#     scripts/schema_table.sql prints
 #     from the catalogue of a fresh CREATE EXTENSION (every column of every
 #     table and view of the schema pgbenchx, its type, its comment); every
 #     column has a comment.  On a difference the test prints the generated
-#     table and the command that writes it into README.md
+#     table and the command that writes it into docs/results.md
 #     (bash scripts/schema_table.sh --update);
-#   - every message its bad-input table quotes is one the tests see: it
+#   - every message the bad-input tables of docs/bad-input.md quote is one
+#     the tests see: it
 #     appears in an expected/*.out file (quoted names and numbers are
 #     examples: any name, any number, N or \d+ stands for them), or each of
 #     its literal parts longer than 8 characters appears in one test/t file
 #     (TAP tests that assert it, for what pg_regress cannot provoke).  A
-#     message reworded in the code fails here until the README quotes it;
+#     message reworded in the code fails here until the docs quote it;
 #     where the expected output shows its SQLSTATE, that code is in the
 #     row's SQLSTATE column.
 use strict;
@@ -25,7 +26,8 @@ use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $root = "$FindBin::RealBin/../..";
-my $readme = slurp_file("$root/README.md");
+my $results_md = slurp_file("$root/docs/results.md");
+my $bad_input_md = slurp_file("$root/docs/bad-input.md");
 
 # -- the results-schema table ------------------------------------------------
 
@@ -34,7 +36,7 @@ my $generated = $node->safe_psql('postgres', slurp_file("$root/scripts/schema_ta
 
 my @uncommented = grep { /\(no comment\)/ } split /\n/, $generated;
 is(scalar(@uncommented), 0, 'every column of every table and view has a comment')
-  or diag("columns without a comment (add COMMENT ON COLUMN to src/sql/80_comments.sql and the upgrade fragment):\n"
+  or diag("columns without a comment (add COMMENT ON COLUMN to src/sql/80_comments.sql, which every upgrade runs again):\n"
 	  . join("\n", @uncommented));
 
 # every relation of the schema is in the table (the query's own filter, checked apart)
@@ -52,29 +54,29 @@ my $ncols = $node->safe_psql('postgres',
 is(scalar(grep { /^\| / } split /\n/, $generated) - 1, $ncols,
 	"the generated table has one row per column ($ncols)");
 
-my @markers = $readme =~ /^<!-- schema:(begin|end) -->$/mg;
-is("@markers", 'begin end', 'README has one schema:begin and one schema:end marker, in that order');
-my ($in_readme) = $readme =~ /^<!-- schema:begin -->\n(.*?)^<!-- schema:end -->$/ms;
-$in_readme //= '';
-$in_readme =~ s/\n+\z//;
-if (!ok($in_readme eq $generated, "README's results-schema table is the catalogue's"))
+my @markers = $results_md =~ /^<!-- schema:(begin|end) -->$/mg;
+is("@markers", 'begin end', 'docs/results.md has one schema:begin and one schema:end marker, in that order');
+my ($in_docs) = $results_md =~ /^<!-- schema:begin -->\n(.*?)^<!-- schema:end -->$/ms;
+$in_docs //= '';
+$in_docs =~ s/\n+\z//;
+if (!ok($in_docs eq $generated, "docs/results.md's results-schema table is the catalogue's"))
 {
-	my %in_readme = map { $_ => 1 } split /\n/, $in_readme;
+	my %in_docs = map { $_ => 1 } split /\n/, $in_docs;
 	my %in_catalogue = map { $_ => 1 } split /\n/, $generated;
-	diag("README.md differs from the catalogue:\n"
-		  . join('', map { "  README only:    $_\n" } grep { !$in_catalogue{$_} } split /\n/, $in_readme)
-		  . join('', map { "  catalogue only: $_\n" } grep { !$in_readme{$_} } split /\n/, $generated)
+	diag("docs/results.md differs from the catalogue:\n"
+		  . join('', map { "  docs only:      $_\n" } grep { !$in_catalogue{$_} } split /\n/, $in_docs)
+		  . join('', map { "  catalogue only: $_\n" } grep { !$in_docs{$_} } split /\n/, $generated)
 		  . "(or the same lines in another order); regenerate it with\n"
 		  . "    bash scripts/schema_table.sh --update\n"
 		  . "as root: it builds, installs into /tmp/pgx-dest-schema, starts a throwaway cluster\n"
-		  . "and rewrites README.md between the markers (then review git diff README.md)");
+		  . "and rewrites docs/results.md between the markers (then review git diff docs/results.md)");
 }
 
 # -- the bad-input table's messages ------------------------------------------
 
-my ($section) = $readme =~ /^## Bad input\n(.*?)^## /ms;
-ok(defined $section, 'README has a "Bad input" section');
-$section //= '';
+my $section = $bad_input_md;
+like($section, qr/^\| function \| argument \| boundaries \| SQLSTATE \| message \|$/m,
+	'docs/bad-input.md has the bad-input table');
 
 my $expected = join("\n", map { slurp_file($_) } glob("$root/expected/*.out"));
 my %tap = map { $_ => slurp_file($_) } glob("$root/test/t/*.pl");
@@ -126,8 +128,8 @@ foreach my $row (grep { /^\| `/ || /^\| \|/ } split /\n/, $section)
 }
 cmp_ok($nquoted, '>', 50, "the bad-input table quotes messages ($nquoted)");
 is(scalar(@unseen), 0, 'every message the bad-input table quotes is one the tests see')
-  or diag("quoted in README's bad-input table, seen in no expected/*.out nor test/t file "
-	  . "(fix the README row to the message the code gives, or add the case to a test):\n  "
+  or diag("quoted in docs/bad-input.md, seen in no expected/*.out nor test/t file "
+	  . "(fix the row to the message the code gives, or add the case to a test):\n  "
 	  . join("\n  ", @unseen));
 is(scalar(@wrong_code), 0, "every quoted message's SQLSTATE is in its row")
   or diag("SQLSTATE not in the row:\n  " . join("\n  ", @wrong_code));

@@ -158,6 +158,68 @@ is(qa("SELECT count(*) >= 1 AND count(*) = count(cpu_user) FROM pgbenchx.system_
 like(qa("SELECT array_to_string(system_notes, ' / ') FROM pgbenchx.runs WHERE run_id = $id"), qr/driven from generators/,
 	'and system_notes says the wait sampler is the generators\'');
 
+# --- one writer of the final row: every column a local run sets ------------
+# (issue 22) A run's final row is written by results_finish_run, whether its
+# figures are its drivers' or its generators' parts' merged: a column that a
+# local run of the same options sets and this run leaves NULL is a figure
+# the merge forgot.  The columns come from the catalogue, so one added later
+# is compared too.  rate and latency_limit make the lag, skipped and late
+# figures exist.
+my $same = "4, 2, 'select-only', conninfo => '$cs', vacuum => false, checkpoint => false, rate => 2000, latency_limit => 50";
+my $local = qa("SET client_min_messages = warning; SELECT run_bench($same)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($local)");
+my $multi = qa("SET client_min_messages = warning; SELECT run_bench($same, generators => $gens)");
+qa("SET client_min_messages = warning; CALL pgbenchx.wait($multi)");
+is(qa("SELECT string_agg(status || coalesce(': ' || error, ''), ',' ORDER BY run_id) FROM pgbenchx.runs WHERE run_id IN ($local, $multi)"),
+	'completed,completed', 'a local run and a run across two generators with the same options completed');
+# what a recorder cannot have: its clients' backends are the generators' parts' (system_notes says so)
+my %not_recorder = (
+	wait_sample_hz => 'no wait sampler runs on the recorder',
+	server_cpu_ms_per_tx => 'the client backends\' CPU is the wait sampler\'s',
+	verdict => 'NULL when no limit is evident, which depends on the load of the moment: checked below');
+my $cols = "FROM pg_attribute a, pgbenchx.runs l, pgbenchx.runs m WHERE a.attrelid = 'pgbenchx.runs'::regclass "
+  . "AND a.attnum > 0 AND NOT a.attisdropped AND l.run_id = $local AND m.run_id = $multi "
+  . "AND to_jsonb(l) -> a.attname <> 'null'";
+my @local_set = split /\n/, qa("SELECT a.attname $cols ORDER BY a.attnum");
+cmp_ok(scalar(@local_set), '>', 50, 'the local run sets ' . scalar(@local_set) . ' columns');
+ok((grep { $_ eq 'lag_avg_ms' } @local_set) && (grep { $_ eq 'verdict' || $_ eq 'driver_cpu_ms_per_tx' } @local_set),
+	'among them the lag and explain_run\'s figures');
+my @unset = grep { !$not_recorder{$_} } split /\n/,
+  qa("SELECT a.attname $cols AND to_jsonb(m) -> a.attname = 'null' ORDER BY a.attnum");
+is(join(',', @unset), '', 'the run across generators sets every column the local run sets');
+is(qa("SELECT verdict IS NOT DISTINCT FROM pgbenchx.explain_run(run_id) FROM pgbenchx.runs WHERE run_id = $multi"), 't',
+	'its verdict is explain_run\'s, computed as its final row was written');
+# the values: sums and maxima of the parts' rows, read on each generator
+my @mparts = parts_of($ga, $multi, $ga, $gb);
+my @summed = qw(transactions failed serialization_failures deadlock_failures retried retries skipped late notices aborted_clients jobs);
+my @maxed = qw(bench_duration_s conn_time_ms lag_max_ms);
+my (%sum, %max, @lag);
+# the columns as texts joined by |, a NULL as "null"
+sub row_of { return "SELECT concat_ws('|', " . join(', ', map { "coalesce(" . $_ . "::text, 'null')" } @_) . ") FROM pgbenchx.runs WHERE run_id = "; }
+for my $p (@mparts)
+{
+	my @v = split /\|/, qn($p->[0], row_of(@summed, @maxed, 'lag_avg_ms') . $p->[1]);
+	$sum{$_} += shift @v for @summed;
+	for my $c (@maxed)
+	{
+		my $x = shift @v;
+		$max{$c} = $x if !defined $max{$c} || $x > $max{$c};
+	}
+	push @lag, shift @v;
+}
+my @m = split /\|/, qa(row_of(@summed, @maxed) . $multi);
+is_deeply({ map { $_ => shift @m } @summed }, \%sum, 'the counts (' . join(', ', @summed) . ') = the sums of the parts\'');
+is_deeply({ map { $_ => shift @m } @maxed }, \%max, 'bench_duration_s, conn_time_ms and lag_max_ms = the parts\' largest');
+my ($lo, $hi) = sort { $a <=> $b } @lag;
+my $lag = qa("SELECT lag_avg_ms FROM pgbenchx.runs WHERE run_id = $multi");
+ok($lag >= $lo - 1e-9 && $lag <= $hi + 1e-9, "lag_avg_ms $lag is pooled from the parts' ($lo, $hi)");
+is(qa("SELECT abs(driver_cpu_s - " . join(' - ', map { qn($_->[0], "SELECT driver_cpu_s FROM pgbenchx.runs WHERE run_id = $_->[1]") } @mparts)
+	  . ") < 1e-6 AND samples_lost = 0 AND transactions = samples_lost_transactions "
+	  . "+ (SELECT sum(transactions) FROM pgbenchx.samples s WHERE s.run_id = $multi) AND checkpoints >= 0 AND autovacuums >= 0 "
+	  . "FROM pgbenchx.runs WHERE run_id = $multi"), 't',
+	'driver_cpu_s = the parts\' sum; the samples and samples_lost_transactions add up to the run\'s transactions');
+check_merged($ga, $multi, 'rate-limited run', $ga, $gb);
+
 # --- a sweep and a replay ---------------------------------------------------
 my $sw = qa("SET client_min_messages = warning; SELECT run_sweep(ARRAY[1, 3], 1, 'select-only', conninfo => '$cs', "
 	  . "generators => $gens, vacuum => false, checkpoint => false)");
@@ -184,6 +246,8 @@ qa("SET client_min_messages = warning; CALL pgbenchx.wait($rp)");
 my $rrun = qa("SELECT run_id FROM pgbenchx.runs WHERE sweep_id = $rp");
 is(qa("SELECT status || '|' || transactions FROM pgbenchx.runs WHERE run_id = $rrun"), 'completed|6',
 	'a replay across two generators: each of 2 clients ran the 3 statements once');
+is(qa("SELECT abs(qpm - (transactions + failed) / bench_duration_s * 60) < 1e-6 FROM pgbenchx.runs WHERE run_id = $rrun"), 't',
+	'its qpm is its statements per minute, as a local replay\'s');
 
 # --- refusals before anything starts ----------------------------------------
 my $last = qa("SELECT max(run_id) FROM pgbenchx.runs");

@@ -29,8 +29,7 @@ use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
-my $pgbench = '/usr/lib/postgresql/15/bin/pgbench';
--x $pgbench or die "stock pgbench is needed at $pgbench";
+my $pgbench = major_pgbench();
 
 my $node = pgbenchx_node('cases', conf => "log_parameter_max_length_on_error = 64\n");
 my $dir = $node->basedir . '/cases';
@@ -710,7 +709,7 @@ foreach my $init (
 	my ($out, $err) = ('', '');
 	IPC::Run::run([ $pgbench, split(/\s+/, $opts), '-h', $node->host, '-p', $node->port, 'postgres' ],
 		'>', \$out, '2>', \$err);
-	is($? >> 8, 0, "$name: stock pgbench -i succeeds");
+	is($? >> 8, 0, "$name: stock pgbench -i succeeds") or diag($err);
 	my ($want_layout, $want_content) = (q1($layout), q1($content));
 	q1("SET client_min_messages = warning; SELECT pgbench_init($args)");
 	is(q1($layout), $want_layout, "$name: pgbench_init makes the same tables, keys and partitions");

@@ -1,3 +1,98 @@
+/*
+ * pgbenchx--0.3--0.4.sql: ALTER EXTENSION pgbenchx UPDATE from 0.3 to 0.4.
+ * Generated: the Makefile concatenates the files of src/upgrade/0.3--0.4 in
+ * name order, one per change; once 0.4 is released they are frozen, and a
+ * later change ships as pgbenchx--0.4--0.5.sql.
+ *
+ * The rules of src/upgrade/0.2--0.3/00_header.sql hold: tables change as
+ * deltas, so that every stored result stays; routines and views are
+ * re-created in full, each once, by the last fragment that changes it, with
+ * src/sql's body (python3 scripts/upgrade_sync.py); a view only gains
+ * columns at its end; no GRANT or REVOKE on an existing routine (it would
+ * be recorded as an initial privilege); new routines reach existing
+ * runners in one fragment at the end.  test/t/036_upgrade.pl checks that
+ * 0.1 + UPDATE has the catalogue of a fresh CREATE EXTENSION, and
+ * test/t/037, 038 and 049 update real 0.1, 0.2 and 0.3 installs with
+ * their results.
+ */
+
+\echo Use "ALTER EXTENSION pgbenchx UPDATE TO '0.4'" to load this file. \quit
+/*
+ * sweep_summary of a replay in queries per minute (left over from issue
+ * 12: replays are read in qpm everywhere else): two columns at the end,
+ * peak_qpm and qpm_at_highest, NULL for a benchmark sweep.
+ */
+CREATE OR REPLACE VIEW pgbenchx.sweep_summary AS
+SELECT s.sweep_id, s.label, s.status, s.script, s.repeats,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id)::int AS runs,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.runs r WHERE r.sweep_id OPERATOR(pg_catalog.=) s.sweep_id AND r.status OPERATOR(pg_catalog.=) 'completed')::int AS completed_runs,
+       pk.median_tps AS peak_tps,
+       pk.clients AS peak_clients,
+       hi.clients AS highest_clients,
+       hi.median_tps AS tps_at_highest,
+       pg_catalog.round((100::float8 OPERATOR(pg_catalog.*) hi.median_tps OPERATOR(pg_catalog./) nullif(pk.median_tps, 0::float8))::numeric, 1) AS pct_of_peak_at_highest,
+       (SELECT pg_catalog.count(*) FROM pgbenchx.sweep_points p WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id AND p.unstable)::int AS unstable_points,
+       s.tags,
+       s.started_at,
+       s.environment_id,
+       e.os_sysname, e.os_release, e.data_fstype, e.data_mount_options,
+       e.cpu_model, e.cpu_count,
+       e.settings OPERATOR(pg_catalog.->>) 'shared_buffers'::text AS shared_buffers,
+       i.origin_system_identifier,
+       pk.median_qpm AS peak_qpm,
+       hi.median_qpm AS qpm_at_highest
+FROM pgbenchx.sweeps s
+LEFT JOIN LATERAL (
+    SELECT p.clients, p.median_tps, p.median_qpm FROM pgbenchx.sweep_points p
+    WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.median_tps DESC NULLS LAST, p.clients LIMIT 1) pk ON true
+LEFT JOIN LATERAL (
+    SELECT p.clients, p.median_tps, p.median_qpm FROM pgbenchx.sweep_points p
+    WHERE p.sweep_id OPERATOR(pg_catalog.=) s.sweep_id ORDER BY p.clients DESC LIMIT 1) hi ON true
+LEFT JOIN pgbenchx.environments e ON e.environment_id OPERATOR(pg_catalog.=) s.environment_id
+LEFT JOIN pgbenchx.imports i ON i.sweep_id OPERATOR(pg_catalog.=) s.sweep_id;
+
+COMMENT ON COLUMN pgbenchx.sweep_summary.peak_qpm IS 'a replay: the median queries per minute at peak_clients; NULL for a benchmark sweep';
+COMMENT ON COLUMN pgbenchx.sweep_summary.qpm_at_highest IS 'a replay: the median queries per minute at highest_clients; NULL for a benchmark sweep';
+/*
+ * 20_part (issue 14, the generator side): pgbenchx.launch_part starts this
+ * server's share of a run a recorder drives from several generators, and
+ * pgbenchx.part_go starts its measured interval at the recorder's moment.
+ * The progress view's phase gains 'ready' (a part waiting for its go); the
+ * view itself is unchanged.  Runners who had pgbenchx.wait get EXECUTE on
+ * the two new routines in 90_runner_grants.sql.
+ */
+
+/*
+ * A part: this server's share of a run that a recorder drives from several
+ * generator servers (run_bench(..., generators => ...)); the recorder's
+ * coordinator calls these over libpq, as the calling role, on each
+ * generator.  launch_part takes launch_bench's options (not vacuum,
+ * checkpoint, check_tpcb: the recorder does the maintenance once) and
+ * first_client, total_clients (the part's clients are those of one run of
+ * total_clients), scripts (the mix inline: [{"name", "body", "weight"}]) or
+ * script or replay_queries (with shuffle), part_of ({"recorder": "<system
+ * identifier>/<database>", "run_id", "generator"}, stored in runs.tags) and
+ * go_timeout_s (default 60).  It returns the part's run id once its
+ * coordinator has started; the part connects its clients, shows the phase
+ * 'ready' in progress_state(), and waits for part_go(run_id, start_at): it
+ * then starts measuring at start_at on this server's clock.  A go more than
+ * 200 ms late, or none within go_timeout_s, fails the part.  part_go is
+ * allowed to whoever may cancel the part.  Callers: runners (grant_runner).
+ */
+CREATE FUNCTION pgbenchx.launch_part(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_part'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+CREATE FUNCTION pgbenchx.part_go(run_id bigint, start_at timestamptz) RETURNS void
+AS 'MODULE_PATHNAME', 'pgbenchx_part_go'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION pgbenchx.launch_part(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbenchx.part_go(bigint, timestamptz) FROM PUBLIC;
+
+COMMENT ON COLUMN pgbenchx.progress.phase IS 'what the coordinator is doing: maintenance (vacuum, truncate, check_tpcb''s sums), checkpoint, connecting, ready (a part connected, waiting for pgbenchx.part_go), measuring, finishing (the totals and rows stored)';
+
+-- the runners get EXECUTE on both in 90_runner_grants.sql
 
 /*
  * 30_generators (issue 14, the recorder side): run_bench, both run_sweep
@@ -1137,4 +1232,452 @@ BEGIN
     WHERE run_map ? (x->>'run_id');
 
     RETURN result;
+END $$;
+
+/*
+ * 40_init_jobs (issue 15): pgbench_init gains jobs (the last parameter,
+ * default NULL), the background workers that generate pgbench_accounts.
+ * It is dropped and created again with the grants it had, as
+ * 0.2--0.3/63_explain_sql.sql does for the entry points.
+ */
+
+-- Who may execute pgbench_init (any grant of the user's, or grant_runner's
+-- runners), kept for its new version in a setting of this transaction.
+SELECT pg_catalog.set_config('pgbenchx_upgrade.init_grants', coalesce(pg_catalog.string_agg(
+           a.grantee::pg_catalog.text, ','), ''), true)
+FROM pg_catalog.pg_proc p
+CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+WHERE p.oid OPERATOR(pg_catalog.=) 'pgbench_init(int, int, int, text, boolean, boolean)'::pg_catalog.regprocedure::pg_catalog.oid
+  AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
+  AND a.grantee OPERATOR(pg_catalog.<>) p.proowner;
+
+DROP FUNCTION pgbench_init(int, int, int, text, boolean, boolean);
+
+CREATE FUNCTION pgbench_init(
+    scale            int DEFAULT 1,
+    fillfactor       int DEFAULT 100,
+    partitions       int DEFAULT 0,
+    partition_method text DEFAULT 'range',
+    unlogged         boolean DEFAULT false,
+    foreign_keys     boolean DEFAULT false,
+    jobs             int DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'pgbench_init'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) FROM PUBLIC;
+
+/*
+ * The grants it had, back on the new version.  A GRANT in an extension
+ * script is recorded in pg_init_privs as the extension's initial
+ * privilege, which pg_dump does not dump; the initial privileges are put
+ * back to what a fresh CREATE EXTENSION records (the REVOKE above), so
+ * that pg_dump keeps these grants as the user's.
+ */
+DO $$
+DECLARE
+    sig  pg_catalog.regprocedure := 'pgbench_init(int, int, int, text, boolean, boolean, int)'::pg_catalog.regprocedure;
+    g    record;
+    init pg_catalog.aclitem[];
+BEGIN
+    SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
+    WHERE i.objoid OPERATOR(pg_catalog.=) sig::pg_catalog.oid
+      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+      AND i.objsubid OPERATOR(pg_catalog.=) 0;
+    FOR g IN
+        SELECT DISTINCT x::pg_catalog.oid AS grantee
+        FROM pg_catalog.unnest(pg_catalog.string_to_array(
+                 pg_catalog.current_setting('pgbenchx_upgrade.init_grants'), ',')) x
+        ORDER BY 1
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', sig,
+                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                                       ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+    END LOOP;
+    UPDATE pg_catalog.pg_init_privs i SET initprivs = init
+    WHERE i.objoid OPERATOR(pg_catalog.=) sig::pg_catalog.oid
+      AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+      AND i.objsubid OPERATOR(pg_catalog.=) 0;
+END $$;
+/*
+ * report(id) prints pgbench's NaN where pgbench divides by a count of zero
+ * (the failed and retried shares of a run that processed nothing, a script
+ * of a mix that ran no transaction): test/t/053_pgbench_cases.pl compares
+ * its summary lines with stock pgbench's.  Re-created in full, as
+ * src/sql/45_report.sql creates it.
+ */
+CREATE OR REPLACE FUNCTION pgbenchx.report(id bigint) RETURNS text
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
+#variable_conflict use_column
+DECLARE
+    r          pgbenchx.runs;
+    w          pgbenchx.sweeps;
+    lines      text[] := '{}';
+    mix        record;
+    st         record;
+    nscripts   int;
+    total_w    numeric;
+    total_cnt  numeric;
+    failed     bigint;
+    skipped    bigint;
+    tries      int;
+    per_script boolean;
+    ss         jsonb;
+    s_cnt      numeric;
+    s_failed   numeric;
+    s_total    numeric;
+    share      float8;
+    peak       record;
+    top        record;
+    is_replay  boolean;
+    unit       text;
+    explained  boolean;
+    limit_col  text;
+BEGIN
+    IF report.id IS NULL THEN
+        RAISE EXCEPTION 'id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  DETAIL = 'report shows one run or one sweep.',
+                  HINT = 'Pass the id run_bench, run_sweep or run_replay returned.';
+    END IF;
+    SELECT * INTO r FROM pgbenchx.runs x WHERE x.run_id = report.id;
+    IF NOT FOUND THEN
+        SELECT * INTO w FROM pgbenchx.sweeps x WHERE x.sweep_id = report.id;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'no run or sweep has id %', report.id
+                USING ERRCODE = 'undefined_object',
+                      DETAIL = format('Neither pgbenchx.runs nor pgbenchx.sweeps has a row with id %s.', report.id),
+                      HINT = 'SELECT run_id, sweep_id, status FROM pgbenchx.runs lists them.';
+        END IF;
+
+        /* a sweep: one row per run, then the peak */
+        lines := lines || format('sweep %s: %s, %s', w.sweep_id, w.script, w.status);
+        /* a replay's rate is in queries per minute, with no connection variant */
+        is_replay := EXISTS (SELECT 1 FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id AND x.replay);
+        unit := CASE WHEN is_replay THEN 'qpm' ELSE 'tps' END;
+        /* a column "limit" (runs.verdict) when a run of the sweep recorded what the server did */
+        explained := EXISTS (SELECT 1 FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id AND x.record_system);
+        lines := lines || (CASE WHEN is_replay
+            THEN format('%7s  %16s  %14s  %10s  %8s  %s', 'clients', 'qpm', 'latency avg ms', 'p99 ms', 'failed',
+                        CASE WHEN explained THEN rpad('run', 14) ELSE 'run' END)
+            ELSE format('%7s  %16s  %16s  %14s  %10s  %8s  %s', 'clients', 'tps', 'tps incl. conn',
+                        'latency avg ms', 'p99 ms', 'failed', CASE WHEN explained THEN rpad('run', 14) ELSE 'run' END) END
+            || CASE WHEN explained THEN '  limit' ELSE '' END);
+        FOR st IN
+            SELECT x.clients::text AS clients,
+                   coalesce(round((CASE WHEN is_replay THEN x.qpm ELSE x.tps END)::numeric, 6)::text, '-') AS rate,
+                   coalesce(round(x.tps_incl_conn::numeric, 6)::text, '-') AS incl,
+                   coalesce(round(x.latency_avg_ms::numeric, 3)::text, '-') AS lat,
+                   coalesce(round(x.latency_p99_ms::numeric, 3)::text, '-') AS p99,
+                   coalesce(x.failed::text, '-') AS nfailed,
+                   x.run_id || CASE WHEN x.status = 'completed' THEN '' ELSE ' ' || x.status END AS run,
+                   CASE WHEN x.verdict IS NOT NULL THEN x.verdict
+                        WHEN x.record_system AND (x.top_waits IS NOT NULL OR x.iowait_avg IS NOT NULL
+                                                  OR x.server_cpu_ms_per_tx IS NOT NULL OR x.wal_bytes_per_tx IS NOT NULL
+                                                  OR x.blocks_read_per_tx IS NOT NULL OR x.blocks_written_per_tx IS NOT NULL)
+                            THEN 'no evident limit'
+                        ELSE '-' END AS verdict
+            FROM pgbenchx.runs x WHERE x.sweep_id = w.sweep_id ORDER BY x.clients, x.repeat, x.run_id
+        LOOP
+            limit_col := CASE WHEN explained THEN rpad(st.run, 14) || '  ' || st.verdict ELSE st.run END;
+            lines := lines || CASE WHEN is_replay
+                THEN format('%7s  %16s  %14s  %10s  %8s  %s', st.clients, st.rate, st.lat, st.p99, st.nfailed, limit_col)
+                ELSE format('%7s  %16s  %16s  %14s  %10s  %8s  %s', st.clients, st.rate, st.incl, st.lat,
+                            st.p99, st.nfailed, limit_col) END;
+        END LOOP;
+        WITH per AS (
+            SELECT x.clients, count(*) AS n,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY CASE WHEN is_replay THEN x.qpm ELSE x.tps END) AS tps
+            FROM pgbenchx.runs x
+            WHERE x.sweep_id = w.sweep_id AND x.status = 'completed'
+              AND CASE WHEN is_replay THEN x.qpm ELSE x.tps END IS NOT NULL
+            GROUP BY x.clients)
+        SELECT per.clients, per.n, per.tps INTO peak FROM per ORDER BY per.tps DESC, per.clients LIMIT 1;
+        IF FOUND THEN
+            SELECT x.clients,
+                   count(*) FILTER (WHERE x.status = 'completed'
+                                      AND CASE WHEN is_replay THEN x.qpm ELSE x.tps END IS NOT NULL) AS n,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY CASE WHEN is_replay THEN x.qpm ELSE x.tps END)
+                       FILTER (WHERE x.status = 'completed'
+                                 AND CASE WHEN is_replay THEN x.qpm ELSE x.tps END IS NOT NULL) AS tps
+            INTO top FROM pgbenchx.runs x
+            WHERE x.sweep_id = w.sweep_id
+            GROUP BY x.clients ORDER BY x.clients DESC LIMIT 1;
+            lines := lines || format('peak: %s %s at %s client%s%s', round(peak.tps::numeric, 6), unit, peak.clients,
+                                     CASE WHEN peak.clients = 1 THEN '' ELSE 's' END,
+                                     CASE WHEN peak.n > 1 THEN format(' (median of %s runs)', peak.n) ELSE '' END);
+            IF top.n > 0 AND peak.tps > 0 THEN
+                lines := lines || format('at the highest client count, %s: %s %s, %s%% of the peak',
+                                         top.clients, round(top.tps::numeric, 6), unit,
+                                         round((100 * top.tps / peak.tps)::numeric, 3));
+            ELSE
+                lines := lines || format('at the highest client count, %s: no completed run', top.clients);
+            END IF;
+        ELSE
+            lines := lines || 'peak: no completed run'::text;
+        END IF;
+        IF w.error IS NOT NULL THEN
+            lines := lines || ('error: ' || w.error);
+        END IF;
+        RETURN array_to_string(lines, E'\n');
+    END IF;
+
+    failed := coalesce(r.failed, 0);
+    skipped := coalesce(r.skipped, 0);
+    tries := coalesce(r.max_tries, 1);
+    total_cnt := coalesce(r.transactions, 0) + skipped + failed;
+
+    IF r.replay THEN
+        /* pgbench has no replay: its words, with statements and qpm */
+        lines := lines || 'transaction type: replay (each statement counts as one transaction)'::text;
+        lines := lines || ('query mode: ' || r.protocol);
+        lines := lines || ('number of clients: ' || r.clients);
+        lines := lines || ('number of threads: ' || r.jobs);
+        IF r.transactions IS NOT NULL THEN
+            lines := lines || ('number of statements actually processed: ' || r.transactions);
+            lines := lines || format('number of failed statements: %s (%s%%)', failed,
+                                     round(CASE WHEN total_cnt > 0 THEN 100 * failed / total_cnt ELSE 0 END, 3));
+            IF r.latency_avg_ms IS NOT NULL AND r.latency_avg_ms::text <> 'NaN' THEN
+                lines := lines || ('latency average = ' || round(r.latency_avg_ms::numeric, 3) || ' ms');
+                lines := lines || ('latency stddev = ' || round(r.latency_stddev_ms::numeric, 3) || ' ms');
+            END IF;
+            lines := lines || ('initial connection time = ' || coalesce(round(r.conn_time_ms::numeric, 3)::text, '-') || ' ms');
+            lines := lines || ('qpm = ' || coalesce(round(r.qpm::numeric, 6)::text, '-') || ' (without initial connection time)');
+        END IF;
+    ELSE
+        /* the scripts of the mix, in its order: "name" or "name@weight, ..." */
+        nscripts := 0;
+        total_w := 0;
+        FOR mix IN
+            SELECT m.n::int AS n,
+                   regexp_replace(m.item, '@[0-9]+$', '') AS name,
+                   coalesce(substring(m.item FROM '@([0-9]+)$')::bigint, 1) AS weight
+            FROM regexp_split_to_table(r.script, ',\s*') WITH ORDINALITY AS m(item, n)
+        LOOP
+            nscripts := nscripts + 1;
+            total_w := total_w + mix.weight;
+        END LOOP;
+        per_script := nscripts > 1;
+
+        lines := lines || ('transaction type: ' ||
+                           CASE WHEN per_script THEN 'multiple scripts'
+                                ELSE coalesce((SELECT b.description FROM pgbenchx.builtin_scripts() b
+                                               WHERE b.name = r.script), r.script) END);
+        lines := lines || ('scaling factor: ' || coalesce(r.scale::text, '1'));
+        lines := lines || ('query mode: ' || r.protocol);
+        lines := lines || ('number of clients: ' || r.clients);
+        lines := lines || ('number of threads: ' || r.jobs);
+        IF tries <> 0 THEN
+            lines := lines || ('maximum number of tries: ' || tries);
+        END IF;
+        IF r.transactions_per_client IS NOT NULL THEN
+            lines := lines || ('number of transactions per client: ' || r.transactions_per_client);
+            lines := lines || format('number of transactions actually processed: %s/%s',
+                                     coalesce(r.transactions, 0), r.transactions_per_client * r.clients);
+        ELSE
+            lines := lines || ('duration: ' || coalesce(r.duration, 0) || ' s');
+            lines := lines || ('number of transactions actually processed: ' || coalesce(r.transactions, 0));
+        END IF;
+        /* pgbench divides by the count as it is: 0/0 prints NaN */
+        lines := lines || format('number of failed transactions: %s (%s%%)', failed,
+                                 CASE WHEN total_cnt > 0 THEN round(100 * failed / total_cnt, 3)::text ELSE 'NaN' END);
+        IF tries <> 1 THEN
+            lines := lines || format('number of transactions retried: %s (%s%%)', coalesce(r.retried, 0),
+                                     CASE WHEN total_cnt > 0 THEN round(100 * coalesce(r.retried, 0) / total_cnt, 3)::text ELSE 'NaN' END);
+            lines := lines || ('total number of retries: ' || coalesce(r.retries, 0));
+        END IF;
+
+        /* pgbench stops here when nothing was executed */
+        IF coalesce(r.transactions, 0) + skipped > 0 THEN
+            IF r.rate IS NOT NULL AND r.latency_limit_ms IS NOT NULL THEN
+                lines := lines || format('number of transactions skipped: %s (%s%%)', skipped,
+                                         round(CASE WHEN total_cnt > 0 THEN 100 * skipped / total_cnt ELSE 0 END, 3));
+            END IF;
+            IF r.latency_limit_ms IS NOT NULL THEN
+                lines := lines || format('number of transactions above the %s ms latency limit: %s/%s (%s%%)',
+                                         round(r.latency_limit_ms::numeric, 1), coalesce(r.late, 0), r.transactions,
+                                         CASE WHEN r.transactions > 0 THEN round(100.0 * coalesce(r.late, 0) / r.transactions, 3)::text ELSE 'NaN' END);
+            END IF;
+            IF r.transactions > 0 THEN
+                lines := lines || ('latency average = ' || round(r.latency_avg_ms::numeric, 3) || ' ms');
+                lines := lines || ('latency stddev = ' || round(r.latency_stddev_ms::numeric, 3) || ' ms');
+            END IF;
+            IF r.rate IS NOT NULL THEN
+                lines := lines || format('rate limit schedule lag: avg %s (max %s) ms',
+                                         round(coalesce(r.lag_avg_ms, 0)::numeric, 3), round(coalesce(r.lag_max_ms, 0)::numeric, 3));
+            END IF;
+            IF r.connect_per_transaction THEN
+                lines := lines || ('average connection time = ' || coalesce(round(r.conn_time_ms::numeric, 3)::text, '-') || ' ms');
+                lines := lines || ('tps = ' || coalesce(round(r.tps::numeric, 6)::text, '-') || ' (including reconnection times)');
+            ELSE
+                lines := lines || ('initial connection time = ' || coalesce(round(r.conn_time_ms::numeric, 3)::text, '-') || ' ms');
+                lines := lines || ('tps = ' || coalesce(round(r.tps::numeric, 6)::text, '-') || ' (without initial connection time)');
+            END IF;
+
+            /* per script (several scripts) and per statement (-r) */
+            FOR mix IN
+                SELECT m.n::int AS n,
+                       regexp_replace(m.item, '@[0-9]+$', '') AS name,
+                       coalesce(substring(m.item FROM '@([0-9]+)$')::bigint, 1) AS weight
+                FROM regexp_split_to_table(r.script, ',\s*') WITH ORDINALITY AS m(item, n)
+                ORDER BY m.n
+            LOOP
+                IF per_script THEN
+                    ss := r.script_stats -> (mix.n - 1);
+                    s_cnt := coalesce((ss ->> 'transactions')::numeric, 0);
+                    s_failed := coalesce((ss ->> 'failed')::numeric, 0);
+                    s_total := s_cnt + s_failed + coalesce((ss ->> 'skipped')::numeric, 0);
+                    lines := lines || format('SQL script %s: %s', mix.n,
+                                             coalesce((SELECT b.description FROM pgbenchx.builtin_scripts() b
+                                                       WHERE b.name = mix.name), mix.name));
+                    lines := lines || format(' - weight: %s (targets %s%% of total)', mix.weight,
+                                             round(CASE WHEN total_w > 0 THEN 100 * mix.weight / total_w ELSE 0 END, 1));
+                    IF ss IS NULL THEN
+                        /* a run recorded before runs.script_stats: no per-script figures */
+                        lines := lines || ' - transactions: not recorded'::text;
+                    END IF;
+                END IF;
+                IF per_script AND ss IS NOT NULL THEN
+                    lines := lines || format(' - %s transactions (%s%% of total, tps = %s)', s_cnt,
+                                             CASE WHEN r.transactions > 0 THEN round(100 * s_cnt / r.transactions, 1)::text ELSE 'NaN' END,
+                                             coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
+                    lines := lines || format(' - number of failed transactions: %s (%s%%)', s_failed,
+                                             CASE WHEN s_total > 0 THEN round(100 * s_failed / s_total, 3)::text ELSE 'NaN' END);
+                    IF tries <> 1 THEN
+                        lines := lines || format(' - number of transactions retried: %s (%s%%)',
+                                                 coalesce(ss ->> 'retried', '0'),
+                                                 CASE WHEN s_total > 0 THEN round(100 * coalesce((ss ->> 'retried')::numeric, 0) / s_total, 3)::text ELSE 'NaN' END);
+                        lines := lines || (' - total number of retries: ' || coalesce(ss ->> 'retries', '0'));
+                    END IF;
+                    IF r.rate IS NOT NULL AND r.latency_limit_ms IS NOT NULL AND s_total > 0 THEN
+                        lines := lines || format(' - number of transactions skipped: %s (%s%%)',
+                                                 coalesce(ss ->> 'skipped', '0'),
+                                                 round(100 * coalesce((ss ->> 'skipped')::numeric, 0) / s_total, 3));
+                    END IF;
+                    IF s_cnt > 0 AND ss ->> 'latency_avg_ms' IS NOT NULL THEN
+                        lines := lines || (' - latency average = ' || round((ss ->> 'latency_avg_ms')::numeric, 3) || ' ms');
+                        lines := lines || (' - latency stddev = ' || round((ss ->> 'latency_stddev_ms')::numeric, 3) || ' ms');
+                    END IF;
+                END IF;
+                IF EXISTS (SELECT 1 FROM pgbenchx.statement_stats x WHERE x.run_id = r.run_id AND x.script = mix.name) THEN
+                    lines := lines || format('%sstatement latencies in milliseconds%s:',
+                                             CASE WHEN per_script THEN ' - ' ELSE '' END,
+                                             CASE WHEN tries = 1 THEN ' and failures' ELSE ', failures and retries' END);
+                    FOR st IN
+                        SELECT x.* FROM pgbenchx.statement_stats x
+                        WHERE x.run_id = r.run_id AND x.script = mix.name ORDER BY x.command
+                    LOOP
+                        lines := lines || CASE WHEN tries = 1
+                            THEN format('   %11s  %10s  %s', round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
+                                        st.failures, st.command_text)
+                            ELSE format('   %11s  %10s  %10s  %s', round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
+                                        st.failures, st.retries, st.command_text) END;
+                    END LOOP;
+                END IF;
+            END LOOP;
+        END IF;
+    END IF;
+
+    /* pgbenchx's own, which pgbench lacks */
+    lines := lines || '-- pgbenchx --'::text;
+    IF r.status <> 'completed' THEN
+        lines := lines || ('status: ' || r.status || coalesce(': ' || r.error, ''));
+    END IF;
+    IF r.latency_p50_ms IS NOT NULL AND r.latency_p50_ms::text <> 'NaN' THEN
+        lines := lines || format('latency percentiles: p50 = %s ms, p90 = %s ms, p95 = %s ms, p99 = %s ms, max = %s ms',
+                                 round(r.latency_p50_ms::numeric, 3), round(r.latency_p90_ms::numeric, 3),
+                                 round(r.latency_p95_ms::numeric, 3), round(r.latency_p99_ms::numeric, 3),
+                                 coalesce(round(r.latency_max_ms::numeric, 3)::text, '-'));
+    END IF;
+    IF coalesce(r.aborted_clients, 0) > 0 THEN
+        lines := lines || format('aborted clients: %s', r.aborted_clients);
+    END IF;
+    IF r.driver_cpu_s IS NOT NULL THEN
+        share := CASE WHEN r.bench_duration_s >= 1 THEN r.driver_cpu_s / (r.bench_duration_s * r.jobs) END;
+        lines := lines || format('driver CPU = %s s%s', round(r.driver_cpu_s::numeric, 3),
+                                 CASE WHEN share IS NOT NULL
+                                      THEN format(' (%s%% of %s job%s over %s s)', round((100 * share)::numeric, 3), r.jobs,
+                                                  CASE WHEN r.jobs = 1 THEN '' ELSE 's' END,
+                                                  round(r.bench_duration_s::numeric, 3))
+                                      ELSE '' END);
+        -- the same threshold as pgbenchx.wait's notice (wait.c, WAIT_DRIVER_BOUND_SHARE)
+        IF share > 0.9 THEN
+            lines := lines || format('warning: the driver workers were busy %s%% of the time: the load generator, not the server, may have been the limit; pass more jobs, or run the clients from another machine',
+                                     round((100 * share)::numeric));
+        END IF;
+    END IF;
+    /* why (issue 13): the verdict of explain_run and the per-transaction figures */
+    IF r.record_system THEN
+        /* the driver's CPU alone (runs.driver_cpu_s) tells nothing of the server */
+        IF r.verdict IS NULL AND coalesce(r.wal_bytes_per_tx, r.blocks_read_per_tx, r.blocks_written_per_tx,
+                                          r.server_cpu_ms_per_tx, r.iowait_avg) IS NULL AND r.top_waits IS NULL THEN
+            lines := lines || 'limit: not known (nothing was recorded about the machine and the server)'::text;
+        ELSE
+            lines := lines || format('limit: %s; per transaction: WAL %s bytes, %s blocks read, %s blocks written, server CPU %s ms, driver CPU %s ms; iowait %s',
+                                     coalesce(r.verdict, 'no evident limit'),
+                                     coalesce(round(r.wal_bytes_per_tx::numeric, 1)::text, '-'),
+                                     coalesce(round(r.blocks_read_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.blocks_written_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.server_cpu_ms_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round(r.driver_cpu_ms_per_tx::numeric, 3)::text, '-'),
+                                     coalesce(round((100 * r.iowait_avg)::numeric, 1) || '%', '-'));
+        END IF;
+        IF jsonb_typeof(r.top_waits) = 'array' AND jsonb_array_length(r.top_waits) > 0 THEN
+            lines := lines || ('top waits: ' ||
+                               (SELECT string_agg(format('%s:%s %s%%', e ->> 'wait_event_type', e ->> 'wait_event',
+                                                         round(100 * (e ->> 'share')::numeric, 1)), ', ' ORDER BY n)
+                                FROM jsonb_array_elements(r.top_waits) WITH ORDINALITY AS x(e, n)));
+        END IF;
+    ELSIF NOT r.record_system THEN
+        lines := lines || 'limit: not recorded (record_system => false)'::text;
+    END IF;
+    RETURN array_to_string(lines, E'\n');
+END $$;
+
+/*
+ * 90_runner_grants: the routines 0.4 adds, for the roles that already run
+ * benchmarks (the pattern of 0.2--0.3's 90_runner_grants.sql).
+ * grant_runner gives a runner EXECUTE on every routine of the extension; a
+ * runner granted under 0.3 holds EXECUTE on pgbenchx.wait, and gets the new
+ * routines here, as grant_runner would have given them.  A GRANT in an
+ * extension script is recorded in pg_init_privs as the extension's own
+ * initial privilege, which pg_dump does not dump: the initial privileges
+ * are put back to what a fresh CREATE EXTENSION records (each routine's
+ * REVOKE ... FROM PUBLIC), so that pg_dump keeps these grants as the
+ * user's.  (The entry points and pgbench_init, dropped and re-created by
+ * 30_generators.sql and 40_init_jobs.sql, get back the grants they had
+ * there; run_generators gets its SELECT grants in 30_generators.sql.)
+ */
+DO $$
+DECLARE
+    g    record;
+    f    pg_catalog.regprocedure;
+    init pg_catalog.aclitem[];
+BEGIN
+    FOREACH f IN ARRAY ARRAY['pgbenchx.launch_part(jsonb)',
+                             'pgbenchx.part_go(bigint, timestamptz)',
+                             'pgbenchx.generator_status()']::pg_catalog.regprocedure[] LOOP
+        SELECT i.initprivs INTO init FROM pg_catalog.pg_init_privs i
+        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
+          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+          AND i.objsubid OPERATOR(pg_catalog.=) 0;
+        FOR g IN
+            SELECT DISTINCT a.grantee
+            FROM pg_catalog.pg_proc p
+            CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+            WHERE p.oid OPERATOR(pg_catalog.=) 'pgbenchx.wait(bigint)'::pg_catalog.regprocedure::pg_catalog.oid
+              AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'::pg_catalog.text
+              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+            ORDER BY a.grantee
+        LOOP
+            EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO %s', f,
+                                      CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                                           ELSE g.grantee::pg_catalog.regrole::pg_catalog.text END);
+        END LOOP;
+        UPDATE pg_catalog.pg_init_privs i SET initprivs = init
+        WHERE i.objoid OPERATOR(pg_catalog.=) f::pg_catalog.oid
+          AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+          AND i.objsubid OPERATOR(pg_catalog.=) 0;
+    END LOOP;
 END $$;
