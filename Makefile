@@ -90,7 +90,7 @@ $(UPGRADE_SCRIPT): $(UPGRADE_DELTA) $(ROUTINE_SOURCES)
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"
 
-REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts charts report compare explain environment tpcb bad_input security import_checks histograms readme_messages
+REGRESS = setup init_errors init_content results_schema engine_refusals eval scripts pgbench_major charts report compare explain environment tpcb bad_input security import_checks histograms readme_messages
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

@@ -88,6 +88,7 @@
 #include "loopback.h"
 #include "run_spec.h"
 #include "script.h"
+#include "script_sql.h"
 #include "trust.h"
 
 /*
@@ -930,7 +931,7 @@ trust_check_run(const RunSpec *spec, const TrustClients *clients, int nscripts,
 	for (int i = 0; i < nscripts; i++)
 	{
 		ScriptError err;
-		Script	   *script = script_parse(names[i], texts[i], &err);
+		Script	   *script = script_parse(names[i], texts[i], &script_sql_parse_opts, &err);
 		char	   *source;
 
 		if (script == NULL)

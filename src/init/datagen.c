@@ -222,22 +222,21 @@ datagen_create_tables(DatagenState *state)
 		true},
 	};
 	const DatagenOptions *opts = state->opts;
-	const char *unlogged = opts->unlogged ? " unlogged" : "";
-
 	/*
-	 * As that major's pgbench -i: 18 refuses an unlogged partitioned table,
-	 * and pgbench 18 then creates all four tables logged, only the
-	 * partitions unlogged.
+	 * pgbench 18 creates none of the four tables unlogged when it
+	 * partitions pgbench_accounts (18 refuses an unlogged partitioned
+	 * table), only the partitions; 15 to 17 create them all unlogged
 	 */
-	const char *table_unlogged =
-		opts->partitions > 0 && !PGX_PARTITIONED_UNLOGGED_OK ? "" : unlogged;
+	const char *unlogged = opts->unlogged &&
+		(opts->partitions == 0 || PGX_PGBENCH_MAJOR < 18) ? " unlogged" : "";
+	const char *part_unlogged = opts->unlogged ? " unlogged" : "";
 	StringInfoData sql;
 
 	initStringInfo(&sql);
 	for (int i = 0; i < (int) lengthof(ddls); i++)
 	{
 		resetStringInfo(&sql);
-		appendStringInfo(&sql, "create%s table %s(%s)", table_unlogged, ddls[i].table,
+		appendStringInfo(&sql, "create%s table %s(%s)", unlogged, ddls[i].table,
 						 state->bigcols ? ddls[i].bigcols : ddls[i].smcols);
 		if (opts->partitions > 0 && strcmp(ddls[i].table, "pgbench_accounts") == 0)
 			appendStringInfo(&sql, " partition by %s (aid)",
@@ -252,7 +251,7 @@ datagen_create_tables(DatagenState *state)
 		resetStringInfo(&sql);
 		appendStringInfo(&sql,
 						 "create%s table pgbench_accounts_%d\n"
-						 "  partition of pgbench_accounts\n", unlogged, p);
+						 "  partition of pgbench_accounts\n", part_unlogged, p);
 		if (opts->method == DATAGEN_PART_RANGE)
 		{
 			int64		part_size = ((int64) DATAGEN_NACCOUNTS * opts->scale +
@@ -782,7 +781,7 @@ datagen_run(const DatagenOptions *opts)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
-	/* the files an earlier call's crash left, then this call's own crash record */
+	/* the files an earlier call's crash left, then this call's own record */
 	(void) initrecord_cleanup();
 	initrecord_start();
 	PG_TRY();

@@ -297,6 +297,7 @@ struct Script
 	ScriptNameIndex symindex;	/* name -> id */
 	int			nsql;
 	int			max_params;
+	int			pgbench_major;	/* the language it was read in */
 };
 
 static const char *const script_kind_names[] = {
@@ -414,6 +415,14 @@ typedef struct ScriptParser
 	bool		failed;
 	size_t		line_pos;		/* cache for script_line_at() */
 	int			line_no;
+	int			major;			/* the pgbench major whose language this is */
+	/*
+	 * Where pgbench's psql lexer resumes scanning: after the last ";" that
+	 * ended an SQL command, or after the last meta-command (false, 0 before
+	 * either).  pgbench 15 to 17 number a misplaced \gset by it.
+	 */
+	bool		rescanned;
+	size_t		scan_from;
 } ScriptParser;
 
 /* 1-based line of src[pos]; positions asked for mostly increase */
@@ -700,7 +709,7 @@ typedef enum ScriptMeta
 } ScriptMeta;
 
 static ScriptMeta
-script_meta_lookup(const char *w, size_t n)
+script_meta_lookup(const char *w, size_t n, int major)
 {
 	static const struct
 	{
@@ -711,19 +720,44 @@ script_meta_lookup(const char *w, size_t n)
 		{"sleep", META_SLEEP}, {"if", META_IF}, {"elif", META_ELIF},
 		{"else", META_ELSE}, {"endif", META_ENDIF}, {"gset", META_GSET},
 		{"aset", META_ASET}, {"startpipeline", META_STARTPIPELINE},
-		{"endpipeline", META_ENDPIPELINE},
-		/*
-		 * \syncpipeline is pgbench 17's: pgbench 15 says "invalid command",
-		 * and so does pgbenchx, whose scripts must run under pgbench 15
-		 * (META_SYNCPIPELINE stays for when the language moves on)
-		 */
+		{"syncpipeline", META_SYNCPIPELINE}, {"endpipeline", META_ENDPIPELINE},
 	};
 	size_t		i;
 
 	for (i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
 		if (strlen(metas[i].name) == n && strncasecmp(metas[i].name, w, n) == 0)
+		{
+			/* \syncpipeline came with pgbench 17: 15 and 16 know no such command */
+			if (metas[i].meta == META_SYNCPIPELINE && major < 17)
+				return META_NONE;
 			return metas[i].meta;
+		}
 	return META_NONE;
+}
+
+/*
+ * The line a misplaced \gset or \aset is reported at ("\gset must follow
+ * an SQL command"): from pgbench 18 the line of its backslash; before, the
+ * line where pgbench's psql lexer resumed scanning for the command that
+ * reached it, which pgbench 15 to 17 count up to the lexer's position at
+ * that time: the line after the previous meta-command (its newline read),
+ * the line of the previous ";", or, before the first scan has stopped
+ * anywhere, the whole text but its last character (so "\gset\nSELECT 1;\n"
+ * reads as line 2).
+ */
+static int
+script_gset_lineno(ScriptParser *p, int backslash_line)
+{
+	int			n = 1;
+
+	if (p->major >= 18)
+		return backslash_line;
+	if (p->rescanned)
+		return script_line_at(p, p->scan_from);
+	for (size_t i = 0; i + 1 < p->len; i++)
+		if (p->src[i] == '\n')
+			n++;
+	return n;
 }
 
 /*
@@ -800,7 +834,8 @@ script_parse_meta(ScriptParser *p, size_t bs, size_t *next)
 		return true;			/* a lone backslash: nothing, as in pgbench */
 	snprintf(name, sizeof(name), "%.*s",
 			 (int) (words[0].end - words[0].start), src + words[0].start);
-	meta = script_meta_lookup(src + words[0].start, words[0].end - words[0].start);
+	meta = script_meta_lookup(src + words[0].start, words[0].end - words[0].start,
+							  p->major);
 
 	if (meta == META_SET || meta == META_IF || meta == META_ELIF)
 	{
@@ -971,12 +1006,12 @@ script_parse_meta(ScriptParser *p, size_t bs, size_t *next)
 					return script_syntax_error(p, lineno, line, linelen, name,
 											   "too many arguments", NULL, -1);
 				if (s->ncmds == 0)
-					return script_syntax_error(p, lineno, NULL, 0, NULL,
+					return script_syntax_error(p, script_gset_lineno(p, lineno), NULL, 0, NULL,
 											   "\\gset must follow an SQL command",
 											   NULL, -1);
 				prev = &s->cmds[s->ncmds - 1];
 				if (prev->kind != SCRIPT_CMD_SQL || prev->store != SCRIPT_STORE_NONE)
-					return script_syntax_error(p, lineno, NULL, 0, NULL,
+					return script_syntax_error(p, script_gset_lineno(p, lineno), NULL, 0, NULL,
 											   "\\gset must follow an SQL command",
 											   prev->kind != SCRIPT_CMD_SQL ? prev->first_line : NULL,
 											   -1);
@@ -1035,6 +1070,108 @@ script_dollar_tag(const char *src, size_t len, size_t i)
 	return 0;
 }
 
+/*
+ * psql's lexer keeps a ";" inside BEGIN ... END from ending a statement that
+ * starts CREATE [OR REPLACE] {FUNCTION|PROCEDURE} (a SQL-standard body:
+ * BEGIN ATOMIC ... END), and so does pgbench: the first keywords of the
+ * statement are noted by their initial (outside parentheses), and then each
+ * BEGIN, each CASE inside a BEGIN and each END counted.  pgbench 19 also
+ * notes SCHEMA, and tracks each CREATE element of a CREATE SCHEMA the same
+ * way.  The notes end at a ";" or "\;" outside parentheses and blocks (as
+ * the binaries of 15.20, 16.15, 17.11, 18.6 and 19beta3 do; 15.18's source
+ * ended them at any "\;"); a meta-command does not end them (after "SELECT
+ * 1 \gset" pgbench reads a CREATE FUNCTION on the next line as no routine).
+ */
+typedef struct ScriptBlocks
+{
+	char		init[4];		/* the statement's first keywords' initials */
+	int			ninit;
+	char		sub[4];			/* 19: those of a CREATE SCHEMA element */
+	int			nsub;
+	int			begin_depth;
+} ScriptBlocks;
+
+static bool
+script_word_is(const char *w, size_t n, const char *keyword)
+{
+	return strlen(keyword) == n && strncasecmp(w, keyword, n) == 0;
+}
+
+static void
+script_blocks_note(const char *w, size_t n, int major, char *idents, int *count)
+{
+	if (*count >= 4)
+		return;
+	if (script_word_is(w, n, "create") || script_word_is(w, n, "function") ||
+		script_word_is(w, n, "procedure") || script_word_is(w, n, "or") ||
+		script_word_is(w, n, "replace") ||
+		(major >= 19 && script_word_is(w, n, "schema")))
+		idents[*count] = (char) tolower((unsigned char) w[0]);
+	(*count)++;
+}
+
+static bool
+script_blocks_routine(const char *idents)
+{
+	return idents[0] == 'c' &&
+		(idents[1] == 'f' || idents[1] == 'p' ||
+		 (idents[1] == 'o' && idents[2] == 'r' &&
+		  (idents[3] == 'f' || idents[3] == 'p')));
+}
+
+/* an identifier of the SQL text, outside parentheses */
+static void
+script_blocks_word(ScriptBlocks *b, const char *w, size_t n, int major)
+{
+	bool		schema;
+
+	if (b->ninit == 0)
+	{
+		memset(b->init, 0, sizeof(b->init));
+		memset(b->sub, 0, sizeof(b->sub));
+		b->nsub = 0;
+	}
+	script_blocks_note(w, n, major, b->init, &b->ninit);
+	schema = b->init[0] == 'c' && b->init[1] == 's';	/* noted from 19 */
+	if (schema && b->begin_depth == 0)
+	{
+		if (script_word_is(w, n, "create"))
+		{
+			memset(b->sub, 0, sizeof(b->sub));
+			b->nsub = 0;
+		}
+		script_blocks_note(w, n, major, b->sub, &b->nsub);
+	}
+	if (!script_blocks_routine(b->init) && !(schema && script_blocks_routine(b->sub)))
+		return;
+	if (script_word_is(w, n, "begin"))
+		b->begin_depth++;
+	else if (script_word_is(w, n, "case"))
+	{
+		if (b->begin_depth >= 1)	/* CASE ends with END too */
+			b->begin_depth++;
+	}
+	else if (script_word_is(w, n, "end") && b->begin_depth > 0)
+		b->begin_depth--;
+}
+
+/*
+ * Whether an identifier token of psql's lexer starts at src[i]: a letter,
+ * "_" or a non-ASCII byte not inside another token (a number's "1begin", a
+ * variable's ":begin"; "::" is a cast).
+ */
+static bool
+script_identifier_at(const char *src, size_t i)
+{
+	if (!expr_is_name_start((unsigned char) src[i]))
+		return false;
+	if (i == 0)
+		return true;
+	if (expr_is_name_char((unsigned char) src[i - 1]) || src[i - 1] == '$')
+		return false;
+	return !(src[i - 1] == ':' && !(i >= 2 && src[i - 2] == ':'));
+}
+
 static bool
 script_split(ScriptParser *p)
 {
@@ -1044,6 +1181,9 @@ script_split(ScriptParser *p)
 	int			depth = 0;
 	int			lineno = 1;
 	ScriptBuf	b = {NULL, 0, 0};
+	ScriptBlocks blocks;
+
+	memset(&blocks, 0, sizeof(blocks));
 
 #define APPEND(ptr, n) \
 	do { if (!script_buf_append(&b, (ptr), (n))) goto nomem; } while (0)
@@ -1157,8 +1297,12 @@ script_split(ScriptParser *p)
 		{
 			APPEND(";", 1);
 			i++;
-			if (depth == 0)
+			if (depth == 0 && blocks.begin_depth == 0)
 			{
+				blocks.ninit = 0;
+				/* psql's lexer stops here: pgbench's next scan starts after */
+				p->rescanned = true;
+				p->scan_from = i;
 				if (!script_emit_sql(p, &b, lineno))
 					break;
 			}
@@ -1168,6 +1312,8 @@ script_split(ScriptParser *p)
 			if (i + 1 < len && (src[i + 1] == ';' || src[i + 1] == ':'))
 			{
 				/* "\;" and "\:" put the bare character into the query */
+				if (src[i + 1] == ';' && depth == 0 && blocks.begin_depth == 0)
+					blocks.ninit = 0;
 				APPEND(src + i + 1, 1);
 				i += 2;
 			}
@@ -1181,7 +1327,20 @@ script_split(ScriptParser *p)
 				if (!script_parse_meta(p, i, &next))
 					break;
 				i = next;
+				p->rescanned = true;
+				p->scan_from = next;
 			}
+		}
+		else if (script_identifier_at(src, i))
+		{
+			size_t		e = i + 1;
+
+			while (e < len && script_ident_char(src[e]))
+				e++;
+			if (depth == 0)
+				script_blocks_word(&blocks, src + i, e - i, p->major);
+			APPEND(src + i, e - i);
+			i = e;
 		}
 		else
 		{
@@ -1301,7 +1460,8 @@ script_check_conditionals(ScriptParser *p)
 }
 
 Script *
-script_parse(const char *name, const char *text, ScriptError *err)
+script_parse(const char *name, const char *text, const ScriptParseOptions *opts,
+			 ScriptError *err)
 {
 	ScriptParser p;
 	Script	   *s;
@@ -1314,6 +1474,9 @@ script_parse(const char *name, const char *text, ScriptError *err)
 		return NULL;
 	}
 	memset(s, 0, sizeof(*s));
+	s->pgbench_major = opts != NULL ? opts->pgbench_major : 0;
+	if (s->pgbench_major < SCRIPT_PGBENCH_MAJOR_DEFAULT)
+		s->pgbench_major = SCRIPT_PGBENCH_MAJOR_DEFAULT;
 	s->name = script_strndup(name, strlen(name));
 	if (s->name == NULL)
 	{
@@ -1328,6 +1491,7 @@ script_parse(const char *name, const char *text, ScriptError *err)
 	p.len = strlen(text);
 	p.err = err;
 	p.line_no = 1;
+	p.major = s->pgbench_major;
 
 	script_interrupt_reset();
 	if (!script_split(&p) || !script_check_conditionals(&p))
@@ -1376,6 +1540,12 @@ const char *
 script_name(const Script *s)
 {
 	return s->name;
+}
+
+int
+script_pgbench_major(const Script *s)
+{
+	return s->pgbench_major;
 }
 
 int

@@ -118,14 +118,41 @@ typedef enum ScriptResultStore
 typedef struct Script Script;
 
 /*
+ * Which pgbench's language a script is read in: the major of the pgbench
+ * whose script language it is (what it accepts and refuses, and its parse
+ * errors' words and line numbers).  The server passes its own major
+ * (script_sql.h's script_sql_parse_opts, from pg_compat.h); the standalone
+ * tests pass what they test.  The differences (src/README.md, "pgbench per
+ * major"):
+ *   - 17 and later: \syncpipeline (pgbench 15 and 16: "invalid command");
+ *   - 18 and later: "\gset must follow an SQL command" names the line of
+ *     the \gset; pgbench 15 to 17 name the line where its psql lexer
+ *     resumed scanning before reaching it (the line after the previous
+ *     meta-command, the line of the previous ";", or for the first scan
+ *     of the script the line of its last character but one).
+ * Majors are compared with >=: a later major reads as the latest known.
+ */
+/* the default, and the least: a major below it reads as it */
+#define SCRIPT_PGBENCH_MAJOR_DEFAULT 15
+
+typedef struct ScriptParseOptions
+{
+	int			pgbench_major;	/* 15, 16, ...; 0 = SCRIPT_PGBENCH_MAJOR_DEFAULT */
+} ScriptParseOptions;
+
+/*
  * Parse a script.  name is used in error messages (pgbench uses the file name
- * or "<builtin: ...>").  Returns NULL and fills *err on error.
+ * or "<builtin: ...>").  opts NULL reads the language of pgbench
+ * SCRIPT_PGBENCH_MAJOR_DEFAULT.  Returns NULL and fills *err on error.
  * The result is immutable and may be shared by any number of clients.
  */
-extern Script *script_parse(const char *name, const char *text, ScriptError *err);
+extern Script *script_parse(const char *name, const char *text,
+							const ScriptParseOptions *opts, ScriptError *err);
 extern void script_free(Script *script);
 
 extern const char *script_name(const Script *script);
+/* the pgbench major the script was read as (never 0) */
+extern int	script_pgbench_major(const Script *script);
 extern int	script_command_count(const Script *script);
 extern int	script_sql_count(const Script *script);	/* SQL commands */
 extern ScriptCommandKind script_command_kind(const Script *script, int i);

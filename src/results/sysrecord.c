@@ -5,7 +5,8 @@
  *	  rows (sysrecord.h says when the coordinator calls what, and where
  *	  each figure comes from).  Owns: the readings (machine CPU, the data
  *	  and WAL devices, driver CPU, pg_stat_wal, pg_stat_database,
- *	  pg_stat_bgwriter, checkpoints), their ring, the rows and
+ *	  pg_stat_bgwriter and, from 17, pg_stat_io (pg_compat.h),
+ *	  checkpoints), their ring, the rows and
  *	  runs.system_notes.
  *
  * A reading allocates nothing that outlives it: the statistics the server
@@ -59,7 +60,6 @@ typedef struct SysReading
 	int64		wal_records;
 	int64		wal_fpi;
 	int64		wal_bytes;
-	bool		walsync_ok;		/* wal_write and wal_sync */
 	int64		wal_write;
 	int64		wal_sync;
 	bool		db_ok;
@@ -70,7 +70,6 @@ typedef struct SysReading
 	bool		bgw_ok;
 	int64		buffers_checkpoint;
 	int64		buffers_clean;
-	bool		bgw_backend_ok; /* buffers_backend */
 	int64		buffers_backend;
 	int64		ckpt_begun;
 	int64		ckpt_done;
@@ -258,18 +257,14 @@ sysrecord_read_server(SysRecord *rec, SysReading *r)
 	{
 		PgStat_WalStats *w = pgstat_fetch_stat_wal();
 		PgStat_StatDBEntry *db = pgstat_fetch_stat_dbentry(rec->dboid);
-		const char *why;
 
 		r->walstat_ok = w != NULL;
-		r->walsync_ok = false;
 		if (w)
 		{
 			r->wal_records = PGX_WALSTAT(w, wal_records);
 			r->wal_fpi = PGX_WALSTAT(w, wal_fpi);
 			r->wal_bytes = (int64) PGX_WALSTAT(w, wal_bytes);
-			r->walsync_ok = pgx_wal_write_sync(w, &r->wal_write, &r->wal_sync, &why);
-			if (!r->walsync_ok)
-				sysrecord_note(rec, "wal_write and wal_sync: %s", why);
+			pgx_wal_write_sync(w, &r->wal_write, &r->wal_sync);
 		}
 		r->db_ok = db != NULL;
 		if (db)
@@ -282,15 +277,8 @@ sysrecord_read_server(SysRecord *rec, SysReading *r)
 		else
 			sysrecord_note(rec, "pg_stat_database: the run's database has no statistics");
 	}
-	{
-		const char *why = NULL;
-
-		r->bgw_ok = pgx_bgwriter_buffers(&r->buffers_clean, &r->buffers_checkpoint,
-										 &r->buffers_backend, &r->bgw_backend_ok,
-										 &why);
-		if (why)
-			sysrecord_note(rec, "%s", why);
-	}
+	r->bgw_ok = pgx_bgwriter_buffers(&r->buffers_clean, &r->buffers_checkpoint,
+									 &r->buffers_backend);
 	pgstat_clear_snapshot();
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(rec->tmp);
@@ -586,8 +574,8 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	sysrow_delta(rec, &row, a->wal_records, b->wal_records, ok);
 	sysrow_delta(rec, &row, a->wal_fpi, b->wal_fpi, ok);
 	sysrow_delta(rec, &row, a->wal_bytes, b->wal_bytes, ok);
-	sysrow_delta(rec, &row, a->wal_write, b->wal_write, ok && a->walsync_ok && b->walsync_ok);
-	sysrow_delta(rec, &row, a->wal_sync, b->wal_sync, ok && a->walsync_ok && b->walsync_ok);
+	sysrow_delta(rec, &row, a->wal_write, b->wal_write, ok);
+	sysrow_delta(rec, &row, a->wal_sync, b->wal_sync, ok);
 	ok = a != &none && a->db_ok && b->db_ok;
 	sysrow_delta(rec, &row, a->blks_hit, b->blks_hit, ok);
 	sysrow_delta(rec, &row, a->blks_read, b->blks_read, ok);
@@ -596,8 +584,7 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	ok = a != &none && a->bgw_ok && b->bgw_ok;
 	sysrow_delta(rec, &row, a->buffers_checkpoint, b->buffers_checkpoint, ok);
 	sysrow_delta(rec, &row, a->buffers_clean, b->buffers_clean, ok);
-	sysrow_delta(rec, &row, a->buffers_backend, b->buffers_backend,
-				 ok && a->bgw_backend_ok && b->bgw_backend_ok);
+	sysrow_delta(rec, &row, a->buffers_backend, b->buffers_backend, ok);
 	ok = a != &none;
 	sysrow_add(&row, INT4OID, Int32GetDatum((int32) (b->ckpt_begun - a->ckpt_begun)), !ok);
 	sysrow_add(&row, INT4OID, Int32GetDatum((int32) (b->ckpt_done - a->ckpt_done)), !ok);

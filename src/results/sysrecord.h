@@ -44,9 +44,12 @@
  *	- driver CPU: /proc/PID/stat of the driver workers; a driver that is
  *	  done counts its own final getrusage (DriverShared.cpu_seconds), so
  *	  the rows add up to runs.driver_cpu_s;
- *	- pg_stat_wal, pg_stat_database (the run's database) and
- *	  pg_stat_bgwriter through the server's C API (pgstat_fetch_stat_*),
- *	  the snapshot cleared before each reading; stats_fetch_consistency =
+ *	- pg_stat_wal, pg_stat_database (the run's database),
+ *	  pg_stat_bgwriter and pg_stat_checkpointer, and pg_stat_io for what
+ *	  17 and 18 moved there (buffers_backend from 17, wal_write and
+ *	  wal_sync from 18: pg_compat.h says which cells mean what they meant)
+ *	  through the server's C API (pgstat_fetch_stat_*), the snapshot
+ *	  cleared before each reading; stats_fetch_consistency =
  *	  snapshot would copy every statistic each second, so the coordinator
  *	  reads with cache instead;
  *	- checkpoints: begun when the redo pointer of the checkpoint in progress
@@ -65,7 +68,11 @@
  * run.  To keep the run's total, the end reading of these counters waits
  * (at most 2 s) until the clients' backends have exited and so flushed
  * everything.  The checkpointer's and bgwriter's counters are flushed by
- * them at their own pace.  The /proc figures have no such delay.
+ * them at their own pace; so is buffers_backend until 16, which the
+ * checkpointer counts as it absorbs the other processes' sync requests (at
+ * a checkpoint, or once its queue, NBuffers long, is half full), where 17's
+ * pg_stat_io has each process flush its own.  The /proc figures have no
+ * such delay.
  *
  *-------------------------------------------------------------------------
  */

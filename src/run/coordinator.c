@@ -215,6 +215,11 @@ coordinator_wait_latch(long timeout_ms)
  * Checkpoints and autovacuum runs so far on the server the clients use
  * (another one with conninfo), so that a run can say which happened during
  * it.  Returns false if they could not be read.
+ *
+ * The checkpoints are pg_stat_bgwriter's checkpoints_timed and
+ * checkpoints_req until 16; 17 moved them to pg_stat_checkpointer as
+ * num_timed and num_requested (the same counts).  That server may be of
+ * another major than this build (conninfo), so its own version chooses.
  */
 static bool
 coordinator_counters(const RunSpec *spec, int64 *checkpoints, int64 *autovacuums)
@@ -227,6 +232,11 @@ coordinator_counters(const RunSpec *spec, int64 *checkpoints, int64 *autovacuums
 	if (conn == NULL)
 		return false;
 	error = loopback_exec(conn,
+						  PQserverVersion(conn) >= 170000 ?
+						  "SELECT pg_catalog.concat_ws(' ',"
+						  " (SELECT num_timed OPERATOR(pg_catalog.+) num_requested FROM pg_catalog.pg_stat_checkpointer),"
+						  " (SELECT coalesce(pg_catalog.sum(autovacuum_count OPERATOR(pg_catalog.+) autoanalyze_count), 0)"
+						  " FROM pg_catalog.pg_stat_all_tables))" :
 						  "SELECT pg_catalog.concat_ws(' ',"
 						  " (SELECT checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req FROM pg_catalog.pg_stat_bgwriter),"
 						  " (SELECT coalesce(pg_catalog.sum(autovacuum_count OPERATOR(pg_catalog.+) autoanalyze_count), 0)"

@@ -54,6 +54,7 @@
 #include "run_shmem.h"
 #include "run_spec.h"
 #include "script.h"
+#include "script_sql.h"
 #include "stats.h"
 #include "worker.h"
 
@@ -138,6 +139,10 @@ typedef struct DriverClient
 	TimestampTz txn_scheduled;	/* -R */
 	TimestampTz cmd_start;		/* the command in flight (-r) */
 	int			syncs_pending;	/* pipeline syncs sent, not yet collected */
+	int			syncs_read;		/* \endpipeline: sync results read since the
+								 * end of the last query's results */
+	bool		prepare_read;	/* \endpipeline: the results being read are
+								 * a statement's prepared in the pipeline */
 	TimestampTz conn_start;
 	TimestampTz wake_at;		/* THROTTLE, SLEEP, YIELD */
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
@@ -556,6 +561,23 @@ driver_stream_results(PGconn *conn)
 }
 
 /*
+ * \syncpipeline: a sync queued without a flush (libpq 17's
+ * PQsendPipelineSync, what pgbench 17 calls).  The language refuses
+ * \syncpipeline before pgbench 17, so the libpq a server of 15 or 16 links
+ * never gets here; should it, PQpipelineSync also flushes, which changes no
+ * result.
+ */
+static inline int
+driver_send_pipeline_sync(PGconn *conn)
+{
+#ifdef LIBPQ_HAS_SEND_PIPELINE_SYNC
+	return PQsendPipelineSync(conn);
+#else
+	return PQpipelineSync(conn);
+#endif
+}
+
+/*
  * Drop the notifications (LISTEN) the client received: libpq queues every
  * one until PQnotifies takes it, and pgbench never looks at them, so a
  * script notifying itself, or another session notifying a channel the
@@ -854,7 +876,7 @@ driver_client_connected(DriverRun *dr, DriverClient *c, TimestampTz now)
  * the client was aborted.
  */
 static bool
-driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
+driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res, int query)
 {
 	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 
@@ -870,8 +892,9 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res)
 				CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
 		return true;
 	}
-	driver_client_abort(dr, c, "client %d script %d aborted in command %d query 0: %s",
-						c->id, c->step.script, c->step.command, PQresultErrorMessage(res));
+	driver_client_abort(dr, c, "client %d script %d aborted in command %d query %d: %s",
+						c->id, c->step.script, c->step.command, query,
+						PQresultErrorMessage(res));
 	return false;
 }
 
@@ -1029,7 +1052,7 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 				ok = false;
 			}
 			else
-				ok = driver_client_error(dr, c, res);
+				ok = driver_client_error(dr, c, res, 0);
 			PQclear(res);
 		}
 		else if (c->phase == CLIENT_WAIT_RESULT && c->step.store != SCRIPT_STORE_NONE)
@@ -1046,8 +1069,12 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 /*
  * \endpipeline: collect every result up to the last sync, then leave
  * pipeline mode.  A serialization or deadlock failure fails the
- * transaction (the pipeline's implicit transaction is gone); any other
- * error aborts the client, as pgbench does.
+ * transaction (the pipeline's implicit transaction is gone) and every
+ * result after it is dropped unread, as pgbench discards them up to the
+ * last sync (with \syncpipeline, pgbench 17, the statements after a later
+ * sync still ran); any other error aborts the client, as pgbench does, and
+ * in its words: "query N" counts, as pgbench's reading of the results
+ * does, the sync results read since the end of the previous query's.
  */
 static DriverRead
 driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
@@ -1081,6 +1108,14 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 				return DRIVER_READ_ABORTED;
 			}
 			after_null = true;
+			/*
+			 * A statement prepared in the pipeline (prepared mode: queued
+			 * just before its first execution) is no query of pgbench's,
+			 * which prepares before it enters the pipeline.
+			 */
+			if (!c->prepare_read)
+				c->syncs_read = 0;
+			c->prepare_read = false;
 			continue;
 		}
 		after_null = false;
@@ -1094,8 +1129,14 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 			continue;
 		}
 		if (st == PGRES_PIPELINE_SYNC)
+		{
 			c->syncs_pending--;
-		else if (st == PGRES_FATAL_ERROR && !driver_client_error(dr, c, res))
+			c->syncs_read++;
+		}
+		else if (st == PGRES_COMMAND_OK && PQcmdStatus(res)[0] == '\0')
+			c->prepare_read = true; /* a Parse's, where a command has its tag */
+		else if (st == PGRES_FATAL_ERROR && c->failure == CLIENT_FAILURE_NONE &&
+				 !driver_client_error(dr, c, res, c->syncs_read))
 		{
 			PQclear(res);
 			return DRIVER_READ_ABORTED;
@@ -1141,7 +1182,12 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			break;
 		case SCRIPT_STEP_PIPELINE_SYNC:
 		case SCRIPT_STEP_PIPELINE_END:
-			if (!PQpipelineSync(c->conn))
+			/*
+			 * \syncpipeline (pgbench 17) queues a sync and goes on, as
+			 * pgbench's PQsendPipelineSync; \endpipeline sends them all.
+			 */
+			if (!(c->step.kind == SCRIPT_STEP_PIPELINE_SYNC ?
+				  driver_send_pipeline_sync(c->conn) : PQpipelineSync(c->conn)))
 			{
 				driver_client_command_failed(dr, c,
 											 c->step.kind == SCRIPT_STEP_PIPELINE_END ?
@@ -1153,6 +1199,8 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			if (c->step.kind == SCRIPT_STEP_PIPELINE_END)
 			{
 				c->cmd_start = now;
+				c->syncs_read = 0;
+				c->prepare_read = false;
 				if (driver_client_flush(dr, c))
 					c->phase = CLIENT_WAIT_PIPELINE;
 			}
@@ -1841,7 +1889,7 @@ driver_shuffled_client(DriverRun *dr, DriverClient *c, const ScriptClientOptions
 	initStringInfo(&text);
 	for (int i = 0; i < n; i++)
 		appendStringInfo(&text, "%s\n", script_command_text(orig, c->cmd_map[i]));
-	mine = script_parse(script_name(orig), text.data, err);
+	mine = script_parse(script_name(orig), text.data, &script_sql_parse_opts, err);
 	if (mine == NULL)
 		return NULL;
 	if (script_command_count(mine) != n)
@@ -1862,7 +1910,7 @@ driver_setup_clients(DriverRun *dr)
 	dr->nsql = 0;
 	for (int k = 0, ncmd = 0; k < pl->nscripts; k++)
 	{
-		Script	   *script = script_parse(pl->names[k], pl->texts[k], &err);
+		Script	   *script = script_parse(pl->names[k], pl->texts[k], &script_sql_parse_opts, &err);
 
 		if (script == NULL)
 		{

@@ -544,7 +544,7 @@ launch_check_scripts(RunSpec *spec, StringInfo payload)
 	run_spec_mix(spec, payload->data, &mix);
 	for (int i = 0; i < mix.nscripts; i++)
 	{
-		scripts[i] = script_parse(mix.names[i], mix.texts[i], &err);
+		scripts[i] = script_parse(mix.names[i], mix.texts[i], &script_sql_parse_opts, &err);
 		if (scripts[i] == NULL)
 		{
 			for (int j = 0; j < i; j++)

@@ -710,10 +710,14 @@ script_sql_interrupt_pending(void)
 		(QueryCancelPending || ProcDiePending);
 }
 
+const ScriptParseOptions script_sql_parse_opts = {
+	.pgbench_major = PGX_PGBENCH_MAJOR
+};
+
 Script *
 script_sql_parse(const char *name, const char *text, ScriptError *err)
 {
-	Script	   *script = script_parse(name, text, err);
+	Script	   *script = script_parse(name, text, &script_sql_parse_opts, err);
 
 	if (script == NULL && err->kind == SCRIPT_ERR_INTERRUPTED)
 	{

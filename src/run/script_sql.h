@@ -56,9 +56,16 @@ extern void script_sql_install_hooks(void);
 extern bool script_sql_interrupt_pending(void);
 
 /*
- * script_parse in the server: a parse stopped by a pending cancel or
- * termination throws it here (CHECK_FOR_INTERRUPTS); otherwise as
- * script_parse.
+ * The language every script is read in on this server: the one of the
+ * pgbench of the server's major (pg_compat.h's PGX_PGBENCH_MAJOR).  Every
+ * script_parse of the server code passes it.
+ */
+extern const ScriptParseOptions script_sql_parse_opts;
+
+/*
+ * script_parse in the server, with script_sql_parse_opts: a parse stopped by
+ * a pending cancel or termination throws it here (CHECK_FOR_INTERRUPTS);
+ * otherwise as script_parse.
  */
 extern Script *script_sql_parse(const char *name, const char *text, ScriptError *err);
 

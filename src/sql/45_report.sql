@@ -5,9 +5,17 @@
  */
 
 /*
- * report(id): for a run, the summary stock pgbench 15 prints at the end of a
+ * report(id): for a run, the summary stock pgbench prints at the end of a
  * run, line for line, in its words, order and number formats (%.3f ms,
- * tps = %f, %.3f%%), then a part of pgbenchx's own after a line
+ * tps = %f, %.3f%%): the pgbench of the major the run ran on (its
+ * environment's version(); this server's when it has none), as 15, 16 and
+ * 17 print it or as 18 and later do (src/README.md, "pgbench per major": 18
+ * goes on past the failed lines when only failures were counted, and stops
+ * before them when nothing was, counts a script's failed and skipped
+ * transactions in its " - N transactions" line, then prints its processed
+ * count and tps on a line of their own, and puts one space, not two,
+ * after a statement's failures and retries columns), then a part of
+ * pgbenchx's own after a line
  * "-- pgbenchx --": the latency percentiles, the driver's CPU and its
  * saturation warning, the status when the run did not complete, and (issue
  * 13) a line "limit: ..." with the run's verdict (or "no evident limit")
@@ -62,6 +70,8 @@ DECLARE
     unit       text;
     explained  boolean;
     limit_col  text;
+    major      int;
+    executed   boolean;
 BEGIN
     IF report.id IS NULL THEN
         RAISE EXCEPTION 'id must not be null'
@@ -155,6 +165,10 @@ BEGIN
     skipped := coalesce(r.skipped, 0);
     tries := coalesce(r.max_tries, 1);
     total_cnt := coalesce(r.transactions, 0) + skipped + failed;
+    /* the words of the pgbench of the major the run ran on */
+    major := coalesce((SELECT substring(e.pg_version FROM '^PostgreSQL ([0-9]+)')::int
+                       FROM pgbenchx.environments e WHERE e.environment_id = r.environment_id),
+                      current_setting('server_version_num')::int / 10000);
 
     IF r.replay THEN
         /* pgbench has no replay: its words, with statements and qpm */
@@ -207,17 +221,24 @@ BEGIN
             lines := lines || ('duration: ' || coalesce(r.duration, 0) || ' s');
             lines := lines || ('number of transactions actually processed: ' || coalesce(r.transactions, 0));
         END IF;
-        /* pgbench divides by the count as it is: 0/0 prints NaN */
-        lines := lines || format('number of failed transactions: %s (%s%%)', failed,
-                                 CASE WHEN total_cnt > 0 THEN round(100 * failed / total_cnt, 3)::text ELSE 'NaN' END);
-        IF tries <> 1 THEN
-            lines := lines || format('number of transactions retried: %s (%s%%)', coalesce(r.retried, 0),
-                                     CASE WHEN total_cnt > 0 THEN round(100 * coalesce(r.retried, 0) / total_cnt, 3)::text ELSE 'NaN' END);
-            lines := lines || ('total number of retries: ' || coalesce(r.retries, 0));
+        /*
+         * pgbench 15 to 17 print the failed lines whatever was counted (0/0
+         * prints NaN) and stop after them when nothing succeeded or was
+         * skipped; 18 stops before them when nothing at all was counted
+         */
+        executed := CASE WHEN major >= 18 THEN total_cnt > 0
+                         ELSE coalesce(r.transactions, 0) + skipped > 0 END;
+        IF major < 18 OR executed THEN
+            lines := lines || format('number of failed transactions: %s (%s%%)', failed,
+                                     CASE WHEN total_cnt > 0 THEN round(100 * failed / total_cnt, 3)::text ELSE 'NaN' END);
+            IF tries <> 1 THEN
+                lines := lines || format('number of transactions retried: %s (%s%%)', coalesce(r.retried, 0),
+                                         CASE WHEN total_cnt > 0 THEN round(100 * coalesce(r.retried, 0) / total_cnt, 3)::text ELSE 'NaN' END);
+                lines := lines || ('total number of retries: ' || coalesce(r.retries, 0));
+            END IF;
         END IF;
 
-        /* pgbench stops here when nothing was executed */
-        IF coalesce(r.transactions, 0) + skipped > 0 THEN
+        IF executed THEN
             IF r.rate IS NOT NULL AND r.latency_limit_ms IS NOT NULL THEN
                 lines := lines || format('number of transactions skipped: %s (%s%%)', skipped,
                                          round(CASE WHEN total_cnt > 0 THEN 100 * skipped / total_cnt ELSE 0 END, 3));
@@ -225,7 +246,7 @@ BEGIN
             IF r.latency_limit_ms IS NOT NULL THEN
                 lines := lines || format('number of transactions above the %s ms latency limit: %s/%s (%s%%)',
                                          round(r.latency_limit_ms::numeric, 1), coalesce(r.late, 0), r.transactions,
-                                         CASE WHEN r.transactions > 0 THEN round(100.0 * coalesce(r.late, 0) / r.transactions, 3)::text ELSE 'NaN' END);
+                                         CASE WHEN r.transactions > 0 THEN round(100.0 * coalesce(r.late, 0) / r.transactions, 3)::text ELSE '0.000' END);
             END IF;
             IF r.transactions > 0 THEN
                 lines := lines || ('latency average = ' || round(r.latency_avg_ms::numeric, 3) || ' ms');
@@ -267,12 +288,24 @@ BEGIN
                     END IF;
                 END IF;
                 IF per_script AND ss IS NOT NULL THEN
-                    lines := lines || format(' - %s transactions (%s%% of total, tps = %s)', s_cnt,
-                                             CASE WHEN r.transactions > 0 THEN round(100 * s_cnt / r.transactions, 1)::text ELSE 'NaN' END,
-                                             coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
-                    lines := lines || format(' - number of failed transactions: %s (%s%%)', s_failed,
-                                             CASE WHEN s_total > 0 THEN round(100 * s_failed / s_total, 3)::text ELSE 'NaN' END);
-                    IF tries <> 1 THEN
+                    IF major >= 18 THEN
+                        /* every transaction of the script, then those processed */
+                        lines := lines || format(' - %s transactions (%s%% of total)', s_total,
+                                                 round(100 * s_total / total_cnt, 1));
+                        IF s_total > 0 THEN
+                            lines := lines || format(' - number of transactions actually processed: %s (tps = %s)', s_cnt,
+                                                     coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
+                        END IF;
+                    ELSE
+                        lines := lines || format(' - %s transactions (%s%% of total, tps = %s)', s_cnt,
+                                                 CASE WHEN r.transactions > 0 THEN round(100 * s_cnt / r.transactions, 1)::text ELSE 'NaN' END,
+                                                 coalesce(round((s_cnt / nullif(r.bench_duration_s, 0)::numeric), 6)::text, '-'));
+                    END IF;
+                    IF major < 18 OR s_total > 0 THEN
+                        lines := lines || format(' - number of failed transactions: %s (%s%%)', s_failed,
+                                                 CASE WHEN s_total > 0 THEN round(100 * s_failed / s_total, 3)::text ELSE 'NaN' END);
+                    END IF;
+                    IF tries <> 1 AND (major < 18 OR s_total > 0) THEN
                         lines := lines || format(' - number of transactions retried: %s (%s%%)',
                                                  coalesce(ss ->> 'retried', '0'),
                                                  CASE WHEN s_total > 0 THEN round(100 * coalesce((ss ->> 'retried')::numeric, 0) / s_total, 3)::text ELSE 'NaN' END);
@@ -296,10 +329,13 @@ BEGIN
                         SELECT x.* FROM pgbenchx.statement_stats x
                         WHERE x.run_id = r.run_id AND x.script = mix.name ORDER BY x.command
                     LOOP
+                        /* pgbench 18 puts one space before each column after the latency's */
                         lines := lines || CASE WHEN tries = 1
-                            THEN format('   %11s  %10s  %s', round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
+                            THEN format(CASE WHEN major >= 18 THEN '   %11s  %10s %s' ELSE '   %11s  %10s  %s' END,
+                                        round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
                                         st.failures, st.command_text)
-                            ELSE format('   %11s  %10s  %10s  %s', round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
+                            ELSE format(CASE WHEN major >= 18 THEN '   %11s  %10s %10s %s' ELSE '   %11s  %10s  %10s  %s' END,
+                                        round(coalesce(st.latency_avg_ms, 0)::numeric, 3),
                                         st.failures, st.retries, st.command_text) END;
                     END LOOP;
                 END IF;

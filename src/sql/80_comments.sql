@@ -131,7 +131,7 @@ COMMENT ON COLUMN pgbenchx.runs.system_notes IS 'why a figure of system_samples 
 COMMENT ON COLUMN pgbenchx.runs.wait_sample_hz IS 'wait-event samples per second actually taken over the measured interval';
 COMMENT ON COLUMN pgbenchx.runs.wal_bytes_per_tx IS 'WAL bytes per transaction (pg_stat_wal over the run)';
 COMMENT ON COLUMN pgbenchx.runs.blocks_read_per_tx IS 'shared blocks read (not found in shared_buffers) per transaction, in the run''s database';
-COMMENT ON COLUMN pgbenchx.runs.blocks_written_per_tx IS 'buffers written by the checkpointer, the bgwriter and the backends per transaction';
+COMMENT ON COLUMN pgbenchx.runs.blocks_written_per_tx IS 'buffers written by the checkpointer, the bgwriter and the other processes (with the blocks these added to relations) per transaction: system_samples'' buffers_checkpoint + buffers_clean + buffers_backend';
 COMMENT ON COLUMN pgbenchx.runs.server_cpu_ms_per_tx IS 'CPU of the client backends per transaction, ms';
 COMMENT ON COLUMN pgbenchx.runs.driver_cpu_ms_per_tx IS 'CPU of the driver workers per transaction, ms';
 COMMENT ON COLUMN pgbenchx.runs.iowait_avg IS 'average share of the machine''s CPU time in iowait over the run';
@@ -188,15 +188,15 @@ COMMENT ON COLUMN pgbenchx.system_samples.wal_queue IS 'its average queue depth'
 COMMENT ON COLUMN pgbenchx.system_samples.wal_records IS 'WAL records generated (pg_stat_wal, this second)';
 COMMENT ON COLUMN pgbenchx.system_samples.wal_fpi IS 'WAL full page images';
 COMMENT ON COLUMN pgbenchx.system_samples.wal_bytes IS 'WAL bytes';
-COMMENT ON COLUMN pgbenchx.system_samples.wal_write IS 'WAL buffers written out (pg_stat_wal.wal_write)';
-COMMENT ON COLUMN pgbenchx.system_samples.wal_sync IS 'WAL files synced (pg_stat_wal.wal_sync)';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_write IS 'WAL buffers written out, one per write call: pg_stat_wal.wal_write until 17; from 18 pg_stat_io''s writes of object wal, context normal, by every process but the walreceiver';
+COMMENT ON COLUMN pgbenchx.system_samples.wal_sync IS 'WAL files synced: pg_stat_wal.wal_sync until 17; from 18 pg_stat_io''s fsyncs of object wal, context normal';
 COMMENT ON COLUMN pgbenchx.system_samples.blks_hit IS 'shared buffer hits in the run''s database (pg_stat_database)';
 COMMENT ON COLUMN pgbenchx.system_samples.blks_read IS 'blocks read in the run''s database';
 COMMENT ON COLUMN pgbenchx.system_samples.temp_bytes IS 'bytes written to temporary files in the run''s database';
 COMMENT ON COLUMN pgbenchx.system_samples.deadlocks IS 'deadlocks detected in the run''s database';
-COMMENT ON COLUMN pgbenchx.system_samples.buffers_checkpoint IS 'buffers written by the checkpointer (pg_stat_bgwriter)';
+COMMENT ON COLUMN pgbenchx.system_samples.buffers_checkpoint IS 'buffers written by the checkpointer (pg_stat_bgwriter until 16, pg_stat_checkpointer from 17)';
 COMMENT ON COLUMN pgbenchx.system_samples.buffers_clean IS 'buffers written by the background writer';
-COMMENT ON COLUMN pgbenchx.system_samples.buffers_backend IS 'buffers written by backends themselves';
+COMMENT ON COLUMN pgbenchx.system_samples.buffers_backend IS 'buffers written, and blocks added to relations, by processes other than the checkpointer and the bgwriter: pg_stat_bgwriter.buffers_backend until 16 (16 counts an extension by several blocks once); from 17 pg_stat_io''s writes + extends of object relation by every other backend type';
 COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_begun IS 'checkpoints that began in this second';
 COMMENT ON COLUMN pgbenchx.system_samples.checkpoints_done IS 'checkpoints that ended in this second';
 -- pgbenchx.wait_samples

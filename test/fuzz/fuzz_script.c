@@ -20,7 +20,10 @@
  *        if the flag's low bit is set, every later one too); the rest of the
  *        input is run through script mode.
  *   any other byte: script mode on the whole input (up to the first NUL):
- *        script_parse(); on failure script_error_format(); on success walk
+ *        script_parse() in the language of pgbench 15 + (length % 5), so
+ *        that the corpus reads in every major's (15 to 19; \syncpipeline
+ *        and the line of a misplaced \gset differ); on failure
+ *        script_error_format(); on success walk
  *        every command accessor, then for each query mode (simple, extended,
  *        prepared) create a client (fixed seed 5432, several -D defines) and
  *        drive script_step() for at most MAX_STEPS steps: SQL is acknowledged
@@ -145,7 +148,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (i = 0; i < nb && i < MAX_BUILTINS; i++)
 	{
 		ScriptError err;
-		Script	   *bs = script_parse(b[i].desc, b[i].text, &err);
+		Script	   *bs = script_parse(b[i].desc, b[i].text, NULL, &err);
 
 		if (bs == NULL)
 		{
@@ -498,19 +501,23 @@ static void
 fuzz_script_text(const char *text)
 {
 	ScriptError err;
+	ScriptParseOptions opts;
 	Script	   *s;
 	int			i,
 				n,
 				nsql = 0;
 
 	memset(&err, 0, sizeof(err));
-	s = script_parse("fuzz.sql", text, &err);
+	opts.pgbench_major = 15 + (int) (strlen(text) % 5);
+	s = script_parse("fuzz.sql", text, &opts, &err);
 	if (s == NULL)
 	{
 		ORACLE(err.kind != SCRIPT_ERR_NONE, "parse failed without error kind");
 		format_error(&err);
 		return;
 	}
+	ORACLE(script_pgbench_major(s) == opts.pgbench_major, "read as pgbench %d, not %d",
+		   script_pgbench_major(s), opts.pgbench_major);
 
 	touch_str(script_name(s));
 	n = script_command_count(s);

@@ -4,6 +4,9 @@
 # hash, permute, \if chains, \gset, \aset, \sleep), in simple and extended
 # mode.  Also: -D style variables, and a script ending inside a transaction.
 # (\aset with a \; compound needs the simple protocol, in pgbench too.)
+# The stock pgbench is the one of the server's major, first on PATH: a
+# \syncpipeline script (pgbench 17) runs alike on 17 and later, and both
+# refuse it in the same words before.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -98,6 +101,62 @@ foreach my $mode ('extended', 'prepared')
 	is(scalar(split /\n/, $want), 5, "stock pgbench's pipeline wrote 5 rows ($mode)");
 	is($node->safe_psql('postgres', "SELECT tx, r1, r2 FROM vals WHERE who = $who_x ORDER BY tx"), $want,
 		"identical values through a pipeline ($mode)");
+}
+
+# \syncpipeline: pgbench 17's, so the server's major decides for both sides
+my $major = int($node->safe_psql('postgres', 'SHOW server_version_num') / 10000);
+my ($pg_major) = `pgbench --version` =~ /^pgbench \(PostgreSQL\) (\d+)/m;
+is($pg_major, $major, "the pgbench first on PATH is PostgreSQL ${major}'s");
+my $sync = <<'SCRIPT';
+\set r1 random(1, 1000000)
+\set r2 random_exponential(1, 1000, 3.0)
+\startpipeline
+INSERT INTO vals (who, tx, r1) VALUES (:who, (SELECT count(*) FROM vals WHERE who = :who), :r1);
+\syncpipeline
+\syncpipeline
+INSERT INTO vals (who, tx, r2) VALUES (:who, (SELECT count(*) FROM vals WHERE who = :who), :r2);
+\syncpipeline
+SELECT 1;
+\endpipeline
+SCRIPT
+my $sfile = $node->basedir . '/sync.sql';
+open($fh, '>', $sfile) or die;
+print $fh $sync;
+close $fh;
+my ($src, $sout, $serr) = $node->psql('postgres', "SELECT pgbenchx.add_script('sync', \$s\$$sync\$s\$)");
+if ($major >= 17)
+{
+	is($src, 0, 'add_script takes \syncpipeline') or diag($serr);
+	foreach my $mode ('extended', 'prepared')
+	{
+		my ($who_pg, $who_x) = $mode eq 'extended' ? (9, 10) : (11, 12);
+		$node->command_ok([ 'pgbench', '-n', '-c', '1', '-t', '3', '--random-seed=99', '-M', $mode,
+			'-D', "who=$who_pg", '-f', $sfile, '-d', $node->connstr('postgres') ],
+			"stock pgbench $major runs \\syncpipeline ($mode)");
+		my $id = $node->safe_psql('postgres', qq{
+			SELECT run_bench(1, transactions => 3, script => 'sync', protocol => '$mode', random_seed => 99,
+			                 vacuum => false, checkpoint => false, variables => '{"who": $who_x}')});
+		$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+		is($node->safe_psql('postgres', "SELECT status || ' ' || transactions FROM pgbenchx.runs WHERE run_id = $id"),
+			'completed 3', "pgbenchx runs \\syncpipeline ($mode)");
+		my $want = $node->safe_psql('postgres', "SELECT tx, r1, r2 FROM vals WHERE who = $who_pg ORDER BY tx");
+		is(scalar(split /\n/, $want), 6, "stock pgbench's synced pipeline wrote 6 rows ($mode)");
+		is($node->safe_psql('postgres', "SELECT tx, r1, r2 FROM vals WHERE who = $who_x ORDER BY tx"), $want,
+			"identical values through a synced pipeline ($mode)");
+	}
+}
+else
+{
+	my ($pg_out, $pg_err) = ('', '');
+	IPC::Run::run([ 'pgbench', '-n', '-t', '1', '-M', 'extended', '-f', $sfile, '-d', $node->connstr('postgres') ],
+		'>', \$pg_out, '2>', \$pg_err);
+	is($? >> 8, 1, "stock pgbench $major refuses \\syncpipeline");
+	(my $want = $pg_err) =~ s/^pgbench: error: //;
+	$want =~ s/\Q$sfile\E/sync/;
+	$want =~ s/\n+\z//;
+	my ($detail) = $serr =~ /DETAIL:  (.*?)\nHINT:/s;
+	isnt($src, 0, "add_script refuses \\syncpipeline on $major");
+	is($detail, $want, 'in the words, line and command of stock pgbench');
 }
 
 # a script that ends with its pipeline open: refused at the call when every

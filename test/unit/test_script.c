@@ -22,6 +22,13 @@
 static int	n_checks = 0;
 static int	n_failed = 0;
 
+/*
+ * The language every test parses in: NULL (pgbench 15's, the default) on
+ * the first pass of main, pgbench 19's on the second; test_pgbench_majors
+ * checks what differs between them.
+ */
+static const ScriptParseOptions *unit_opts = NULL;
+
 #define CHECK(cond) \
 	do { \
 		n_checks++; \
@@ -61,7 +68,7 @@ static Script *
 parse_ok(const char *name, const char *text)
 {
 	ScriptError err;
-	Script	   *s = script_parse(name, text, &err);
+	Script	   *s = script_parse(name, text, unit_opts, &err);
 
 	if (s == NULL)
 	{
@@ -79,7 +86,7 @@ static void
 parse_fail(const char *text, char *buf, size_t size)
 {
 	ScriptError err;
-	Script	   *s = script_parse("t", text, &err);
+	Script	   *s = script_parse("t", text, unit_opts, &err);
 
 	CHECK(s == NULL);
 	if (s != NULL)
@@ -158,7 +165,7 @@ eval_str(const char *expr)
 	ScriptClient *c;
 
 	snprintf(text, sizeof(text), "\\set r %s\n", expr);
-	s = script_parse("e", text, &err);
+	s = script_parse("e", text, unit_opts, &err);
 	if (s == NULL)
 	{
 		snprintf(out, sizeof(out), "PARSE: %s", err.message);
@@ -1244,6 +1251,192 @@ test_conditionals_and_pipeline(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* what changes with the pgbench major (src/README.md, "pgbench per major") */
+
+static void
+test_pgbench_majors(void)
+{
+	static const int majors[] = {0, 14, 15, 16, 17, 18, 19, 20};
+	/*
+	 * where "\gset must follow an SQL command" is reported: before 18 as
+	 * pgbench 15.20 prints it (run by hand, see the comment of
+	 * script_gset_lineno), from 18 the line of the \gset
+	 */
+	static const struct
+	{
+		const char *text;
+		int			line15;
+		int			line18;
+		const char *more;
+	}			gsets[] = {
+		{"\\gset\nSELECT 1;\n\n", 3, 1, NULL},
+		{"\\set x 1\n\n\\gset\nSELECT 1;\n\n", 2, 3, "\\set x 1"},
+		{"SELECT 1 \\gset\n\n\\gset\nSELECT 1;\n\n", 2, 3, NULL},
+		{"\n\n\\gset\n", 3, 3, NULL},
+		{"\\gset", 1, 1, NULL},
+		{"-- c;\n\\gset\nselect 1;\n", 3, 2, NULL},
+		{"SELECT 1;\n\n\\set x 1\n\\gset\n", 4, 4, "\\set x 1"},
+		{"SELECT 1\n\\set x 1 \\\n + 1\n\n\\gset\n\n", 4, 5, "\\set x 1 \\\n + 1"},
+		{"SELECT (1;\n2)\n;\\gset\n\\gset", 4, 4, NULL},
+		{"SELECT 1;\n\\set a 1\n\\set b 2\n\n\n\\aset\n", 4, 6, "\\set b 2"},
+	};
+	const char *sync = "\\startpipeline\nSELECT 1;\n\\syncpipeline\nSELECT 2;\n\\endpipeline\n";
+	/*
+	 * psql's lexer keeps a BEGIN ... END body of CREATE FUNCTION/PROCEDURE
+	 * whole; 19 also inside CREATE SCHEMA (the counts pgbench 15.20, 16.15,
+	 * 17.11, 18.6 and 19beta3 give, run by hand with an \\endif after each)
+	 */
+	static const struct
+	{
+		const char *text;
+		int			ncmds;
+		int			ncmds19;
+	}			blocks[] = {
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 2, 2},
+		{"create or replace procedure p() begin atomic select case when true then 1 end; select 2; end;\nSELECT 3;\n", 2, 2},
+		{"SELECT 1;\nCREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\n", 2, 2},
+		/* a meta-command does not end the keywords noted: no routine here */
+		{"SELECT 1 \\gset\nCREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\n", 3, 3},
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT :begin; SELECT 1begin; END;\n", 1, 1},
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1 \\; SELECT 2; END;\nSELECT 3;\n", 2, 2},
+		{"CREATE FUNCTION f(\"begin\" int) RETURNS int LANGUAGE sql RETURN 1; SELECT 'begin';\n", 2, 2},
+		{"BEGIN; SELECT 1; END;\n", 3, 3},
+		{"CREATE SCHEMA s CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 3, 2},
+		{"CREATE SCHEMA s CREATE TABLE t (a int) CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\nSELECT 2;\n", 3, 2},
+	};
+	size_t		i,
+				k;
+
+	/* no options, and majors before 15, read as pgbench 15 */
+	{
+		ScriptError err;
+		Script	   *s = script_parse("d", "SELECT 1;\n", NULL, &err);
+
+		CHECK(s != NULL);
+		if (s != NULL)
+		{
+			CHECK_INT(script_pgbench_major(s), 15);
+			script_free(s);
+		}
+	}
+
+	for (k = 0; k < sizeof(majors) / sizeof(majors[0]); k++)
+	{
+		ScriptParseOptions o = {majors[k]};
+		int			major = majors[k] < 15 ? 15 : majors[k];
+		ScriptError err;
+		Script	   *s;
+		char		buf[1024];
+		char		want[1024];
+
+		/* \syncpipeline: pgbench 17's */
+		s = script_parse("t", sync, &o, &err);
+		if (major < 17)
+		{
+			CHECK(s == NULL);
+			script_error_format(&err, buf, sizeof(buf));
+			CHECK_STR(buf, "t:3: invalid command in command \"syncpipeline\"\n\\syncpipeline");
+			if (s != NULL)
+				script_free(s);
+		}
+		else
+		{
+			ScriptClient *c;
+			ScriptStep	st;
+
+			CHECK(s != NULL);
+			if (s == NULL)
+				continue;
+			CHECK_INT(script_pgbench_major(s), major);
+			CHECK_INT(script_command_kind(s, 2), SCRIPT_CMD_SYNCPIPELINE);
+			CHECK_STR(script_command_name(s, 2), "syncpipeline");
+			CHECK_STR(script_command_first_line(s, 2), "\\syncpipeline");
+			c = client_for(s, SCRIPT_QUERY_EXTENDED, 1, NULL, 0);
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_PIPELINE_START);
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SQL);
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_PIPELINE_SYNC);
+			CHECK_INT(st.command, 2);
+			CHECK(script_client_in_pipeline(c));
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SQL);
+			CHECK_STR(st.sql, "SELECT 2;");
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_PIPELINE_END);
+			CHECK(!script_client_in_pipeline(c));
+			CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_END_OF_TRANSACTION);
+			script_client_free(c);
+			script_free(s);
+
+			/* the name is case-blind and takes no argument, as \endpipeline */
+			s = script_parse("t", "\\startpipeline\n\\SyncPipeline\n\\endpipeline\n", &o, &err);
+			CHECK(s != NULL);
+			if (s != NULL)
+				script_free(s);
+			s = script_parse("t", "\\startpipeline\n\\syncpipeline now\n\\endpipeline\n", &o, &err);
+			CHECK(s == NULL);
+			script_error_format(&err, buf, sizeof(buf));
+			CHECK_STR(buf, "t:2: unexpected argument in command \"syncpipeline\"\n\\syncpipeline now");
+			if (s != NULL)
+				script_free(s);
+
+			/* outside a pipeline: pgbench's run-time error */
+			s = script_parse("t", "SELECT 1;\n\\syncpipeline\n", &o, &err);
+			CHECK(s != NULL);
+			if (s != NULL)
+			{
+				c = client_for(s, SCRIPT_QUERY_EXTENDED, 1, NULL, 0);
+				CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_SQL);
+				CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_ERROR);
+				CHECK_STR(err.message, "not in pipeline mode");
+				CHECK_STR(err.command, "syncpipeline");
+				CHECK_INT(err.command_index, 1);
+				script_client_free(c);
+				script_free(s);
+			}
+			/* a sync does not close the pipeline */
+			s = script_parse("t", "\\startpipeline\n\\syncpipeline\n", &o, &err);
+			CHECK(s != NULL);
+			if (s != NULL)
+			{
+				c = client_for(s, SCRIPT_QUERY_PREPARED, 1, NULL, 0);
+				CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_PIPELINE_START);
+				CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_PIPELINE_SYNC);
+				CHECK_INT(script_step(s, c, &st, &err), SCRIPT_STEP_ERROR);
+				CHECK_STR(err.message, "end of script reached with pipeline open");
+				script_client_free(c);
+				script_free(s);
+			}
+		}
+
+		for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+		{
+			s = script_parse("t", blocks[i].text, &o, &err);
+			CHECK(s != NULL);
+			if (s == NULL)
+				continue;
+			CHECK_INT(script_command_count(s), major >= 19 ? blocks[i].ncmds19 : blocks[i].ncmds);
+			script_free(s);
+		}
+
+		/* the line of a misplaced \gset or \aset */
+		for (i = 0; i < sizeof(gsets) / sizeof(gsets[0]); i++)
+		{
+			s = script_parse("t", gsets[i].text, &o, &err);
+			CHECK(s == NULL);
+			if (s != NULL)
+			{
+				script_free(s);
+				continue;
+			}
+			snprintf(want, sizeof(want), "t:%d: \\gset must follow an SQL command%s%s%s",
+					 major < 18 ? gsets[i].line15 : gsets[i].line18,
+					 gsets[i].more ? " (" : "", gsets[i].more ? gsets[i].more : "",
+					 gsets[i].more ? ")" : "");
+			script_error_format(&err, buf, sizeof(buf));
+			CHECK_STR(buf, want);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
 /* script mixes: one client, several scripts, one variable table */
 
 static ScriptClient *
@@ -1713,7 +1906,7 @@ test_hot_path_allocations(void)
 		int			i;
 
 		n_allocs = 0;
-		s = script_parse(b[0].desc, b[0].text, &err);
+		s = script_parse(b[0].desc, b[0].text, unit_opts, &err);
 		CHECK(s != NULL);
 		CHECK(n_allocs > 0);	/* the hooks are really used */
 		c = client_for(s, mode, 7, NULL, 0);
@@ -1746,9 +1939,9 @@ test_hot_path_allocations(void)
 					used[3] = {0, 0, 0};
 		int64_t		delay = 0;
 
-		s[0] = script_parse(b[0].desc, b[0].text, &err);
-		s[1] = script_parse(b[2].desc, b[2].text, &err);
-		s[2] = script_parse("mine", "\\set aid :aid + 1\nSELECT :aid, :bid;\n", &err);
+		s[0] = script_parse(b[0].desc, b[0].text, unit_opts, &err);
+		s[1] = script_parse(b[2].desc, b[2].text, unit_opts, &err);
+		s[2] = script_parse("mine", "\\set aid :aid + 1\nSELECT :aid, :bid;\n", unit_opts, &err);
 		CHECK(s[0] != NULL && s[1] != NULL && s[2] != NULL);
 		if (s[0] == NULL || s[1] == NULL || s[2] == NULL)
 			break;
@@ -1855,8 +2048,8 @@ time_many_variables(int n)
 		ScriptClient *c;
 		ScriptClientOptions opts;
 
-		s[0] = script_parse("a", a, &err);
-		s[1] = script_parse("b", b, &err);
+		s[0] = script_parse("a", a, unit_opts, &err);
+		s[1] = script_parse("b", b, unit_opts, &err);
 		CHECK(s[0] != NULL && s[1] != NULL);
 		memset(&opts, 0, sizeof(opts));
 		opts.scale = 1;
@@ -1925,7 +2118,7 @@ test_parse_linear_and_interruptible(void)
 	interrupt_calls = 0;
 	interrupt_after = 3;
 	script_set_interrupt_hook(interrupt_hook);
-	s = script_parse("big", big, &err);
+	s = script_parse("big", big, unit_opts, &err);
 	CHECK(s == NULL);
 	CHECK_INT(err.kind, SCRIPT_ERR_INTERRUPTED);
 	CHECK_STR(err.message, "parsing was interrupted");
@@ -1937,18 +2130,18 @@ test_parse_linear_and_interruptible(void)
 		elen += snprintf(expr + elen, exprcap - elen, ",%d", i % 10);
 	snprintf(expr + elen, exprcap - elen, ")");
 	interrupt_calls = 0;
-	s = script_parse("expr", expr, &err);
+	s = script_parse("expr", expr, unit_opts, &err);
 	CHECK(s == NULL);
 	CHECK_INT(err.kind, SCRIPT_ERR_INTERRUPTED);
 	CHECK_INT(live_allocs, 0);
 
 	/* a hook that never asks to stop changes nothing; the stop is not sticky */
 	interrupt_after = 1 << 30;
-	s = script_parse("big", big, &err);
+	s = script_parse("big", big, unit_opts, &err);
 	CHECK(s != NULL);
 	CHECK_INT(script_command_count(s), 80000);
 	script_free(s);
-	s = script_parse("expr", expr, &err);
+	s = script_parse("expr", expr, unit_opts, &err);
 	CHECK(s != NULL);
 	script_free(s);
 	CHECK_INT(live_allocs, 0);
@@ -1961,23 +2154,36 @@ test_parse_linear_and_interruptible(void)
 int
 main(void)
 {
-	test_prng();
-	test_random_seeded();
-	test_pgbench_expressions();
-	test_builtins();
-	test_splitting();
-	test_parse_errors();
-	test_substitution();
-	test_arithmetic();
-	test_variables_and_sleep();
-	test_conditionals_and_pipeline();
-	test_script_mix();
-	test_script_choose();
-	test_poisson_delay();
-	test_parse_weight();
-	test_hot_path_allocations();
-	test_shared_defines();
-	test_int_format();
+	static const ScriptParseOptions pgbench19 = {19};
+
+	/*
+	 * Every test in pgbench 15's language (the default), then again in
+	 * pgbench 19's: nothing they check differs between majors; what does is
+	 * test_pgbench_majors's.
+	 */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		unit_opts = pass == 0 ? NULL : &pgbench19;
+		test_prng();
+		test_random_seeded();
+		test_pgbench_expressions();
+		test_builtins();
+		test_splitting();
+		test_parse_errors();
+		test_substitution();
+		test_arithmetic();
+		test_variables_and_sleep();
+		test_conditionals_and_pipeline();
+		test_script_mix();
+		test_script_choose();
+		test_poisson_delay();
+		test_parse_weight();
+		test_hot_path_allocations();
+		test_shared_defines();
+		test_int_format();
+	}
+	test_pgbench_majors();
+	/* timed: once */
 	test_parse_linear_and_interruptible();
 
 	printf("test_script: %d checks, %d failed\n", n_checks, n_failed);
