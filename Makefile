@@ -24,6 +24,7 @@ OBJS = \
 	src/common/loopback.o \
 	src/common/conninfo.o \
 	src/common/cancel.o \
+	src/common/script_sql.o \
 	src/init/datagen.o \
 	src/init/datagen_par.o \
 	src/init/heapwrite.o \
@@ -40,7 +41,6 @@ OBJS = \
 	src/run/progress.o \
 	src/run/wait.o \
 	src/run/startup.o \
-	src/run/script_sql.o \
 	src/fleet/fleet.o \
 	src/fleet/recorder.o \
 	src/fleet/part.o \
