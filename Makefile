@@ -6,42 +6,46 @@ EXTENSION   = pgbenchx
 MODULE_big  = pgbenchx
 EXTVERSION  = 0.5
 
+# src/'s folders are layers, lowest first (src/README.md; the order and its
+# rule are scripts/check_layers.sh's): a folder uses only those below it.
 OBJS = \
-	src/pgbenchx.o \
-	src/datagen.o \
-	src/datagen_par.o \
-	src/initrecord.o \
-	src/btload.o \
-	src/launch.o \
-	src/coordinator.o \
-	src/driver.o \
-	src/results.o \
-	src/trust.o \
-	src/environment.o \
-	src/loopback.o \
-	src/conninfo.o \
-	src/cancel.o \
-	src/wait.o \
-	src/progress.o \
-	src/owner.o \
-	src/startup.o \
-	src/script_sql.o \
-	src/script.o \
-	src/script_mem.o \
-	src/expr.o \
-	src/prng.o \
-	src/stats.o \
-	src/histcodec.o \
-	src/hist_sql.o \
-	src/searchpath.o \
-	src/run_spec.o \
-	src/worker.o \
-	src/sysrecord.o \
-	src/sysstat.o \
-	src/waitsample.o \
-	src/fleet.o \
-	src/recorder.o \
-	src/part.o
+	src/lang/prng.o \
+	src/lang/expr.o \
+	src/lang/script.o \
+	src/lang/script_mem.o \
+	src/lang/stats.o \
+	src/lang/histcodec.o \
+	src/lang/sysstat.o \
+	src/model/run_spec.o \
+	src/common/owner.o \
+	src/common/trust.o \
+	src/common/searchpath.o \
+	src/common/worker.o \
+	src/common/loopback.o \
+	src/common/conninfo.o \
+	src/common/cancel.o \
+	src/common/script_sql.o \
+	src/init/datagen.o \
+	src/init/datagen_par.o \
+	src/init/heapwrite.o \
+	src/init/btload.o \
+	src/init/initrecord.o \
+	src/results/results.o \
+	src/results/environment.o \
+	src/results/sysrecord.o \
+	src/results/waitsample.o \
+	src/results/hist_sql.o \
+	src/run/launch.o \
+	src/run/coordinator.o \
+	src/run/driver.o \
+	src/run/progress.o \
+	src/run/wait.o \
+	src/run/startup.o \
+	src/fleet/fleet.o \
+	src/fleet/recorder.o \
+	src/fleet/part.o \
+	src/options.o \
+	src/pgbenchx.o
 
 # The SQL surface (src/README.md, "The SQL surface").  Each SQL body is
 # written once, as TimescaleDB's sql/CMakeLists.txt does it:
@@ -91,7 +95,10 @@ REGRESS = setup init_errors init_content results_schema engine_refusals eval scr
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(libpq_srcdir) -DPGBENCHX_LIBRARY_VERSION='"$(EXTVERSION)"'
+# each folder of src/ is on the include path: a file includes "owner.h", not
+# "../common/owner.h" (header names are unique)
+SRC_DIRS = $(sort $(dir $(OBJS)))
+PG_CPPFLAGS = -I$(libpq_srcdir) $(addprefix -I,$(SRC_DIRS)) -DPGBENCHX_LIBRARY_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK_INTERNAL = $(libpq)
 
 # CI sets PGBENCHX_WERROR=1: -Wall -Wextra -Werror on our code.  The server
@@ -109,9 +116,18 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS tracks no header dependencies (unless the server was configured with
-# --enable-depend): every object depends on every header of src/, so that a
-# changed struct (run_spec.h, say) never leaves a mixed build behind.
-$(OBJS): $(wildcard src/*.h)
+# --enable-depend): every object depends on every header of src/ and its
+# folders, so that a changed struct (run_spec.h, say) never leaves a mixed
+# build behind.
+$(OBJS): $(wildcard src/*.h src/*/*.h)
+
+# Every build checks the layers once the objects exist: no file includes a
+# header of a folder above its own, no object calls one, no cycle between
+# folders (scripts/check_layers.sh); a violation fails `make`.
+.PHONY: check-layers
+all: check-layers
+check-layers: $(OBJS)
+	@sh scripts/check_layers.sh $(OBJS)
 
 # `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
 # running server, then the TAP tests of PROVE_TESTS, which start clusters of

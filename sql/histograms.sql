@@ -3,7 +3,7 @@
 -- latency_buckets on a fixed histogram, and their refusals of bad bytes
 -- and of a percentile out of (0, 100].
 \i sql/include/common.sql
--- 98 x 1000 us, 1 x 5000 us, 1 x 20000 us (format: src/histcodec.h)
+-- 98 x 1000 us, 1 x 5000 us, 1 x 20000 us (format: src/lang/histcodec.h)
 \set h '''\\x4801062064f8c007c0b1b1f90100e807a09c0103be0262910101800101''::bytea'
 SELECT * FROM pgbenchx.latency_buckets(:h);
 SELECT p, pgbenchx.latency_percentile(:h, p)

@@ -1,8 +1,8 @@
 /*
- * fuzz_script.c -- libFuzzer target for src/script.c, src/expr.c, src/prng.c.
+ * fuzz_script.c -- libFuzzer target for src/lang/script.c, src/lang/expr.c, src/lang/prng.c.
  *
  * Owns: turning an arbitrary byte string into calls of the standalone script
- * API the way a driver (src/driver.c) would make them, plus a few cheap
+ * API the way a driver (src/run/driver.c) would make them, plus a few cheap
  * consistency checks (oracles) that abort on violated header contracts.
  *
  * The first input byte selects the mode:

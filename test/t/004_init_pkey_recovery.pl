@@ -1,5 +1,5 @@
 # The pgbench_accounts primary key that pgbench_init builds from the load's
-# TIDs (src/btload.c) survives a crash right after commit, and can be
+# TIDs (src/init/btload.c) survives a crash right after commit, and can be
 # rebuilt from WAL alone (a base backup taken before the call, restored
 # with the archive): amcheck finds it valid, indexing every heap tuple, and
 # lookups through it return the right rows.

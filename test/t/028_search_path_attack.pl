@@ -6,7 +6,7 @@
 #     exact match in pg_catalog (they win under any search_path), and those
 #     with one (they win where public comes before pg_catalog);
 #   - functions and aggregates named like every pg_catalog function that the
-#     install script or the SQL texts of src/*.c and src/*.h call (scanned
+#     install script or the SQL texts of src/'s .c and .h files call (scanned
 #     from the files, so that a new call is covered by default), with the
 #     pg_catalog signature itself and with argument types that do not match
 #     pg_catalog's exactly (text, int4, int8, numeric, float8, jsonb).
@@ -48,7 +48,7 @@ my %called;
 		my $sql = slurp_file($f);
 		$called{ lc $1 } = 1 while $sql =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
 	}
-	foreach my $f (glob("$root/src/*.c"), glob("$root/src/*.h"))
+	foreach my $f (glob("$root/src/*.[ch]"), glob("$root/src/*/*.[ch]"))
 	{
 		my $c = slurp_file($f);
 		while ($c =~ /"((?:[^"\\\n]|\\.)*)"/g)

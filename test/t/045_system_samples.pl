@@ -5,7 +5,7 @@
 # writes and syncs against pg_stat_wal or pg_stat_io and the buffers
 # written by processes other than the checkpointer and the bgwriter against
 # pg_stat_bgwriter or pg_stat_io (wherever the major keeps them, read as
-# src/pg_compat.h reads them), the
+# src/common/pg_compat.h reads them), the
 # data device's write bytes against /proc/diskstats read here, CPU shares
 # that are shares, driver CPU bounded by the time and the jobs, a
 # CHECKPOINT issued mid-run counted as begun and done, one row per samples
@@ -94,7 +94,7 @@ is(q1(qq{
 cmp_ok(q1("SELECT count(*) FROM pgbenchx.system_samples WHERE run_id = $id"), '>=', 3,
 	'a row for each second of the run');
 
-# every server counter is read on every major (src/pg_compat.h: from
+# every server counter is read on every major (src/common/pg_compat.h: from
 # pg_stat_io where 17 and 18 moved them)
 my ($sum_wal, $sum_records, $null_wal) = split /\|/, q1(qq{
 	SELECT sum(wal_bytes), sum(wal_records), count(*) FILTER (WHERE wal_bytes IS NULL OR wal_fpi IS NULL

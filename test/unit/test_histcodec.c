@@ -1,6 +1,6 @@
 /*
  * test_histcodec.c
- *	  Standalone unit test for src/histcodec.c (histogram bytes).
+ *	  Standalone unit test for src/lang/histcodec.c (histogram bytes).
  *
  * Owns: round trips (empty, one value, random, extreme values), exact merge
  * through the encoding, the size bounds, and rejection of corrupt input
@@ -8,7 +8,7 @@
  * either rejected or decoded to a consistent histogram, never a crash).
  * Deterministic.  make -C test/unit check.
  */
-#include "../../src/histcodec.h"
+#include "../../src/lang/histcodec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
- * test_script.c -- standalone unit tests for src/script.c, src/expr.c and
- * src/prng.c (no server needed).
+ * test_script.c -- standalone unit tests for src/lang/script.c, src/lang/expr.c and
+ * src/lang/prng.c (no server needed).
  *
  * Owns: assertions on script splitting, parse errors, substitution in both
  * protocol forms, the step machine, script mixes (shared variables, the

@@ -1,13 +1,13 @@
 /*
  * test_stats.c
- *	  Standalone unit test for src/stats.c (latency histograms).
+ *	  Standalone unit test for src/lang/stats.c (latency histograms).
  *
  * Owns: checks of bucket layout, percentile accuracy against exact sorted
  * data, exact moments, merging, accumulators and edge cases.  No PostgreSQL
  * needed: make -C test/unit check (make unitcheck at the top).  Exits
  * non-zero on any failure.  Deterministic (fixed seeds).
  */
-#include "../../src/stats.h"
+#include "../../src/lang/stats.h"
 
 #include <math.h>
 #include <stdio.h>

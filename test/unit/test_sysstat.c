@@ -1,6 +1,6 @@
 /*
  * test_sysstat.c
- *	  Standalone unit test for src/sysstat.c (what the machine did).
+ *	  Standalone unit test for src/lang/sysstat.c (what the machine did).
  *
  * Owns: the parsers of /proc/stat, /proc/diskstats and /proc/PID/stat on
  * fixed texts (old and new kernels' field counts, a process name with
@@ -10,7 +10,7 @@
  * spins, and the device of / is found or the reason says why not.  Exits
  * non-zero on any failure.
  */
-#include "../../src/sysstat.h"
+#include "../../src/lang/sysstat.h"
 
 #include <math.h>
 #include <stdio.h>

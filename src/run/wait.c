@@ -26,7 +26,6 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
-#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -41,7 +40,6 @@
 #include "utils/wait_event.h"
 
 #include "owner.h"
-#include "launch.h"
 #include "progress.h"
 #include "results.h"
 #include "searchpath.h"
@@ -312,7 +310,7 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 				 errmsg("argument \"id\" must not be null"),
 				 errhint("Pass the id run_bench or run_sweep returned.")));
 	id = PG_GETARG_INT64(0);
-	pgbx_require_sql_version("pgbenchx.wait");
+	owner_require_sql_version("pgbenchx.wait");
 
 	atomic = !(fcinfo->context && IsA(fcinfo->context, CallContext) &&
 			   !castNode(CallContext, fcinfo->context)->atomic);
@@ -376,26 +374,6 @@ pgbenchx_wait(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/*
- * Who may cancel a run of role owner: pg_cancel_backend's rule.  A run
- * whose role is a superuser, or is no role any more (or is not recorded),
- * only a superuser; otherwise a role with the privileges of owner or of
- * pg_signal_backend.
- */
-bool
-wait_may_cancel(const char *owner)
-{
-	Oid			caller = GetUserId();
-	Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
-
-	if (superuser_arg(caller))
-		return true;
-	if (!OidIsValid(owner_oid) || superuser_arg(owner_oid))
-		return false;
-	return has_privs_of_role(caller, owner_oid) ||
-		has_privs_of_role(caller, ROLE_PG_SIGNAL_BACKEND);
-}
-
 Datum
 pgbenchx_cancel(PG_FUNCTION_ARGS)
 {
@@ -436,7 +414,7 @@ pgbenchx_cancel(PG_FUNCTION_ARGS)
 		run_id = strtoi64(wait_value(0, 4), NULL, 10);
 	SPI_finish();
 
-	if (!wait_may_cancel(owner))
+	if (!owner_may_cancel(owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to cancel %s " INT64_FORMAT " of role \"%s\"",

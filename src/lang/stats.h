@@ -59,7 +59,7 @@
  * Empty input: stats_count/sum/min/max return 0; stats_mean, stats_stddev
  * and the percentile functions return NaN (callers store SQL NULL).
  *
- * src/stats.h
+ * src/lang/stats.h
  *
  *-------------------------------------------------------------------------
  */

@@ -26,6 +26,21 @@
 #define RUN_SPEC_TAGS_LEN	4096
 #define RUN_SPEC_LABEL_LEN	256
 
+/*
+ * What the coordinator sends over loopback to the pgbench tables, found
+ * through the clients' search_path, for a run's vacuum and check_tpcb:
+ * pgbench's pre-run maintenance (vacuum => true) and check_tpcb's sums.
+ * trust.c reads the same texts, so that what is checked is what runs.
+ */
+#define RUN_SPEC_MAINTENANCE_SQL \
+	{"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"}
+#define RUN_SPEC_TPCB_SUMS \
+	"SELECT pg_catalog.concat_ws(' '," \
+	" (SELECT coalesce(pg_catalog.sum(abalance), 0) FROM pgbench_accounts)," \
+	" (SELECT coalesce(pg_catalog.sum(bbalance), 0) FROM pgbench_branches)," \
+	" (SELECT coalesce(pg_catalog.sum(tbalance), 0) FROM pgbench_tellers)," \
+	" (SELECT coalesce(pg_catalog.sum(delta), 0) FROM pgbench_history))"
+
 /* shm_toc magic numbers and keys of the launch and step segments */
 #define RUN_SPEC_LAUNCH_MAGIC	0x70627834	/* "pbx4" */
 #define RUN_SPEC_STEP_MAGIC		0x70627835	/* "pbx5" */

@@ -41,7 +41,6 @@
 
 #include "conninfo.h"
 #include "fleet.h"
-#include "launch.h"
 #include "loopback.h"
 #include "owner.h"
 #include "pg_compat.h"
@@ -625,7 +624,7 @@ pgbenchx_generator_status(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	sql_version = pgbx_sql_version();
+	sql_version = owner_sql_version();
 	owner_count_backends(&clients, &workers);
 	values[0] = sql_version ? CStringGetTextDatum(sql_version) : (Datum) 0;
 	nulls[0] = sql_version == NULL;

@@ -8,6 +8,15 @@
 #ifndef PGBENCHX_DATAGEN_H
 #define PGBENCHX_DATAGEN_H
 
+/* pgbench's constants */
+#define DATAGEN_NBRANCHES			1
+#define DATAGEN_NTELLERS			10
+#define DATAGEN_NACCOUNTS			100000
+#define DATAGEN_SCALE_32BIT_THRESHOLD 20000
+
+/* with more partitions than this, each one buffers a single page */
+#define DATAGEN_MANY_PARTITIONS		16
+
 /* pgbench_tellers.tid is an int holding up to 10 * scale */
 #define DATAGEN_MAX_SCALE	(PG_INT32_MAX / 10)
 
@@ -17,7 +26,7 @@ typedef enum DatagenPartitionMethod
 	DATAGEN_PART_HASH
 } DatagenPartitionMethod;
 
-/* pgbench -i options, already validated by the caller */
+/* pgbench -i options, checked by datagen_check_options */
 typedef struct DatagenOptions
 {
 	int			scale;			/* -s */
@@ -28,6 +37,14 @@ typedef struct DatagenOptions
 	bool		foreign_keys;	/* --foreign-keys */
 	int			jobs;			/* workers generating pgbench_accounts, 1: none */
 } DatagenOptions;
+
+/*
+ * Check pgbench_init's arguments as pgbench -i does (ERROR with a hint for
+ * a wrong one); sets opts->method from method ("range" or "hash") and
+ * opts->jobs from jobs (the default when not jobs_given).
+ */
+extern void datagen_check_options(DatagenOptions *opts, const char *method,
+								  bool jobs_given, int jobs);
 
 /*
  * Drop, create, fill, index and analyze the pgbench tables in the caller's

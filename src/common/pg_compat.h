@@ -1,5 +1,5 @@
 /*
- * src/pg_compat.h: every difference between the PostgreSQL majors pgbenchx
+ * src/common/pg_compat.h: every difference between the PostgreSQL majors pgbenchx
  * builds against (15, 16, 17, 18, 19).  This header owns them all: the rest of
  * the tree calls the names defined here and carries no #if PG_VERSION_NUM of
  * its own wherever a wrapper can hide the difference.  Each section says the

@@ -12,7 +12,7 @@
  * Must not: include PostgreSQL headers, allocate, lock, or log.  Callers
  * (driver.c records, coordinator.c merges and reads) own synchronisation.
  *
- * src/stats.c
+ * src/lang/stats.c
  *
  *-------------------------------------------------------------------------
  */

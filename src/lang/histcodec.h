@@ -29,7 +29,7 @@
  * all moments 0 and no bucket, and nothing follows the last bucket.
  * Sizes: an empty histogram is 11 bytes; at most HISTCODEC_MAX_BYTES.
  *
- * src/histcodec.h
+ * src/lang/histcodec.h
  *
  *-------------------------------------------------------------------------
  */

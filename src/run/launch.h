@@ -81,15 +81,6 @@ typedef struct LaunchOptions
 /* Validate, check the environment, start the coordinator; returns the id. */
 extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
 
-/*
- * Refuses (55000) when the installed SQL is not this library's version
- * (pgbenchx.c): a package upgrade replaced the library and ALTER EXTENSION
- * UPDATE has not run.  what names the call for the detail.
- */
-extern void pgbx_require_sql_version(const char *what);
-/* pg_extension.extversion of pgbenchx in this database, palloc'd; NULL if none */
-extern char *pgbx_sql_version(void);
-
 /* run_sweep's ladder; returns the number of steps written to out. */
 extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out);
 

@@ -12,7 +12,7 @@
  * arithmetic is stats.c's, so a percentile read here is the very number the
  * coordinator stored in the latency_pNN_ms columns.
  *
- * src/hist_sql.c
+ * src/results/hist_sql.c
  *
  *-------------------------------------------------------------------------
  */

@@ -193,7 +193,7 @@ launch_next_id(void)
 
 /*
  * The checks across options.  Each option's own range is checked as it is
- * read (pgbenchx.c, pgbenchx_options).
+ * read (options.c, pgbenchx_options).
  */
 static void
 launch_check_arguments(const LaunchOptions *opts, const char *what)

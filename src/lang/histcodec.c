@@ -6,7 +6,7 @@
  * Owns the byte format described in histcodec.h.  Plain C99 like stats.c:
  * no PostgreSQL headers, no allocation; unit-tested in test/unit.
  *
- * src/histcodec.c
+ * src/lang/histcodec.c
  *
  *-------------------------------------------------------------------------
  */

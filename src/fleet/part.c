@@ -4,7 +4,7 @@
  *	  A part: this server's share of a run that a recorder drives from
  *	  several generator servers (issue 14's generator side).
  *
- * pgbenchx.launch_part (its options are read by pgbenchx.c's table, the
+ * pgbenchx.launch_part (its options are read by options.c's table, the
  * launch is launch.c's) starts an ordinary run with what only a part has,
  * checked here: its clients are the clients first_client .. first_client +
  * clients - 1 of a run of total_clients (their :client_id and seeds follow
@@ -58,7 +58,6 @@
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
-#include "wait.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_part_go);
 
@@ -649,7 +648,7 @@ pgbenchx_part_go(PG_FUNCTION_ARGS)
 
 	/* who may start it: who may cancel it */
 	owner = GetUserNameFromId(copy.roleid, true);
-	if (!wait_may_cancel(owner))
+	if (!owner_may_cancel(owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to start run " INT64_FORMAT " of role \"%s\"",

@@ -287,7 +287,7 @@ coordinator_tpcb_sums(const RunSpec *spec, int64 run_id, int64 sums[4])
 	}
 	error = loopback_exec(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, NULL);
 	if (error == NULL)
-		error = loopback_exec(conn, COORDINATOR_TPCB_SUMS, &value, NULL);
+		error = loopback_exec(conn, RUN_SPEC_TPCB_SUMS, &value, NULL);
 	loopback_finish(conn);
 	if (error == NULL && (value == NULL ||
 						  sscanf(value, INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT,
@@ -355,7 +355,7 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
 {
 	char	   *connerr;
 	PGconn	   *conn;
-	static const char *const vacuum_sql[] = COORDINATOR_MAINTENANCE_SQL;
+	static const char *const vacuum_sql[] = RUN_SPEC_MAINTENANCE_SQL;
 
 	if (!spec->vacuum && !spec->checkpoint)
 		return;

@@ -8,7 +8,7 @@
  *	  pgbenchx.run_generators row each.
  *
  * A part is an ordinary pgbenchx run on a generator (pgbenchx.launch_part,
- * src/part.c): its clients are a share of the step's clients, numbered as
+ * src/fleet/part.c): its clients are a share of the step's clients, numbered as
  * in one run of them all, and connect to the server under test.  Once
  * every part is 'ready' (its clients connected), the recorder picks a
  * moment T on its own clock and gives each part its go at T plus that

@@ -24,6 +24,10 @@
  * connections and worker slots in use are counted in the backend status
  * array, which has no privilege filter.
  *
+ * Whether the installed SQL is this library's version is read from the
+ * same row of pg_extension as the owner: a run and wait refuse the SQL of
+ * another version (owner_require_sql_version).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -32,6 +36,7 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_extension.h"
 #include "commands/dbcommands.h"
 #include "fmgr.h"
@@ -54,30 +59,91 @@
 PG_FUNCTION_INFO_V1(pgbenchx_coordinator_alive);
 PG_FUNCTION_INFO_V1(pgbenchx_caller_role);
 
-/* pg_extension.extowner of pgbenchx in this database */
-static Oid
-owner_extension_owner(void)
+/*
+ * pgbenchx's row of pg_extension in this database, in one scan: its owner
+ * (extowner) and, when version is not NULL, its extversion (palloc'd; NULL
+ * if null).  false when the extension is not installed here.
+ */
+static bool
+owner_extension_row(Oid *owner, char **version)
 {
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	Oid			owner = InvalidOid;
+	bool		found;
 
+	*owner = InvalidOid;
+	if (version)
+		*version = NULL;
 	rel = table_open(ExtensionRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
 				CStringGetDatum("pgbenchx"));
 	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
 	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-		owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+	found = HeapTupleIsValid(tup);
+	if (found)
+	{
+		*owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+		if (version)
+		{
+			bool		isnull;
+			Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+										 RelationGetDescr(rel), &isnull);
+
+			if (!isnull)
+				*version = text_to_cstring(DatumGetTextPP(d));
+		}
+	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	if (!OidIsValid(owner))
+	return found;
+}
+
+/* pg_extension.extowner of pgbenchx in this database */
+static Oid
+owner_extension_owner(void)
+{
+	Oid			owner;
+
+	if (!owner_extension_row(&owner, NULL) || !OidIsValid(owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("extension \"pgbenchx\" is not installed in this database")));
 	return owner;
+}
+
+/*
+ * The version of pgbenchx's SQL installed in this database (pg_extension's
+ * extversion), palloc'd; NULL when the extension is not installed here.
+ * Also what generator_status (fleet.c) reports.
+ */
+char *
+owner_sql_version(void)
+{
+	Oid			owner;
+	char	   *version;
+
+	(void) owner_extension_row(&owner, &version);
+	return version;
+}
+
+/*
+ * A run writes the tables of this library's version, and wait reads them:
+ * with the SQL of another (a package upgrade replaced the library, ALTER
+ * EXTENSION UPDATE has not run yet) they refuse before anything starts.
+ */
+void
+owner_require_sql_version(const char *what)
+{
+	char	   *version = owner_sql_version();
+
+	if (version != NULL && strcmp(version, PGBENCHX_LIBRARY_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbenchx's SQL is version %s, the library %s", version, PGBENCHX_LIBRARY_VERSION),
+				 errdetail("%s reads and writes the tables of the library's version.", what),
+				 errhint("Run ALTER EXTENSION pgbenchx UPDATE.")));
 }
 
 void
@@ -107,6 +173,26 @@ owner_has_privs(Oid role, const char *owner)
 	if (superuser_arg(role))
 		return true;
 	return OidIsValid(owner_oid) && has_privs_of_role(role, owner_oid);
+}
+
+/*
+ * Who may cancel a run of role owner: pg_cancel_backend's rule.  A run
+ * whose role is a superuser, or is no role any more (or is not recorded),
+ * only a superuser; otherwise a role with the privileges of owner or of
+ * pg_signal_backend.
+ */
+bool
+owner_may_cancel(const char *owner)
+{
+	Oid			caller = GetUserId();
+	Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
+
+	if (superuser_arg(caller))
+		return true;
+	if (!OidIsValid(owner_oid) || superuser_arg(owner_oid))
+		return false;
+	return has_privs_of_role(caller, owner_oid) ||
+		has_privs_of_role(caller, ROLE_PG_SIGNAL_BACKEND);
 }
 
 char *

@@ -80,8 +80,8 @@
 #include "utils/wait_event.h"
 
 #include "btload.h"
-#include "datagen_int.h"
 #include "datagen_par.h"
+#include "heapwrite.h"
 #include "worker.h"
 
 #define PAR_MAGIC			0x70677069	/* "pgpi" */
@@ -137,7 +137,7 @@ typedef struct ParShared
 	int			nparts;
 	int			nindexes;		/* hash: the partition bounds' modulus */
 	bool		bigcols;
-	DatagenPageSpec spec;
+	HeapwritePageSpec spec;
 	int			batch_pages;	/* pages each target buffers */
 	int			rows_per_page;	/* plain */
 	BlockNumber nblocks;		/* plain */
@@ -206,7 +206,7 @@ par_on_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 }
 
 /*
- * Rows per page of a plain table: datagen_target_add()'s rule (the rule of
+ * Rows per page of a plain table: heapwrite_add()'s rule (the rule of
  * heap_multi_insert) applied to rows of len bytes until the page is full.
  */
 static int
@@ -285,13 +285,13 @@ datagen_par_jobs_used(const DatagenOptions *opts, int jobs)
 
 /* Append the row of aid to target: the template with aid and bid patched. */
 static inline HeapTupleHeader
-par_add_row(const ParView *v, DatagenTarget *target, int64 aid)
+par_add_row(const ParView *v, HeapwriteTarget *target, int64 aid)
 {
 	HeapTupleHeader tup;
 	char	   *data;
 	int32		bid = (int32) ((aid - 1) / DATAGEN_NACCOUNTS + 1);
 
-	tup = datagen_target_add(target, v->tuple, v->sh->tuple_len);
+	tup = heapwrite_add(target, v->tuple, v->sh->tuple_len);
 	data = (char *) tup + tup->t_hoff;
 	if (v->sh->bigcols)
 		memcpy(data + v->sh->aid_off, &aid, sizeof(int64));
@@ -309,12 +309,12 @@ static void
 par_fill_plain(const ParView *v, ParWorker *me)
 {
 	const ParShared *sh = v->sh;
-	DatagenTarget target;
+	HeapwriteTarget target;
 	int64		first = (int64) me->first_block * sh->rows_per_page + 1;
 	int64		last = Min((int64) me->end_block * sh->rows_per_page, sh->rows_total);
 
-	datagen_target_open_node(&target, &sh->node, &sh->spec, sh->batch_pages,
-							 me->first_block, true);
+	heapwrite_open_node(&target, &sh->node, &sh->spec, sh->batch_pages,
+						me->first_block, true);
 	for (int64 aid = first; aid <= last; aid++)
 	{
 		HeapTupleHeader tup = par_add_row(v, &target, aid);
@@ -331,7 +331,7 @@ par_fill_plain(const ParView *v, ParWorker *me)
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
-	datagen_target_close_node(&target);
+	heapwrite_close_node(&target);
 	if (target.nblocks != me->end_block)
 		elog(ERROR, "pgbench_accounts worker wrote up to block %u, expected %u",
 			 target.nblocks, me->end_block);
@@ -346,14 +346,14 @@ par_fill_range(const ParView *v, ParWorker *me, int index)
 
 	for (int p = index; p < sh->nparts; p += sh->njobs)
 	{
-		DatagenTarget target;
+		HeapwriteTarget target;
 		int64		first = p * sh->part_size + 1;
 		int64		last = Min((p + 1) * sh->part_size, sh->rows_total);
 
 		if (first > last)
 			continue;
-		datagen_target_open_node(&target, &v->parts[p].node, &sh->spec,
-								 sh->batch_pages, 0, false);
+		heapwrite_open_node(&target, &v->parts[p].node, &sh->spec,
+							sh->batch_pages, 0, false);
 		for (int64 aid = first; aid <= last; aid++)
 		{
 			(void) par_add_row(v, &target, aid);
@@ -363,7 +363,7 @@ par_fill_range(const ParView *v, ParWorker *me, int index)
 				CHECK_FOR_INTERRUPTS();
 			}
 		}
-		datagen_target_close_node(&target);
+		heapwrite_close_node(&target);
 		v->parts[p].nblocks = target.nblocks;
 		v->parts[p].ntuples = last - first + 1;
 		done += last - first + 1;
@@ -375,14 +375,14 @@ static void
 par_fill_hash(const ParView *v, ParWorker *me, int index)
 {
 	const ParShared *sh = v->sh;
-	DatagenTarget **targets = palloc0(sizeof(DatagenTarget *) * sh->nparts);
+	HeapwriteTarget **targets = palloc0(sizeof(HeapwriteTarget *) * sh->nparts);
 	int64		done = 0;
 
 	for (int p = index; p < sh->nparts; p += sh->njobs)
 	{
-		targets[p] = palloc(sizeof(DatagenTarget));
-		datagen_target_open_node(targets[p], &v->parts[p].node, &sh->spec,
-								 sh->batch_pages, 0, false);
+		targets[p] = palloc(sizeof(HeapwriteTarget));
+		heapwrite_open_node(targets[p], &v->parts[p].node, &sh->spec,
+							sh->batch_pages, 0, false);
 		v->parts[p].ntuples = 0;
 	}
 	for (int64 aid = 1; aid <= sh->rows_total; aid++)
@@ -403,7 +403,7 @@ par_fill_hash(const ParView *v, ParWorker *me, int index)
 	}
 	for (int p = index; p < sh->nparts; p += sh->njobs)
 	{
-		datagen_target_close_node(targets[p]);
+		heapwrite_close_node(targets[p]);
 		v->parts[p].nblocks = targets[p]->nblocks;
 	}
 	pg_atomic_write_u64(&me->rows_done, done);
@@ -642,7 +642,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 {
 	const DatagenOptions *opts = in->opts;
 	int			nparts = opts->partitions;
-	DatagenTarget *targets;
+	HeapwriteTarget *targets;
 	int			ntargets = Max(nparts, 1);
 	Relation	parent = NULL;
 	BtloadState *pkey = NULL;
@@ -656,13 +656,13 @@ datagen_par_load_accounts(const DatagenParInput *in)
 	ParView		v;
 	ParShared  *sh;
 
-	targets = palloc0(sizeof(DatagenTarget) * ntargets);
+	targets = palloc0(sizeof(HeapwriteTarget) * ntargets);
 	if (nparts == 0)
 	{
 		Oid			pkey_oid;
 
 		/* one page each: the leader only writes the visibility map */
-		datagen_target_open(in->cid, &targets[0], in->accounts, 1);
+		heapwrite_open(in->cid, &targets[0], in->accounts, 1);
 		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
 			elog(ERROR, "pgbench_accounts has no primary key");
@@ -680,7 +680,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 				 pdesc->nparts, nparts);
 		key = RelationGetPartitionKey(parent);
 		for (int i = 0; i < nparts; i++)
-			datagen_target_open(in->cid, &targets[i], pdesc->oids[i], 1);
+			heapwrite_open(in->cid, &targets[i], pdesc->oids[i], 1);
 		if (opts->method == DATAGEN_PART_HASH)
 		{
 			Oid			want = in->bigcols ? F_HASHINT8EXTENDED : F_HASHINT4EXTENDED;
@@ -728,7 +728,7 @@ datagen_par_load_accounts(const DatagenParInput *in)
 	sh->spec.save_free = targets[0].save_free;
 	sh->spec.xid = targets[0].xid;
 	sh->spec.cid = targets[0].cid;
-	sh->batch_pages = nparts > DATAGEN_MANY_PARTITIONS ? 1 : DATAGEN_BATCH_PAGES;
+	sh->batch_pages = nparts > DATAGEN_MANY_PARTITIONS ? 1 : HEAPWRITE_BATCH_PAGES;
 	sh->rows_total = in->rows_total;
 	sh->part_size = nparts > 0 ? (in->rows_total + nparts - 1) / nparts : 0;
 	sh->aid_off = in->aid_off;
@@ -778,15 +778,15 @@ datagen_par_load_accounts(const DatagenParInput *in)
 	if (pkey)
 	{
 		btload_end(pkey);
-		datagen_target_adopt(&targets[0], sh->nblocks, in->rows_total);
+		heapwrite_adopt(&targets[0], sh->nblocks, in->rows_total);
 	}
 	else
 	{
 		for (int i = 0; i < nparts; i++)
-			datagen_target_adopt(&targets[i], v.parts[i].nblocks, v.parts[i].ntuples);
+			heapwrite_adopt(&targets[i], v.parts[i].nblocks, v.parts[i].ntuples);
 	}
 	for (int i = 0; i < ntargets; i++)
-		datagen_target_close(&targets[i]);
+		heapwrite_close(&targets[i]);
 	if (parent)
 		table_close(parent, NoLock);
 	dsm_detach(seg);

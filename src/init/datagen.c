@@ -13,13 +13,15 @@
  * Indexes are built after the load.  Everything runs in the caller's
  * transaction: an error or a cancel leaves nothing behind.  With jobs > 1,
  * the pages of pgbench_accounts are written by background workers
- * (datagen_par.c) with this file's page writer.
+ * (datagen_par.c); both write through heapwrite.c's page writer.
  *
  * This file owns the pgbench table layout; it must not know about runs.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <unistd.h>
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -53,8 +55,10 @@
 
 #include "btload.h"
 #include "datagen.h"
-#include "datagen_int.h"
+#include "datagen_par.h"
+#include "heapwrite.h"
 #include "initrecord.h"
+#include "owner.h"
 #include "trust.h"
 #include "pg_compat.h"
 
@@ -67,6 +71,8 @@
 #define DATAGEN_MAX_SORT_MEM_KB		(512 * 1024)
 /* a progress NOTICE at most this often */
 #define DATAGEN_PROGRESS_USECS		(5 * USECS_PER_SEC)
+/* the most partitions pgbench_init creates: each is a table with its locks */
+#define DATAGEN_MAX_PARTITIONS		10000
 
 static const char *const datagen_table_names[] = {
 	"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
@@ -273,284 +279,101 @@ datagen_create_tables(DatagenState *state)
 }
 
 /*
- * The page writer.
- *
- * Rows are laid out into heap pages in local memory, exactly as
- * heap_multi_insert() with TABLE_INSERT_FROZEN would lay them out (same fill
- * rule, frozen xmin, PD_ALL_VISIBLE), and whole pages are handed to smgr in
- * batches, bypassing shared buffers.  The visibility map fork is written the
- * same way when the table is closed, every page all-visible and all-frozen.
- *
- * This is what nbtsort.c does for index builds and is only legal into a
- * relfilenode created by this subtransaction: nobody else can see the pages
- * and an abort unlinks the file.  Durability: when the relation needs WAL,
- * each batch is logged as full-page images (log_newpages) before it is
- * written.  Since the pages never pass through shared buffers, a checkpoint
- * would not know to fsync them; so each batch is written and its segment
- * handed to the checkpointer's fsync queue (smgrextend without skipFsync)
- * while DELAY_CHKPT_START holds off any checkpoint whose redo pointer could
- * fall after our WAL records: a checkpoint either replays them or syncs them.
- * That replaces nbtsort's smgrimmedsync at the end, which would wait for the
- * whole table to reach disk inside the caller's transaction.
+ * pgbench_init's jobs: the workers that generate pgbench_accounts.  1 is
+ * the caller's backend alone, which needs no worker slot; more take one
+ * slot each.  The default: one per core, within the free worker slots.
+ */
+static int
+datagen_init_jobs(bool given, int jobs)
+{
+	int			clients;
+	int			workers;
+	int			free_slots;
+	int			ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+
+	owner_count_backends(&clients, &workers);
+	free_slots = Max(max_worker_processes - workers, 0);
+	if (!given)
+		return Max(1, Min(ncpus, free_slots));
+	if (jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", jobs),
+				 errdetail("jobs is the number of processes generating pgbench_accounts; 1 means this session alone."),
+				 errhint("Pass jobs => 1 or more, or omit it to use one per core.")));
+	if (jobs > 1 && jobs > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d jobs need %d background worker slots, but only %d %s free",
+						jobs, jobs, free_slots, free_slots == 1 ? "is" : "are"),
+				 errdetail("pgbench_init with jobs greater than 1 takes one background worker per job; max_worker_processes is %d.",
+						   max_worker_processes),
+				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));
+	return jobs;
+}
+
+/*
+ * pgbench_init's arguments, checked as pgbench -i checks them: method is
+ * partition_method's text, jobs_given and jobs the jobs argument.  Sets
+ * opts->method and opts->jobs.
  */
 void
-datagen_target_open(CommandId cid, DatagenTarget *target, Oid relid,
-					int max_batch_pages)
+datagen_check_options(DatagenOptions *opts, const char *method, bool jobs_given,
+					  int jobs)
 {
-	SubTransactionId mysubid = GetCurrentSubTransactionId();
+	if (opts->scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at least 1, not %d", opts->scale),
+				 errdetail("The scale is the number of branches; each brings 10 tellers and 100000 accounts."),
+				 errhint("Pass a scale of 1 or more, as with pgbench -i -s.")));
+	if (opts->scale > DATAGEN_MAX_SCALE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("scale %d is too large", opts->scale),
+				 errdetail("pgbench_tellers.tid is an integer holding up to 10 * scale, so the scale can be at most %d.",
+						   DATAGEN_MAX_SCALE),
+				 errhint("Pass a scale of at most %d.", DATAGEN_MAX_SCALE)));
+	if (opts->fillfactor < 10 || opts->fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor must be in range 10..100, not %d",
+						opts->fillfactor),
+				 errdetail("The fillfactor is the percentage of each table page that is filled, as with pgbench -i -F."),
+				 errhint("Pass a fillfactor between 10 and 100.")));
+	if (opts->partitions < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must be 0 or more, not %d", opts->partitions),
+				 errdetail("partitions is the number of partitions of pgbench_accounts; 0 means not partitioned."),
+				 errhint("Pass 0 for a plain table, or a positive number of partitions.")));
+	if (opts->partitions > DATAGEN_MAX_PARTITIONS ||
+		(int64) opts->partitions > (int64) 100000 * opts->scale)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d partitions are too many for scale %d", opts->partitions, opts->scale),
+				 errdetail("pgbench_accounts has 100000 * scale rows, and each partition is a table with its own locks; pgbenchx takes at most %d partitions and at most one per row.",
+						   DATAGEN_MAX_PARTITIONS),
+				 errhint("Pass fewer partitions.")));
 
-	memset(target, 0, sizeof(*target));
-	target->rel = table_open(relid, RowExclusiveLock);
-	/* only into a relfilenode of this subtransaction, as COPY FREEZE */
-	if (target->rel->rd_createSubid != mysubid &&
-		PGX_REL_NEW_FILE_SUBID(target->rel) != mysubid)
-		elog(ERROR, "relation \"%s\" was not created by this subtransaction",
-			 RelationGetRelationName(target->rel));
-	if (RelationGetNumberOfBlocks(target->rel) != 0)
-		elog(ERROR, "relation \"%s\" is not empty",
-			 RelationGetRelationName(target->rel));
-	target->use_wal = RelationNeedsWAL(target->rel);
-	target->save_free = RelationGetTargetPageFreeSpace(target->rel,
-													   HEAP_DEFAULT_FILLFACTOR);
-	target->max_pages = Max(1, Min(max_batch_pages, DATAGEN_BATCH_PAGES));
-	target->pages = palloc((Size) target->max_pages * BLCKSZ);
-	target->npages = 0;
-	target->nblocks = 0;
-	target->xid = GetCurrentTransactionId();
-	target->cid = cid;
-}
-
-/* Write the buffered pages: WAL first, then the file, as one unit. */
-void
-datagen_write_pages(SMgrRelation reln, const PgxRelFile *node, ForkNumber fork,
-					bool use_wal, bool page_std, bool presized,
-					BlockNumber first, int npages, char *pages)
-{
-	Page		pagev[DATAGEN_BATCH_PAGES];
-	BlockNumber blknos[DATAGEN_BATCH_PAGES];
-	volatile bool delayed = false;
-
-	Assert(npages <= DATAGEN_BATCH_PAGES);
-	for (int i = 0; i < npages; i++)
-	{
-		pagev[i] = (Page) (pages + (Size) i * BLCKSZ);
-		blknos[i] = first + i;
-	}
-
-	PG_TRY();
-	{
-		if (use_wal)
-		{
-			Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
-			MyProc->delayChkptFlags |= DELAY_CHKPT_START;
-			delayed = true;
-			log_newpages((PgxRelFile *) node, fork, npages, blknos, pagev, page_std);
-		}
-		for (int i = 0; i < npages; i++)
-		{
-			/* the first and last page register their segments for fsync */
-			bool		skip_fsync = i != 0 && i != npages - 1;
-
-			pgx_page_set_checksum_inplace(pagev[i], blknos[i]);
-			/* a presized file (see datagen_par.c) is written, not extended */
-			if (presized)
-				smgrwrite(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);
-			else
-				smgrextend(reln, fork, blknos[i], (char *) pagev[i], skip_fsync);
-		}
-	}
-	PG_FINALLY();
-	{
-		if (delayed)
-			MyProc->delayChkptFlags &= ~DELAY_CHKPT_START;
-	}
-	PG_END_TRY();
-}
-
-void
-datagen_target_flush(DatagenTarget *target)
-{
-	if (target->npages == 0)
-		return;
-	if (target->rel)
-		datagen_write_pages(RelationGetSmgr(target->rel), &PGX_RELATION_FILE(target->rel),
-							MAIN_FORKNUM, target->use_wal, true, false,
-							target->nblocks, target->npages, target->pages);
+	if (pg_strcasecmp(method, "range") == 0)
+		opts->method = DATAGEN_PART_RANGE;
+	else if (pg_strcasecmp(method, "hash") == 0)
+		opts->method = DATAGEN_PART_HASH;
 	else
-		datagen_write_pages(target->smgr, &target->node, MAIN_FORKNUM,
-							target->use_wal, true, target->presized,
-							target->nblocks, target->npages, target->pages);
-	if (target->rel)
-		pgstat_count_heap_insert(target->rel, target->ntuples);
-	target->nblocks += target->npages;
-	target->npages = 0;
-	target->ntuples = 0;
-	CHECK_FOR_INTERRUPTS();
-}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid partition method \"%s\"", method),
+				 errdetail("pgbench partitions pgbench_accounts by range or by hash."),
+				 errhint("Pass partition_method => 'range' or 'hash'.")));
+	if (opts->method == DATAGEN_PART_HASH && opts->partitions == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition method \"hash\" requires partitions greater than zero"),
+				 errdetail("pgbench_accounts is partitioned only when partitions is greater than zero."),
+				 errhint("Pass partitions => N as well, with N of 1 or more.")));
 
-/* The visibility map: every heap page written is all-visible, all-frozen. */
-static void
-datagen_target_write_vm(DatagenTarget *target)
-{
-	const Size	mapsize = BLCKSZ - MAXALIGN(SizeOfPageHeaderData);
-	const BlockNumber per_page = mapsize * 4;	/* 2 bits per heap block */
-	BlockNumber nvm = (target->nblocks + per_page - 1) / per_page;
-	SMgrRelation reln = RelationGetSmgr(target->rel);
-
-	if (nvm == 0)
-		return;
-	if (!smgrexists(reln, VISIBILITYMAP_FORKNUM))
-		smgrcreate(reln, VISIBILITYMAP_FORKNUM, false);
-	for (BlockNumber vmblk = 0; vmblk < nvm;)
-	{
-		int			n = 0;
-
-		for (; vmblk < nvm && n < target->max_pages; vmblk++, n++)
-		{
-			Page		page = (Page) (target->pages + (Size) n * BLCKSZ);
-			uint8	   *map;
-			BlockNumber heapblks = Min(per_page, target->nblocks - vmblk * per_page);
-
-			PageInit(page, BLCKSZ, 0);
-			map = (uint8 *) PageGetContents(page);
-			memset(map, 0xFF, heapblks / 4);
-			if (heapblks % 4 != 0)
-				map[heapblks / 4] = (uint8) ((1 << (2 * (heapblks % 4))) - 1);
-		}
-		/* the bitmap lies in the "hole" of a standard page: not page_std */
-		datagen_write_pages(RelationGetSmgr(target->rel), &PGX_RELATION_FILE(target->rel),
-							VISIBILITYMAP_FORKNUM,
-							target->use_wal, false, false, vmblk - n, n,
-							target->pages);
-	}
-	/* tell other backends' smgr caches that the fork exists now */
-	CacheInvalidateSmgr(PGX_SMGR_FILE_BACKEND(reln));
-}
-
-void
-datagen_target_close(DatagenTarget *target)
-{
-	if (target->rel == NULL)
-		return;
-	datagen_target_flush(target);
-	datagen_target_write_vm(target);
-	pfree(target->pages);
-	table_close(target->rel, NoLock);
-	target->rel = NULL;
-}
-
-/*
- * Take over the pages parallel workers wrote into target's relation:
- * nblocks of them, ntuples rows.  datagen_target_close() then writes the
- * visibility map.
- */
-void
-datagen_target_adopt(DatagenTarget *target, BlockNumber nblocks, int64 ntuples)
-{
-	Assert(target->npages == 0);
-	target->nblocks = nblocks;
-	pgstat_count_heap_insert(target->rel, ntuples);
-}
-
-/*
- * A target a parallel worker fills: no relation, only its file (node, opened
- * through smgr), starting at first_block.  presized: other processes write
- * the same file, which the leader has sized (smgrwrite, never smgrextend).
- */
-void
-datagen_target_open_node(DatagenTarget *target, const PgxRelFile *node,
-						 const DatagenPageSpec *spec, int max_batch_pages,
-						 BlockNumber first_block, bool presized)
-{
-	memset(target, 0, sizeof(*target));
-	target->node = *node;
-	target->smgr = pgx_smgropen_perm(*node);
-	target->use_wal = spec->use_wal;
-	target->save_free = spec->save_free;
-	target->xid = spec->xid;
-	target->cid = spec->cid;
-	target->max_pages = Max(1, Min(max_batch_pages, DATAGEN_BATCH_PAGES));
-	target->pages = palloc((Size) target->max_pages * BLCKSZ);
-	target->nblocks = first_block;
-	target->presized = presized;
-}
-
-/* Write what a worker's target still buffers, and free it. */
-void
-datagen_target_close_node(DatagenTarget *target)
-{
-	datagen_target_flush(target);
-	pfree(target->pages);
-	target->pages = NULL;
-}
-
-/*
- * Append one tuple to target: tup is a heap tuple header with its data,
- * len bytes; infomask and visibility fields are set here.  Returns the
- * tuple's header in the page, for callers that patch values in place.
- */
-HeapTupleHeader
-datagen_target_add(DatagenTarget *target, HeapTupleHeader tup, Size len)
-{
-	Page		page;
-	PageHeader	phdr;
-	Size		alen = MAXALIGN(len);
-	OffsetNumber off;
-	HeapTupleHeader dst;
-
-	if (target->npages > 0)
-	{
-		page = (Page) (target->pages + (Size) (target->npages - 1) * BLCKSZ);
-		/* heap_multi_insert's rule: the first tuple of a page always fits */
-		if (PageGetHeapFreeSpace(page) < alen + target->save_free)
-			page = NULL;
-	}
-	else
-		page = NULL;
-
-	if (page == NULL)
-	{
-		if (target->npages == target->max_pages)
-			datagen_target_flush(target);
-		page = (Page) (target->pages + (Size) target->npages * BLCKSZ);
-		target->npages++;
-		PageInit(page, BLCKSZ, 0);
-		PageSetAllVisible(page);
-		if (alen > PageGetHeapFreeSpace(page))
-			elog(ERROR, "tuple of %zu bytes does not fit on a page", len);
-	}
-
-	/* PageAddItem's append case, without its checks for reused slots */
-	phdr = (PageHeader) page;
-	off = PageGetMaxOffsetNumber(page) + 1;
-	phdr->pd_upper -= alen;
-	ItemIdSetNormal(PageGetItemId(page, off), phdr->pd_upper, len);
-	phdr->pd_lower += sizeof(ItemIdData);
-
-	dst = (HeapTupleHeader) ((char *) page + phdr->pd_upper);
-	memcpy(dst, tup, len);
-	/* heap_prepare_insert with HEAP_INSERT_FROZEN, then the TID */
-	dst->t_infomask &= ~HEAP_XACT_MASK;
-	dst->t_infomask2 &= ~HEAP2_XACT_MASK;
-	dst->t_infomask |= HEAP_XMAX_INVALID;
-	HeapTupleHeaderSetXmin(dst, target->xid);
-	HeapTupleHeaderSetXminFrozen(dst);
-	HeapTupleHeaderSetCmin(dst, target->cid);
-	HeapTupleHeaderSetXmax(dst, 0);
-	ItemPointerSet(&dst->t_ctid, target->nblocks + target->npages - 1, off);
-	target->ntuples++;
-	return dst;
-}
-
-/* Form a tuple for target's descriptor and append it. */
-static void
-datagen_target_add_values(DatagenTarget *target, Datum *values, bool *nulls)
-{
-	HeapTuple	tuple = heap_form_tuple(RelationGetDescr(target->rel),
-										values, nulls);
-
-	datagen_target_add(target, tuple->t_data, tuple->t_len);
-	heap_freetuple(tuple);
+	opts->jobs = datagen_init_jobs(jobs_given, jobs);
 }
 
 static Oid
@@ -565,33 +388,33 @@ datagen_load_small(DatagenState *state)
 {
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, true};
-	DatagenTarget target;
+	HeapwriteTarget target;
 	int			nbranches = DATAGEN_NBRANCHES * state->opts->scale;
 	int			ntellers = DATAGEN_NTELLERS * state->opts->scale;
 
-	datagen_target_open(state->cid, &target, datagen_table_oid("pgbench_branches"),
-						DATAGEN_BATCH_PAGES);
+	heapwrite_open(state->cid, &target, datagen_table_oid("pgbench_branches"),
+				   HEAPWRITE_BATCH_PAGES);
 	for (int bid = 1; bid <= nbranches; bid++)
 	{
 		values[0] = Int32GetDatum(bid);
 		values[1] = Int32GetDatum(0);
 		values[2] = (Datum) 0;
 		nulls[2] = true;
-		datagen_target_add_values(&target, values, nulls);
+		heapwrite_add_values(&target, values, nulls);
 	}
-	datagen_target_close(&target);
+	heapwrite_close(&target);
 
 	nulls[2] = false;
-	datagen_target_open(state->cid, &target, datagen_table_oid("pgbench_tellers"),
-						DATAGEN_BATCH_PAGES);
+	heapwrite_open(state->cid, &target, datagen_table_oid("pgbench_tellers"),
+				   HEAPWRITE_BATCH_PAGES);
 	for (int tid = 1; tid <= ntellers; tid++)
 	{
 		values[0] = Int32GetDatum(tid);
 		values[1] = Int32GetDatum((tid - 1) / DATAGEN_NTELLERS + 1);
 		values[2] = Int32GetDatum(0);
-		datagen_target_add_values(&target, values, nulls);
+		heapwrite_add_values(&target, values, nulls);
 	}
-	datagen_target_close(&target);
+	heapwrite_close(&target);
 }
 
 static void
@@ -698,7 +521,7 @@ datagen_load_accounts(DatagenState *state)
 	const DatagenOptions *opts = state->opts;
 	Oid			accounts = datagen_table_oid("pgbench_accounts");
 	int			ntargets = Max(opts->partitions, 1);
-	DatagenTarget *targets;
+	HeapwriteTarget *targets;
 	PartitionKey key = NULL;
 	PartitionBoundInfo bounds = NULL;
 	int64		part_size = 0;
@@ -717,7 +540,7 @@ datagen_load_accounts(DatagenState *state)
 		return;
 	}
 
-	targets = palloc0(sizeof(DatagenTarget) * ntargets);
+	targets = palloc0(sizeof(HeapwriteTarget) * ntargets);
 	state->rows_total = (int64) DATAGEN_NACCOUNTS * opts->scale;
 	state->rows_done = 0;
 	state->load_start = state->last_progress = GetCurrentTimestamp();
@@ -726,7 +549,7 @@ datagen_load_accounts(DatagenState *state)
 	{
 		Oid			pkey_oid;
 
-		datagen_target_open(state->cid, &targets[0], accounts, DATAGEN_BATCH_PAGES);
+		heapwrite_open(state->cid, &targets[0], accounts, HEAPWRITE_BATCH_PAGES);
 		/* its primary key, created on the empty table: built as we go */
 		pkey_oid = pgx_primary_key_index(targets[0].rel);
 		if (!OidIsValid(pkey_oid))
@@ -751,9 +574,9 @@ datagen_load_accounts(DatagenState *state)
 		memcpy(part_oids, pdesc->oids, sizeof(Oid) * pdesc->nparts);
 		/* hash spreads rows over all partitions: keep all of them open */
 		for (int i = 0; opts->method == DATAGEN_PART_HASH && i < pdesc->nparts; i++)
-			datagen_target_open(state->cid, &targets[i], part_oids[i],
-								opts->partitions > DATAGEN_MANY_PARTITIONS ?
-								1 : DATAGEN_BATCH_PAGES);
+			heapwrite_open(state->cid, &targets[i], part_oids[i],
+						   opts->partitions > DATAGEN_MANY_PARTITIONS ?
+						   1 : HEAPWRITE_BATCH_PAGES);
 	}
 
 	desc = RelationGetDescr(parent ? parent : targets[0].rel);
@@ -773,9 +596,9 @@ datagen_load_accounts(DatagenState *state)
 			{
 				/* range partitions are filled one after the other */
 				if (current >= 0)
-					datagen_target_close(&targets[current]);
-				datagen_target_open(state->cid, &targets[t], part_oids[t],
-									DATAGEN_BATCH_PAGES);
+					heapwrite_close(&targets[current]);
+				heapwrite_open(state->cid, &targets[t], part_oids[t],
+							   HEAPWRITE_BATCH_PAGES);
 				current = t;
 			}
 		}
@@ -792,7 +615,7 @@ datagen_load_accounts(DatagenState *state)
 			t = bounds->indexes[hash % bounds->nindexes];
 		}
 
-		tup = datagen_target_add(&targets[t], template->t_data, template->t_len);
+		tup = heapwrite_add(&targets[t], template->t_data, template->t_len);
 		data = (char *) tup + tup->t_hoff;
 		if (state->bigcols)
 			memcpy(data + aid_off, &aid, sizeof(int64));
@@ -815,7 +638,7 @@ datagen_load_accounts(DatagenState *state)
 	}
 
 	for (int i = 0; i < ntargets; i++)
-		datagen_target_close(&targets[i]);
+		heapwrite_close(&targets[i]);
 	if (pkey)
 		btload_end(pkey);
 	heap_freetuple(template);

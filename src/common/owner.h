@@ -4,7 +4,7 @@
  *	  Who may do what: the switch to the extension's owner around the
  *	  extension's own writes, the ownership rule for scripts and runs, and
  *	  the liveness of runs and the server's real load, read the same way
- *	  whoever asks.
+ *	  whoever asks; the installed SQL's version.
  *
  *-------------------------------------------------------------------------
  */
@@ -37,6 +37,9 @@ extern void owner_switch_end(const OwnerSwitch *sw);
  */
 extern bool owner_has_privs(Oid role, const char *owner);
 
+/* pg_cancel_backend's rule for a run of role owner (cancel's and part_go's) */
+extern bool owner_may_cancel(const char *owner);
+
 /* the name of the role at the outermost level (SET ROLE, not SECURITY DEFINER) */
 extern char *owner_outer_role_name(void);
 
@@ -48,6 +51,19 @@ extern bool owner_coordinator_alive(int pid);
 
 /* the live coordinator of the cluster, if any: its pid, activity, database */
 extern bool owner_live_coordinator(int *pid, char **activity, char **dbname);
+
+/*
+ * The installed SQL's version, pg_extension.extversion of pgbenchx in this
+ * database, palloc'd; NULL if not installed.
+ */
+extern char *owner_sql_version(void);
+
+/*
+ * Refuses (55000) when the installed SQL is not this library's version: a
+ * package upgrade replaced the library and ALTER EXTENSION UPDATE has not
+ * run.  what names the call for the detail.
+ */
+extern void owner_require_sql_version(const char *what);
 
 /* regular client backends (against max_connections) and background workers */
 extern void owner_count_backends(int *client_backends, int *bg_workers);

@@ -85,7 +85,6 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
-#include "coordinator.h"
 #include "loopback.h"
 #include "run_spec.h"
 #include "script.h"
@@ -918,7 +917,7 @@ void
 trust_check_run(const RunSpec *spec, const TrustClients *clients, int nscripts,
 				const char *const *names, const char *const *texts)
 {
-	static const char *const maintenance[] = COORDINATOR_MAINTENANCE_SQL;
+	static const char *const maintenance[] = RUN_SPEC_MAINTENANCE_SQL;
 	List	   *sqls = NIL;
 	List	   *sources = NIL;
 	const char **sql_array;
@@ -954,7 +953,7 @@ trust_check_run(const RunSpec *spec, const TrustClients *clients, int nscripts,
 		}
 	if (spec->check_tpcb)
 	{
-		sqls = lappend(sqls, COORDINATOR_TPCB_SUMS);
+		sqls = lappend(sqls, RUN_SPEC_TPCB_SUMS);
 		sources = lappend(sources, "check_tpcb");
 	}
 	sql_array = palloc0(sizeof(char *) * (list_length(sqls) + 1));
