@@ -43,6 +43,9 @@ sub ready
 }
 
 # part_go at now + secs; returns start_at as text
+# part_go($id) at $secs from now: a lead well above the time a psql call
+# takes on a loaded machine, or the go arrives past the 200 ms allowed and
+# the part fails (0.3 s did, in CI's command under load)
 sub go
 {
 	my ($id, $secs) = @_;
@@ -100,7 +103,7 @@ sub psql_err
 			  . "\"first_client\": $first, \"total_clients\": 4, "
 			  . "\"scripts\": [{\"name\": \"draw\", \"body\": \"$jbody\"}]");
 		ok(ready($id), "part of clients $first.. is ready");
-		go($id, 0.3);
+		go($id, 1.5);
 		wait_run($id);
 		push @ids, $id;
 	}
@@ -127,7 +130,7 @@ sub psql_err
 			  . "{\"name\": \"a\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'a');\"}, "
 			  . "{\"name\": \"b\", \"body\": \"INSERT INTO chosen (client_id, s) VALUES (:client_id, 'b');\"}]");
 		ok(ready($id), "mixed part of client $first is ready");
-		go($id, 0.3);
+		go($id, 1.5);
 		wait_run($id);
 	}
 	my @seq = split /\n/, q1("SELECT string_agg(s, '' ORDER BY seq) FROM chosen GROUP BY client_id ORDER BY client_id");
@@ -145,7 +148,7 @@ sub psql_err
 		my $id = launch("\"clients\": 2, \"random_seed\": 7, \"shuffle\": true, \"first_client\": $first, "
 			  . "\"total_clients\": 4, \"replay_queries\": \"$jlist\"");
 		ok(ready($id), "replay part of clients $first.. is ready");
-		go($id, 0.3);
+		go($id, 1.5);
 		wait_run($id);
 		is(q1("SELECT transactions || ' ' || replay FROM pgbenchx.runs WHERE run_id = $id"), '10 true',
 			'a replay part runs the list once per client of its share');
@@ -180,7 +183,7 @@ sub psql_err
 	like(psql_err("SELECT pgbenchx.part_go($id, clock_timestamp() + interval '2 h')"),
 		qr/22023: start_at must be within 3600 s from now/, 'a moment too far ahead is refused');
 	is(q1("SELECT phase FROM pgbenchx.progress_state() WHERE run_id = $id"), 'ready', 'the refusals changed nothing');
-	go($id, 0.2);
+	go($id, 1.5);
 	like(psql_err("SELECT pgbenchx.part_go($id, clock_timestamp())"),
 		qr/55000: run $id is not a part waiting for its start/, 'a second go is refused');
 	wait_run($id);
@@ -242,7 +245,7 @@ sub psql_err
 	is(q1("SELECT count(*) FROM pgbenchx.progress_state()"), '2', 'progress_state shows both');
 	like(psql_err("SELECT pgbenchx.launch_part('{\"clients\": 1, \"duration\": 1, \"script\": \"select-only\", \"part_of\": $part_of}')"),
 		qr/55006: a pgbenchx run is already in progress/, 'only one part runs beside the run');
-	go($id, 0.2);
+	go($id, 1);
 	wait_run($id);
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the part completed');
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'running', 'while the recorder\'s run went on');
@@ -262,7 +265,7 @@ sub psql_err
 		  . "'clients', 1, 'transactions', 200, 'random_seed', 3, 'part_of', '$part_of'::jsonb, "
 		  . "'scripts', jsonb_build_array(jsonb_build_object('name', 'tpcb-like', 'body', pgbenchx.script_text('tpcb-like')))))");
 	ok(ready($id), 'the inline tpcb-like part is ready');
-	go($id, 0.2);
+	go($id, 1.5);
 	wait_run($id);
 	is(q1("SELECT max(bid) FROM pgbench_history"), '2',
 		'the built-in tpcb-like sent as its text draws branches over the scale of pgbench_branches (2), not 1');
