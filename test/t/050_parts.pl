@@ -228,7 +228,7 @@ sub psql_err
 # --- the recorder's own server: its part runs beside its run ------------------------
 {
 	my $me = q1("SELECT system_identifier || '/postgres' FROM pg_control_system()");
-	my $run = q1("SET client_min_messages = warning; SELECT run_bench(1, 4, 'select-only', vacuum => false, checkpoint => false)");
+	my $run = q1("SET client_min_messages = warning; SELECT run_bench(1, 8, 'select-only', vacuum => false, checkpoint => false)");
 	ok($node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pgbenchx.progress_state() WHERE run_id = $run"),
 		'the recorder\'s run is in progress');
 	my $saved = $part_of;
