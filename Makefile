@@ -21,6 +21,7 @@ OBJS = \
 	src/common/trust.o \
 	src/common/searchpath.o \
 	src/common/worker.o \
+	src/common/pqconn.o \
 	src/common/loopback.o \
 	src/common/conninfo.o \
 	src/common/cancel.o \

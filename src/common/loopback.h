@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * loopback.h
- *	  libpq connections from inside the server: the loopback conninfo, and
- *	  connect and exec that never block inside libpq.
+ *	  Connections from inside the server to this server: the loopback
+ *	  conninfo, and pqconn.c's connect and exec with the loopback's policy.
  *
  *-------------------------------------------------------------------------
  */
@@ -11,9 +11,10 @@
 
 #include <signal.h>
 
+#include "lib/stringinfo.h"
 #include "libpq-fe.h"
 
-#include "pg_compat.h"
+#include "pqconn.h"
 
 /*
  * The complete conninfo for a client of this server: host (the first
@@ -30,40 +31,31 @@ extern void loopback_append_param(StringInfo buf, const char *keyword,
 								  const char *value);
 
 /*
- * Connect without blocking, waiting on the socket and the latch.  Returns
- * NULL and sets *errmsg (palloc'd, libpq's message) on failure.
- * Interrupts are serviced: a cancel raises an ERROR (the connection is
- * closed first).  The wait is bounded by the conninfo's connect_timeout
- * (60 s when unset or 0).  The connection returned is non-blocking.  With
- * loopback_require_password, a login without the password is refused as a
- * failure.  The connection's descriptor is reserved with
- * AcquireExternalFD (an ERROR when none is left) and given back by
- * loopback_finish.
+ * A connection to this server (pqconn_connect): its deadline the conninfo's
+ * connect_timeout (60 s when unset or 0), given up when
+ * *loopback_cancel_flag becomes true ("cancelled while connecting"), its
+ * first notices logged, and with loopback_require_password a login without
+ * the password refused.  NULL with *errmsg (palloc'd) on failure.  Closed
+ * by pqconn_finish.
  */
 extern PGconn *loopback_connect(const char *conninfo, char **errmsg);
 
 /*
- * loopback_connect, and when the connection failed only because the server
- * would have let it in without the password (libpq 16's require_auth pin,
- * conninfo_password_refused), *refused_at is set to its "host:port": the
- * caller reports that as it reports conninfo_login_ok's refusal.
+ * loopback_connect, and when the connection was refused because the server
+ * let it in, or would have, without the password (pqconn_connect's rule),
+ * *refused_at is set to its "host:port": the caller reports that as it
+ * reports conninfo_login_ok's refusal.
  */
 extern PGconn *loopback_connect_login(const char *conninfo, char **errmsg,
 									  char **refused_at);
 
 /*
- * No descriptor is left for what (a libpq connection): postgres_fdw's error,
- * errcode 08001.  loopback_connect raises it when AcquireExternalFD says
- * so, a driver when its own limit is too low for its clients.
- */
-pgx_noreturn extern void loopback_too_many_files(const char *what);
-
-/*
- * Run sql (one or more statements) without blocking.  Returns NULL when
- * every result succeeded, else the first error message (palloc'd).
- * Commands returning rows store the first value of the last one in
- * *first_value when that is not NULL (palloc'd, NULL if none), and the
- * first error's SQLSTATE in sqlstate[6] when that is not NULL.
+ * Run sql (one or more statements) without blocking, without a deadline
+ * but that of loopback_cancel_flag.  Returns NULL when every result
+ * succeeded, else the first error message (palloc'd).  A last command that
+ * returns rows stores its first value in *first_value when that is not
+ * NULL (palloc'd, NULL if none), and the first error's SQLSTATE goes to
+ * sqlstate[6] when that is not NULL.
  */
 extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
 						   char *sqlstate);
@@ -72,8 +64,8 @@ extern char *loopback_exec(PGconn *conn, const char *sql, char **first_value,
  * When set and *loopback_cancel_flag becomes true (a signal handler sets
  * it), loopback_exec cancels the statement in progress (cancel_send, with
  * its deadline) and returns its error, instead of waiting for a statement
- * that may wait on a lock forever.  The coordinator points it at its cancel
- * flag.
+ * that may wait on a lock forever, and loopback_connect gives up.  The
+ * coordinator points it at its cancel flag.
  */
 extern volatile sig_atomic_t *loopback_cancel_flag;
 
@@ -83,12 +75,5 @@ extern volatile sig_atomic_t *loopback_cancel_flag;
  * (conninfo_login_ok): NULL, with *errmsg saying so.
  */
 extern bool loopback_require_password;
-
-/* Wait until conn's socket has the events, or the latch; services interrupts. */
-extern void loopback_wait(PGconn *conn, int socket_events, long timeout_ms,
-						  uint32 wait_event_info);
-
-/* Close a connection that loopback_exec left idle. */
-extern void loopback_finish(PGconn *conn);
 
 #endif							/* PGBENCHX_LOOPBACK_H */

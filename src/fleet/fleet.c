@@ -1,20 +1,20 @@
 /*-------------------------------------------------------------------------
  *
  * fleet.c
- *	  The recorder's libpq connections to its load generators (issue 14):
- *	  connect and query with deadlines, waiting on the socket together with
- *	  the latch (a cancel, a terminate or the postmaster's death is always
- *	  noticed, nothing blocks inside libpq); the generators' clock offsets;
- *	  the pre-flight checks made in the caller's session before anything
+ *	  A recorder's load generators (issue 14): the connection to one, with
+ *	  the generators' deadline; the generators' clock offsets; the
+ *	  pre-flight checks made in the caller's session before anything
  *	  starts; and pgbenchx.generator_status(), a generator's answer about
  *	  itself.
  *
  * Used by launch.c (the pre-flight) and recorder.c (a step driven by
- * generators).  It knows nothing of the result tables.  Each connection's
- * socket is reserved with AcquireExternalFD, as loopback.c's are.  A
- * generator is another server: every answer is read row by row and kept
- * within a byte bound (fleet_collect_bounded), its messages are clipped
- * and made valid in this database's encoding.
+ * generators).  It knows nothing of the result tables.  Every connection to
+ * a generator is common/pqconn.c's, the one in-server libpq layer: it waits
+ * on the socket together with the latch (a cancel, a terminate or the
+ * postmaster's death is always noticed, nothing blocks inside libpq), and
+ * since a generator is another server, every answer is read row by row and
+ * kept within a byte bound (pqconn_collect), its messages are clipped and
+ * made valid in this database's encoding.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,63 +28,20 @@
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
 #include "funcapi.h"
-#include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/postmaster.h"
 #include "miscadmin.h"
-#include "storage/fd.h"
-#include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
-#include "conninfo.h"
 #include "fleet.h"
-#include "loopback.h"
 #include "owner.h"
 #include "pg_compat.h"
 #include "progress.h"
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(pgbenchx_generator_status);
-
-/*
- * A libpq message without its trailing newlines, palloc'd.  It may come
- * from a generator, another server: at most FLEET_MAX_MESSAGE_BYTES of it
- * are kept, and bytes that are not valid in this database's encoding are
- * shown as '?', so that it can be stored and logged.
- */
-static char *
-fleet_message(const char *msg)
-{
-	char	   *m;
-	int			len;
-
-	msg = msg ? msg : "unknown error";
-	len = strnlen(msg, FLEET_MAX_MESSAGE_BYTES);
-	m = pnstrdup(msg, len);
-	while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
-		m[--len] = '\0';
-	fleet_sanitize_text(m);
-	return m;
-}
-
-void
-fleet_sanitize_text(char *s)
-{
-	int			len = strlen(s);
-	int			pos = 0;
-
-	while (pos < len)
-	{
-		int			ok = pg_encoding_verifymbstr(GetDatabaseEncoding(), s + pos, len - pos);
-
-		pos += ok;
-		if (pos < len)
-			s[pos++] = '?';
-	}
-}
 
 int64
 fleet_now_unix_usec(void)
@@ -93,291 +50,16 @@ fleet_now_unix_usec(void)
 		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC;
 }
 
-/* milliseconds left until deadline (GetCurrentTimestamp's scale), >= 0 */
-static long
-fleet_left_ms(TimestampTz deadline)
-{
-	TimestampTz now = GetCurrentTimestamp();
-
-	return now >= deadline ? 0 : (long) ((deadline - now + 999) / 1000);
-}
-
 PGconn *
-fleet_connect(const char *conninfo, int timeout_ms, char **errmsg, char **refused_at)
+fleet_connect(const char *conninfo, bool require_password, char **errmsg, char **refused_at)
 {
-	PGconn	   *conn;
-	volatile PostgresPollingStatusType status = PGRES_POLLING_WRITING;
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
-	volatile bool timed_out = false;
+	PqconnConnect how = {
+		.what = "a connection to a load generator",
+		.timeout_ms = FLEET_ANSWER_TIMEOUT_MS,
+		.require_password = require_password,
+	};
 
-	*errmsg = NULL;
-	if (!AcquireExternalFD())
-		loopback_too_many_files("a connection to a load generator");
-	conn = PQconnectStart(conninfo);
-	if (conn == NULL)
-	{
-		ReleaseExternalFD();
-		*errmsg = pstrdup("out of memory");
-		return NULL;
-	}
-	if (PQstatus(conn) == CONNECTION_BAD)
-		status = PGRES_POLLING_FAILED;
-
-	PG_TRY();
-	{
-		while (status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
-		{
-			long		left = fleet_left_ms(deadline);
-			int			rc;
-
-			if (left == 0)
-			{
-				timed_out = true;
-				break;
-			}
-			rc = WaitLatchOrSocket(MyLatch,
-								   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT |
-								   (status == PGRES_POLLING_READING ?
-									WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE),
-								   PQsocket(conn), Min(left, 1000), PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-			if (rc & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
-				status = PQconnectPoll(conn);
-		}
-	}
-	PG_CATCH();
-	{
-		fleet_close(conn);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-
-	if (timed_out)
-	{
-		*errmsg = psprintf("no connection within %d s", timeout_ms / 1000);
-		fleet_close(conn);
-		return NULL;
-	}
-	if (status == PGRES_POLLING_FAILED)
-	{
-		*errmsg = fleet_message(PQerrorMessage(conn));
-		/* libpq 16's require_auth said what conninfo_login_ok would say */
-		if (refused_at && conninfo_password_refused(conn))
-			*refused_at = conninfo_where(conn);
-		fleet_close(conn);
-		return NULL;
-	}
-	if (PQsetnonblocking(conn, 1) != 0)
-	{
-		*errmsg = fleet_message(PQerrorMessage(conn));
-		fleet_close(conn);
-		return NULL;
-	}
-	return conn;
-}
-
-void
-fleet_close(PGconn *conn)
-{
-	if (conn == NULL)
-		return;
-	PQfinish(conn);
-	ReleaseExternalFD();
-}
-
-bool
-fleet_send(PGconn *conn, const char *sql, int nparams, const char *const *params,
-		   char **errmsg)
-{
-	*errmsg = NULL;
-	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
-	{
-		*errmsg = fleet_message(PQerrorMessage(conn));
-		return false;
-	}
-	/* rows one at a time, so that fleet_collect can bound what it keeps */
-	(void) PQsetSingleRowMode(conn);
-	return true;
-}
-
-PGresult *
-fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate)
-{
-	return fleet_collect_bounded(conn, timeout_ms, FLEET_MAX_ANSWER_BYTES, errmsg, sqlstate);
-}
-
-/*
- * The answer is read row by row (fleet_send's single-row mode) and copied
- * into one result; a row that would take the rows kept beyond max_bytes
- * (values plus FLEET_ROW_OVERHEAD a value) drops them all, and the rest of
- * the answer is read and thrown away row by row until its end or the
- * deadline, so that the connection stays usable and memory holds at most
- * one row beyond max_bytes.
- */
-PGresult *
-fleet_collect_bounded(PGconn *conn, int timeout_ms, size_t max_bytes, char **errmsg,
-					  char *sqlstate)
-{
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
-	PGresult   *last = NULL;
-	PGresult   *rows = NULL;
-	size_t		kept = 0;
-	bool		over = false;
-	char	   *error = NULL;
-
-	*errmsg = NULL;
-	if (sqlstate)
-		sqlstate[0] = '\0';
-	for (;;)
-	{
-		PGresult   *res;
-
-		/* the rest of a non-blocking send, then the answer */
-		while (PQflush(conn) > 0 || PQisBusy(conn))
-		{
-			long		left = fleet_left_ms(deadline);
-			int			events = WL_SOCKET_READABLE;
-
-			if (left == 0)
-			{
-				if (last)
-					PQclear(last);
-				if (rows)
-					PQclear(rows);
-				*errmsg = over ? psprintf("it sent an answer of more than %zu bytes", max_bytes) :
-					psprintf("no answer within %d s", timeout_ms / 1000);
-				return NULL;
-			}
-			if (PQflush(conn) > 0)
-				events |= WL_SOCKET_WRITEABLE;
-			(void) WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT | events,
-									 PQsocket(conn), Min(left, 1000), PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-			if (!PQconsumeInput(conn))
-			{
-				if (last)
-					PQclear(last);
-				if (rows)
-					PQclear(rows);
-				*errmsg = fleet_message(PQerrorMessage(conn));
-				return NULL;
-			}
-		}
-		res = PQgetResult(conn);
-		if (res == NULL)
-			break;
-		if (PQresultStatus(res) == PGRES_SINGLE_TUPLE)
-		{
-			size_t		size = 0;
-			int			nf = PQnfields(res);
-
-			for (int f = 0; f < nf; f++)
-				size += PQgetlength(res, 0, f) + FLEET_ROW_OVERHEAD;
-			if (!over && kept + size > max_bytes)
-			{
-				over = true;
-				if (rows)
-					PQclear(rows);
-				rows = NULL;
-			}
-			if (!over)
-			{
-				int			r;
-
-				if (rows == NULL && (rows = PQcopyResult(res, PG_COPYRES_ATTRS)) == NULL)
-				{
-					PQclear(res);
-					if (last)
-						PQclear(last);
-					*errmsg = pstrdup("out of memory");
-					return NULL;
-				}
-				r = PQntuples(rows);
-				for (int f = 0; f < nf; f++)
-					if (!PQsetvalue(rows, r, f, PQgetisnull(res, 0, f) ? NULL : PQgetvalue(res, 0, f),
-									PQgetisnull(res, 0, f) ? -1 : PQgetlength(res, 0, f)))
-					{
-						PQclear(res);
-						PQclear(rows);
-						if (last)
-							PQclear(last);
-						*errmsg = pstrdup("out of memory");
-						return NULL;
-					}
-				kept += size;
-			}
-			PQclear(res);
-			if (over && GetCurrentTimestamp() > deadline)
-			{
-				if (last)
-					PQclear(last);
-				*errmsg = psprintf("it sent an answer of more than %zu bytes", max_bytes);
-				return NULL;
-			}
-			continue;
-		}
-		/* the end of the rows: the result holds them, with their columns */
-		if (PQresultStatus(res) == PGRES_TUPLES_OK && rows != NULL)
-		{
-			PQclear(res);
-			res = rows;
-			rows = NULL;
-		}
-		if (PQresultStatus(res) == PGRES_FATAL_ERROR || PQresultStatus(res) == PGRES_NONFATAL_ERROR ||
-			PQresultStatus(res) == PGRES_BAD_RESPONSE)
-		{
-			if (error == NULL)
-			{
-				const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-				const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-
-				error = fleet_message(primary ? primary : PQresultErrorMessage(res));
-				if (sqlstate && st)
-					strlcpy(sqlstate, st, 6);
-			}
-			PQclear(res);
-			continue;
-		}
-		if (PQresultStatus(res) == PGRES_COPY_IN || PQresultStatus(res) == PGRES_COPY_OUT ||
-			PQresultStatus(res) == PGRES_COPY_BOTH)
-		{
-			PQclear(res);
-			if (last)
-				PQclear(last);
-			*errmsg = pstrdup("COPY is not supported");
-			return NULL;
-		}
-		if (last)
-			PQclear(last);
-		last = res;
-	}
-	if (rows)
-		PQclear(rows);
-	if (error == NULL && over)
-		error = psprintf("it sent an answer of more than %zu bytes", max_bytes);
-	if (error)
-	{
-		if (last)
-			PQclear(last);
-		*errmsg = error;
-		return NULL;
-	}
-	if (last == NULL)
-		*errmsg = pstrdup("no result");
-	return last;
-}
-
-PGresult *
-fleet_exec(PGconn *conn, const char *sql, int nparams, const char *const *params,
-		   int timeout_ms, char **errmsg, char *sqlstate)
-{
-	if (sqlstate)
-		sqlstate[0] = '\0';
-	if (!fleet_send(conn, sql, nparams, params, errmsg))
-		return NULL;
-	return fleet_collect(conn, timeout_ms, errmsg, sqlstate);
+	return pqconn_connect(conninfo, &how, errmsg, refused_at);
 }
 
 char *
@@ -398,10 +80,10 @@ fleet_clock(FleetGenerator *g, char **errmsg)
 		int64		remote;
 		PGresult   *res;
 
-		res = fleet_exec(g->conn,
-						 "SELECT (pg_catalog.extract('epoch'::pg_catalog.text, pg_catalog.clock_timestamp()) "
-						 "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8",
-						 0, NULL, FLEET_ANSWER_TIMEOUT_MS, errmsg, NULL);
+		res = pqconn_exec(g->conn,
+						  "SELECT (pg_catalog.extract('epoch'::pg_catalog.text, pg_catalog.clock_timestamp()) "
+						  "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8",
+						  0, NULL, FLEET_ANSWER_TIMEOUT_MS, errmsg, NULL);
 		received = fleet_now_unix_usec();
 		if (res == NULL)
 			return false;
@@ -449,7 +131,7 @@ fleet_close_all(void)
 {
 	for (int i = 0; i < fleet_pre_n; i++)
 	{
-		fleet_close(fleet_pre_gens[i].conn);
+		pqconn_finish(fleet_pre_gens[i].conn);
 		fleet_pre_gens[i].conn = NULL;
 	}
 }
@@ -482,21 +164,19 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 	int			need;
 	bool		same_server;
 
-	g->conn = fleet_connect(g->conninfo, FLEET_ANSWER_TIMEOUT_MS, &err, &refused_at);
+	g->conn = fleet_connect(g->conninfo, require_password, &err, &refused_at);
 	if (g->conn == NULL && refused_at != NULL)
 		fleet_refuse_no_password(g, refused_at);
 	if (g->conn == NULL)
 		fleet_refuse(g, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION, "cannot be reached",
 					 psprintf("libpq said: %s", err),
 					 "Check that the generator's server is up and that its pg_hba.conf lets the calling role in from this server, or fix its conninfo.");
-	if (!conninfo_login_ok(g->conn, require_password))
-		fleet_refuse_no_password(g, conninfo_where(g->conn));
 
-	res = fleet_exec(g->conn,
-					 "SELECT s.sql_version, s.library_version, s.running, s.free_worker_slots, "
-					 "s.free_connections, s.ncpus, s.system_identifier, pg_catalog.current_database() "
-					 "FROM pgbenchx.generator_status() s",
-					 0, NULL, FLEET_ANSWER_TIMEOUT_MS, &err, sqlstate);
+	res = pqconn_exec(g->conn,
+					  "SELECT s.sql_version, s.library_version, s.running, s.free_worker_slots, "
+					  "s.free_connections, s.ncpus, s.system_identifier, pg_catalog.current_database() "
+					  "FROM pgbenchx.generator_status() s",
+					  0, NULL, FLEET_ANSWER_TIMEOUT_MS, &err, sqlstate);
 	if (res == NULL)
 	{
 		if (strcmp(sqlstate, "3F000") == 0 || strcmp(sqlstate, "42883") == 0 ||
@@ -529,8 +209,8 @@ fleet_preflight_one(FleetGenerator *g, int max_share, int jobs, double max_offse
 	/* shown in messages: valid in this database's encoding */
 	sql_version = pstrdup(PQgetvalue(res, 0, 0));
 	lib_version = pstrdup(PQgetvalue(res, 0, 1));
-	fleet_sanitize_text((char *) sql_version);
-	fleet_sanitize_text((char *) lib_version);
+	pqconn_sanitize_text((char *) sql_version);
+	pqconn_sanitize_text((char *) lib_version);
 	if (strcmp(sql_version, PGBENCHX_LIBRARY_VERSION) != 0 ||
 		strcmp(lib_version, PGBENCHX_LIBRARY_VERSION) != 0)
 		fleet_refuse(g, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "has another version of pgbenchx",
@@ -587,7 +267,7 @@ fleet_preflight(FleetGenerator *gens, int n, const int *max_share, int jobs,
 				continue;		/* never used */
 			fleet_preflight_one(&gens[i], max_share[i], jobs, max_offset_ms,
 								require_password, my_sysid, my_db);
-			fleet_close(gens[i].conn);
+			pqconn_finish(gens[i].conn);
 			gens[i].conn = NULL;
 		}
 	}

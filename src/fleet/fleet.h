@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * fleet.h
- *	  The libpq connections from a recorder to its load generators (issue
- *	  14): connect and query with deadlines, never blocking inside libpq,
- *	  the generators' clock offsets, the pre-flight checks, and
+ *	  A recorder's load generators (issue 14): the connection to one (over
+ *	  pqconn.c), the generators' clock offsets, the pre-flight checks, and
  *	  pgbenchx.generator_status(), what a generator answers about itself.
  *
  *-------------------------------------------------------------------------
@@ -14,18 +13,12 @@
 #include "fmgr.h"
 #include "libpq-fe.h"
 
+#include "pqconn.h"
+
 /* at most this many generators per run */
 #define FLEET_MAX_GENERATORS	64
 /* a generator that does not answer within this is lost */
 #define FLEET_ANSWER_TIMEOUT_MS	10000
-/*
- * The most an answer of a generator may hold (a part's whole runs row with
- * its statement statistics is at most 64 MB), what each value counts
- * beyond its bytes, and the longest error message kept from it.
- */
-#define FLEET_MAX_ANSWER_BYTES	((size_t) 80 * 1024 * 1024)
-#define FLEET_ROW_OVERHEAD		16
-#define FLEET_MAX_MESSAGE_BYTES	2000
 /* round trips of a clock offset measure; the shortest one is kept */
 #define FLEET_CLOCK_ROUNDS		5
 
@@ -42,50 +35,16 @@ typedef struct FleetGenerator
 } FleetGenerator;
 
 /*
- * Connect without blocking, at most timeout_ms.  Returns NULL and sets
- * *errmsg (palloc'd) on failure; when libpq refused only because the server
- * would have let the login in without the password (16's require_auth pin,
- * conninfo_password_refused), also *refused_at, the server's "host:port",
- * if refused_at is not NULL.  Interrupts are serviced; the descriptor is
- * reserved with AcquireExternalFD and given back by fleet_close.
+ * A connection to a generator: pqconn_connect with the generators' deadline
+ * (FLEET_ANSWER_TIMEOUT_MS) and, with require_password (a non-superuser's
+ * run), a login without the password refused.  Returns NULL with *errmsg
+ * (palloc'd) on failure, and when the server let the login in, or would
+ * have, without the password, also *refused_at, its "host:port", when
+ * refused_at is not NULL.  Closed by pqconn_finish; queried with pqconn.h's
+ * pqconn_exec, pqconn_send and pqconn_collect.
  */
-extern PGconn *fleet_connect(const char *conninfo, int timeout_ms, char **errmsg,
+extern PGconn *fleet_connect(const char *conninfo, bool require_password, char **errmsg,
 							 char **refused_at);
-
-/* Close a connection of fleet_connect (NULL: nothing). */
-extern void fleet_close(PGconn *conn);
-
-/*
- * Send one statement with text parameters (no wait for the answer).
- * Returns false and sets *errmsg when it could not be sent.
- */
-extern bool fleet_send(PGconn *conn, const char *sql, int nparams,
-					   const char *const *params, char **errmsg);
-
-/*
- * Wait at most timeout_ms for the answer of what fleet_send sent.  Returns
- * its last result (rows or command status; the caller PQclears it) or NULL
- * with *errmsg (the server's error, the connection's, or no answer in time)
- * and, when sqlstate is not NULL, the SQLSTATE of a server error there.
- */
-extern PGresult *fleet_collect(PGconn *conn, int timeout_ms, char **errmsg, char *sqlstate);
-
-/*
- * fleet_collect keeping at most max_bytes of rows (each value's length
- * plus FLEET_ROW_OVERHEAD): a longer answer is read to its end and thrown
- * away, and NULL is returned with *errmsg saying so.  fleet_collect keeps
- * at most FLEET_MAX_ANSWER_BYTES.
- */
-extern PGresult *fleet_collect_bounded(PGconn *conn, int timeout_ms, size_t max_bytes,
-									   char **errmsg, char *sqlstate);
-
-/* Make a text from another server storable: invalid bytes become '?'. */
-extern void fleet_sanitize_text(char *s);
-
-/* fleet_send then fleet_collect */
-extern PGresult *fleet_exec(PGconn *conn, const char *sql, int nparams,
-							const char *const *params, int timeout_ms,
-							char **errmsg, char *sqlstate);
 
 /*
  * The generator's clock offset: FLEET_CLOCK_ROUNDS round trips of

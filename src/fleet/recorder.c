@@ -63,7 +63,6 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
-#include "conninfo.h"
 #include "cancel.h"
 #include "fleet.h"
 #include "histcodec.h"
@@ -95,7 +94,7 @@
  * RECORDER_MAX_NUMBER_BYTES, a histogram one that decodes, so at most
  * twice HISTCODEC_MAX_BYTES in hex) at most RECORDER_MAX_HELD_BYTES over all
  * parts: the part holding most beyond it is lost.  One read is kept within
- * RECORDER_POLL_BYTES by fleet_collect_bounded.
+ * RECORDER_POLL_BYTES by pqconn_collect.
  */
 #define RECORDER_SECOND_SLACK		2
 #define RECORDER_MAX_NUMBER_BYTES	64
@@ -104,7 +103,7 @@
 #define RECORDER_MAX_HELD_BYTES		((size_t) 64 * 1024 * 1024)
 #define RECORDER_POLL_BYTES			((size_t) RECORDER_POLL_ROWS * \
 									 (RECORDER_MAX_VALUE_BYTES + RECORDER_MAX_TEXT_BYTES + \
-									  7 * RECORDER_MAX_NUMBER_BYTES + 9 * FLEET_ROW_OVERHEAD))
+									  7 * RECORDER_MAX_NUMBER_BYTES + 9 * PQCONN_ROW_OVERHEAD))
 /* a timed run's part still running this long after its end is lost */
 #define RECORDER_END_SLACK_S		60
 /* how long the cancel of a part whose answers were refused may take */
@@ -285,7 +284,7 @@ recorder_lose(RecorderPart *p, const char *what, const char *why)
 	p->error = MemoryContextStrdup(TopMemoryContext,
 								   psprintf("%s was lost %s: %s", fleet_name(&p->g), what, why));
 	ereport(LOG, (errmsg("pgbenchx: %s", p->error)));
-	fleet_close(p->g.conn);
+	pqconn_finish(p->g.conn);
 	p->g.conn = NULL;
 }
 
@@ -302,8 +301,8 @@ recorder_refuse_answer(RecorderPart *p, const char *what, const char *why)
 	PGresult   *res;
 
 	params[0] = psprintf(INT64_FORMAT, p->part_id);
-	res = fleet_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
-					 RECORDER_REFUSE_CANCEL_MS, &err, NULL);
+	res = pqconn_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
+					  RECORDER_REFUSE_CANCEL_MS, &err, NULL);
 	if (res)
 		PQclear(res);
 	recorder_lose(p, what, why);
@@ -335,7 +334,7 @@ recorder_cancel_parts(RecorderPart *parts, int n)
 		if (p->cancel_sent)
 			continue;
 		params[0] = psprintf(INT64_FORMAT, p->part_id);
-		if (!fleet_send(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params, &err))
+		if (!pqconn_send(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params, &err))
 			recorder_lose(p, "while cancelling its part", err);
 		else
 			p->cancel_sent = true;
@@ -347,7 +346,7 @@ recorder_cancel_parts(RecorderPart *parts, int n)
 
 		if (!recorder_live(p) || p->part_id == 0 || p->finished || !PQisBusy(p->g.conn))
 			continue;
-		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		res = pqconn_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, PQCONN_MAX_ANSWER_BYTES, NULL, &err, NULL);
 		if (res == NULL)
 		{
 			/* a part already ended refuses the cancel: not a loss */
@@ -378,7 +377,7 @@ recorder_send_all(RecorderPart *parts, int n, const char *sql, bool with_second,
 			continue;
 		params[0] = psprintf(INT64_FORMAT, p->part_id);
 		params[1] = psprintf("%d", p->last_second);
-		if (!fleet_send(p->g.conn, sql, with_second ? 2 : 1, params, &err))
+		if (!pqconn_send(p->g.conn, sql, with_second ? 2 : 1, params, &err))
 			recorder_lose(p, what, err);
 	}
 }
@@ -509,7 +508,7 @@ recorder_remote_text(const char *v)
 {
 	char	   *t = pnstrdup(v, RECORDER_MAX_TEXT_BYTES);
 
-	fleet_sanitize_text(t);
+	pqconn_sanitize_text(t);
 	return t;
 }
 
@@ -610,7 +609,7 @@ recorder_poll(RecorderPart *parts, int n)
 
 		if (!recorder_live(p) || p->part_id == 0)
 			continue;
-		res = fleet_collect_bounded(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, RECORDER_POLL_BYTES, &err, NULL);
+		res = pqconn_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, RECORDER_POLL_BYTES, NULL, &err, NULL);
 		if (res == NULL)
 		{
 			recorder_refuse_answer(p, "while measuring", err);
@@ -1054,7 +1053,7 @@ recorder_fold_part(JsonbContainer *c, RecorderTotals *totals, MemoryContext keep
 			/* as a driver's: cut to its buffer, valid in this database's encoding */
 			text = MemoryContextStrdup(keep, pnstrdup(e->val.string.val,
 													  Min(e->val.string.len, RUN_NOTICE_LEN - 1)));
-			fleet_sanitize_text(text);
+			pqconn_sanitize_text(text);
 			r->notice_samples[r->nnotice_samples++] = text;
 		}
 	}
@@ -1320,15 +1319,15 @@ recorder_finish_generator(int64 run_id, RecorderPart *p, RecorderTotals *totals)
 	if (recorder_live(p))
 	{
 		params[0] = psprintf(INT64_FORMAT, p->part_id);
-		res = fleet_exec(p->g.conn,
-						 "SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('statement_stats', "
-						 "(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t)) FROM pgbenchx.statement_stats t "
-						 "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id)), "
-						 "(SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
-						 "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), NULL, "
-						 "(SELECT s.system_identifier FROM pgbenchx.generator_status() s) "
-						 "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
-						 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		res = pqconn_exec(p->g.conn,
+						  "SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('statement_stats', "
+						  "(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t)) FROM pgbenchx.statement_stats t "
+						  "WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id)), "
+						  "(SELECT pg_catalog.to_jsonb(e) FROM pgbenchx.environments e "
+						  "WHERE e.environment_id OPERATOR(pg_catalog.=) r.environment_id), NULL, "
+						  "(SELECT s.system_identifier FROM pgbenchx.generator_status() s) "
+						  "FROM pgbenchx.runs r WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
+						  1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
 		if (res == NULL)
 			recorder_lose(p, "while its results were read", err);
 		else if (PQntuples(res) == 1 &&
@@ -1355,9 +1354,9 @@ recorder_finish_generator(int64 run_id, RecorderPart *p, RecorderTotals *totals)
 			row = pstrdup(PQgetvalue(res, 0, 0));
 			env = PQgetisnull(res, 0, 1) ? NULL : pstrdup(PQgetvalue(res, 0, 1));
 			/* stored as text of this database: valid in its encoding */
-			fleet_sanitize_text(row);
+			pqconn_sanitize_text(row);
 			if (env)
-				fleet_sanitize_text(env);
+				pqconn_sanitize_text(env);
 			why = recorder_check_part_run(row, env, PQgetisnull(res, 0, 3) ? NULL : PQgetvalue(res, 0, 3),
 										  totals);
 			if (why != NULL)
@@ -1526,7 +1525,12 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		if (p->clients == 0)
 			continue;
 		refused_at = NULL;
-		p->g.conn = fleet_connect(p->g.conninfo, FLEET_ANSWER_TIMEOUT_MS, &err, &refused_at);
+		/*
+		 * Every step, every connection: a multi-host conninfo may have
+		 * failed over to a server that let the runner in without the
+		 * password (conninfo.c).
+		 */
+		p->g.conn = fleet_connect(p->g.conninfo, spec->knobs.require_password, &err, &refused_at);
 		if (p->g.conn == NULL && refused_at != NULL)
 		{
 			*why = psprintf("%s let a non-superuser in without a password (at %s)",
@@ -1536,19 +1540,6 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		if (p->g.conn == NULL)
 		{
 			*why = psprintf("%s cannot be reached: %s", fleet_name(&p->g), err);
-			return;
-		}
-		/*
-		 * Every step, every connection: a multi-host conninfo may have
-		 * failed over to a server that let the runner in without the
-		 * password (conninfo.c).
-		 */
-		if (!conninfo_login_ok(p->g.conn, spec->knobs.require_password))
-		{
-			*why = psprintf("%s let a non-superuser in without a password (at %s)",
-							fleet_name(&p->g), conninfo_where(p->g.conn));
-			fleet_close(p->g.conn);
-			p->g.conn = NULL;
 			return;
 		}
 		if (!fleet_clock(&p->g, &err))
@@ -1575,8 +1566,8 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		if (p->clients == 0)
 			continue;
 		params[0] = recorder_part_options(spec, mix, rg, p, clients, run_id);
-		res = fleet_exec(p->g.conn, "SELECT pgbenchx.launch_part($1::pg_catalog.jsonb)", 1, params,
-						 RECORDER_READY_TIMEOUT_MS, &err, NULL);
+		res = pqconn_exec(p->g.conn, "SELECT pgbenchx.launch_part($1::pg_catalog.jsonb)", 1, params,
+						  RECORDER_READY_TIMEOUT_MS, &err, NULL);
 		if (res == NULL || PQntuples(res) != 1)
 		{
 			*why = psprintf("%s refused its part: %s", fleet_name(&p->g), err ? err : "no id");
@@ -1626,7 +1617,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 				*why = pstrdup(p->error);
 				return;
 			}
-			res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+			res = pqconn_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, PQCONN_MAX_ANSWER_BYTES, NULL, &err, NULL);
 			if (res == NULL)
 			{
 				recorder_lose(p, "while its part connected", err);
@@ -1677,10 +1668,10 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			continue;
 		params[0] = psprintf(INT64_FORMAT, p->part_id);
 		params[1] = psprintf(INT64_FORMAT, go_at + (int64) (p->g.offset_ms * 1000));
-		if (!fleet_send(p->g.conn,
-						"SELECT pgbenchx.part_go($1::pg_catalog.int8, pg_catalog.to_timestamp(0) OPERATOR(pg_catalog.+) "
-						"($2::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 microsecond'))",
-						2, params, &err))
+		if (!pqconn_send(p->g.conn,
+						 "SELECT pgbenchx.part_go($1::pg_catalog.int8, pg_catalog.to_timestamp(0) OPERATOR(pg_catalog.+) "
+						 "($2::pg_catalog.float8 OPERATOR(pg_catalog.*) interval '1 microsecond'))",
+						 2, params, &err))
 		{
 			recorder_lose(p, "at the start", err);
 			*why = pstrdup(p->error);
@@ -1694,7 +1685,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 
 		if (p->clients == 0)
 			continue;
-		res = fleet_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+		res = pqconn_collect(p->g.conn, FLEET_ANSWER_TIMEOUT_MS, PQCONN_MAX_ANSWER_BYTES, NULL, &err, NULL);
 		if (res == NULL)
 		{
 			*why = psprintf("%s refused the start: %s", fleet_name(&p->g), err);
@@ -1803,10 +1794,10 @@ recorder_abandon_one(RecorderPart *p)
 		if (PQisBusy(p->g.conn))
 			(void) cancel_send(&p->g.conn, 1, CANCEL_DEADLINE_MS);
 
-		while (PQisBusy(p->g.conn) && (res = fleet_collect(p->g.conn, 2000, &err, NULL)) != NULL)
+		while (PQisBusy(p->g.conn) && (res = pqconn_collect(p->g.conn, 2000, PQCONN_MAX_ANSWER_BYTES, NULL, &err, NULL)) != NULL)
 			PQclear(res);
-		res = fleet_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
-						 2000, &err, NULL);
+		res = pqconn_exec(p->g.conn, "SELECT pgbenchx.cancel($1::pg_catalog.int8)", 1, params,
+						  2000, &err, NULL);
 		if (res)
 			PQclear(res);
 	}
@@ -1830,7 +1821,7 @@ recorder_abandon(void)
 		recorder_abandon_one(&recorder_parts[i]);
 	for (int i = 0; i < recorder_nparts; i++)
 	{
-		fleet_close(recorder_parts[i].g.conn);
+		pqconn_finish(recorder_parts[i].g.conn);
 		recorder_parts[i].g.conn = NULL;
 	}
 	recorder_parts = NULL;
@@ -1920,9 +1911,9 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 			params[0] = psprintf(INT64_FORMAT, parts[i].part_id);
 			for (int t = 0; t < 40; t++)
 			{
-				res = fleet_exec(parts[i].g.conn,
-								 "SELECT status FROM pgbenchx.runs WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
-								 1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
+				res = pqconn_exec(parts[i].g.conn,
+								  "SELECT status FROM pgbenchx.runs WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
+								  1, params, FLEET_ANSWER_TIMEOUT_MS, &err, NULL);
 				if (res == NULL)
 					break;
 				if (PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
@@ -1973,7 +1964,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 
 	for (int i = 0; i < n; i++)
 	{
-		fleet_close(parts[i].g.conn);
+		pqconn_finish(parts[i].g.conn);
 		parts[i].g.conn = NULL;
 	}
 	recorder_parts = NULL;

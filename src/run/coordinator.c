@@ -241,7 +241,7 @@ coordinator_counters(const RunSpec *spec, int64 *checkpoints, int64 *autovacuums
 						  " (SELECT checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req FROM pg_catalog.pg_stat_bgwriter),"
 						  " (SELECT coalesce(pg_catalog.sum(autovacuum_count OPERATOR(pg_catalog.+) autoanalyze_count), 0)"
 						  " FROM pg_catalog.pg_stat_all_tables))", &value, NULL);
-	loopback_finish(conn);
+	pqconn_finish(conn);
 	if (error || value == NULL || sscanf(value, INT64_FORMAT " " INT64_FORMAT, checkpoints, autovacuums) != 2)
 		return false;
 	return true;
@@ -288,7 +288,7 @@ coordinator_tpcb_sums(const RunSpec *spec, int64 run_id, int64 sums[4])
 	error = loopback_exec(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, NULL);
 	if (error == NULL)
 		error = loopback_exec(conn, RUN_SPEC_TPCB_SUMS, &value, NULL);
-	loopback_finish(conn);
+	pqconn_finish(conn);
 	if (error == NULL && (value == NULL ||
 						  sscanf(value, INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT " " INT64_FORMAT,
 								 &sums[0], &sums[1], &sums[2], &sums[3]) != 4))
@@ -332,7 +332,7 @@ coordinator_trust_check(const RunSpec *spec, int64 run_id)
 	}
 	PG_FINALLY();
 	{
-		loopback_finish(conn);
+		pqconn_finish(conn);
 	}
 	PG_END_TRY();
 	if (!ok)
@@ -401,7 +401,7 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
 	}
 	PG_FINALLY();
 	{
-		loopback_finish(conn);
+		pqconn_finish(conn);
 	}
 	PG_END_TRY();
 	coordinator_check_cancel(run_id);

@@ -50,6 +50,7 @@
 #include "driver.h"
 #include "loopback.h"
 #include "pg_compat.h"
+#include "pqconn.h"
 #include "prng.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -1592,7 +1593,7 @@ driver_connect_all(DriverRun *dr)
 	 * ReserveExternalFD, so that fd.c keeps its own files within the rest.
 	 */
 	if (driver_fd_limit >= 0 && dr->nclients + WORKER_DRIVER_SPARE_FDS > driver_fd_limit)
-		loopback_too_many_files("the benchmark clients' connections");
+		pqconn_too_many_files("the benchmark clients' connections");
 	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
 		ReserveExternalFD();
 	for (int i = 0; i < dr->nclients; i++)

@@ -396,12 +396,12 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 		}
 		PG_CATCH();
 		{
-			loopback_finish(conn);
+			pqconn_finish(conn);
 			PG_RE_THROW();
 		}
 		PG_END_TRY();
 	}
-	loopback_finish(conn);
+	pqconn_finish(conn);
 	if (!used_password)
 		launch_password_required(where, role);
 
