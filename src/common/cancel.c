@@ -7,7 +7,7 @@
  * for the server to close, without a timeout, and nothing interrupts it.
  * An endpoint that accepts the request and never answers held a driver
  * there forever, through pg_terminate_backend and a fast shutdown.  Every
- * cancel pgbenchx sends (driver.c, loopback.c, recorder.c) goes through
+ * cancel pgbenchx sends (driver.c, pqconn.c, recorder.c) goes through
  * cancel_send instead, which waits on the latch and the sockets with
  * WL_EXIT_ON_PM_DEATH, services interrupts after each wait and gives up at
  * its deadline.

@@ -8,7 +8,8 @@
  * Three parts, used by every place that connects for a run (launch.c's
  * login check, the coordinator's maintenance and check_tpcb over
  * loopback.c, the drivers' clients and their reconnects, the recorder's
- * generators in fleet.c and recorder.c):
+ * generators over fleet.c; the coordinator's and the generators' logins
+ * are checked by pqconn.c's connect):
  *
  *	- conninfo_check: the caller's conninfo (the run's or a generator's, one
  *	  rule).  A non-superuser may use only the keywords of an allowlist, so

@@ -22,7 +22,7 @@
  * which the coordinator writes the run's final row as it writes a local
  * run's (coordinator_record, results_finish_run).
  *
- * Every remote statement has a deadline (fleet.c); a generator that does
+ * Every remote statement has a deadline (pqconn.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
  * is lost: the run fails naming it, the other parts are cancelled and
  * merged up to where they stopped.  A generator is another server, whose
