@@ -151,9 +151,9 @@ say "pgbenchx tests: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), majors:${majors% }, lo
 
 if want packages; then
 	export PGX_APT_LOG=$logs/apt.log
-	extra=(clang-14 libclang-rt-14-dev chromium fonts-dejavu-core faketime)
+	extra=(clang-14 libclang-rt-14-dev chromium fonts-dejavu-core faketime pgbouncer)
 	[ ${#others[@]} = 0 ] || extra+=($PGX_PGBUILD_PACKAGES)
-	if run_stage packages "apt packages (PostgreSQL 15, gcc, clang-14/libFuzzer, chromium, faketime${others:+, bison/flex})" \
+	if run_stage packages "apt packages (PostgreSQL 15, gcc, clang-14/libFuzzer, chromium, faketime, pgbouncer${others:+, bison/flex})" \
 		pgx_ensure_packages "${extra[@]}"; then
 		say "           $(sed -n 's/^== //p' "$logs/packages.log" | head -n 1)"
 	else

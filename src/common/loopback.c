@@ -49,6 +49,8 @@ loopback_conninfo(const char *dbname, const char *user,
 	const char *host = "localhost";
 	char	   *dirs;
 	List	   *dirlist = NIL;
+	PQconninfoOption *opts = NULL;
+	bool		elsewhere = false;
 
 	/* the first socket directory, as the server's own clients would use */
 	if (Unix_socket_directories && Unix_socket_directories[0] != '\0')
@@ -66,25 +68,38 @@ loopback_conninfo(const char *dbname, const char *user,
 	loopback_append_param(&buf, "user", user);
 	if (application_name)
 		loopback_append_param(&buf, "application_name", application_name);
-	/* an orphaned client backend notices its client is gone */
-	loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
 	loopback_append_param(&buf, "connect_timeout", "30");
 	if (extra && extra[0] != '\0')
 	{
-		PQconninfoOption *opts = PQconninfoParse(extra, NULL);
-
+		opts = PQconninfoParse(extra, NULL);
+		for (PQconninfoOption *o = opts; o && o->keyword; o++)
+			if ((strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
+				 strcmp(o->keyword, "port") == 0) && o->val && o->val[0] != '\0')
+				elsewhere = true;
 		appendStringInfo(&buf, " %s", extra);
+	}
+	/*
+	 * An orphaned client backend of this server notices its client is gone.
+	 * Not through a conninfo that leads elsewhere: a pooler (pgbouncer)
+	 * refuses the "options" startup parameter, which pgbench never sends.
+	 */
+	if (!elsewhere)
+	{
+		const char *theirs = NULL;
+
 		/*
 		 * The caller's options (say -c lock_timeout=1s) would replace ours:
 		 * keep the check interval in front of them, theirs still win.
 		 */
 		for (PQconninfoOption *o = opts; o && o->keyword; o++)
 			if (strcmp(o->keyword, "options") == 0 && o->val && o->val[0] != '\0')
-				loopback_append_param(&buf, "options",
-									  psprintf("-c client_connection_check_interval=1000 %s", o->val));
-		if (opts)
-			PQconninfoFree(opts);
+				theirs = o->val;
+		loopback_append_param(&buf, "options",
+							  theirs ? psprintf("-c client_connection_check_interval=1000 %s", theirs) :
+							  "-c client_connection_check_interval=1000");
 	}
+	if (opts)
+		PQconninfoFree(opts);
 	return buf.data;
 }
 

@@ -20,7 +20,10 @@
  * The complete conninfo for a client of this server: host (the first
  * unix_socket_directories entry, else TCP localhost), port, dbname, user and
  * application_name (unless NULL) given explicitly, then the caller's extra
- * conninfo, whose keywords win.  palloc'd in the current context.
+ * conninfo, whose keywords win.  palloc'd in the current context.  Our own
+ * options (client_connection_check_interval) go only to this server
+ * itself: when extra names a host, hostaddr or port, the connection may
+ * reach a pooler, which refuses startup parameters pgbench does not send.
  */
 extern char *loopback_conninfo(const char *dbname, const char *user,
 							   const char *application_name,

@@ -105,7 +105,7 @@ pqconn_too_many_files(const char *what)
  * maintenance's "skipping" warnings, say), cut, and drop the rest.
  */
 static void
-pqconn_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
+pqconn_notice_receiver(void *arg, const PGresult *res)
 {
 	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
@@ -116,7 +116,7 @@ pqconn_notice_receiver(void *arg pg_attribute_unused(), const PGresult *res)
 		primary = PQresultErrorMessage(res);
 	/* the server's text, maybe in another encoding: cut bytes, not characters */
 	ereport(LOG,
-			(errmsg("pgbenchx loopback connection received %s: %.200s%s",
+			(errmsg("pgbenchx: %s received %s: %.200s%s", (const char *) arg,
 					severity ? severity : "NOTICE", primary,
 					strlen(primary) > 200 ? "..." : "")));
 }
@@ -211,7 +211,7 @@ pqconn_connect(const char *conninfo, const PqconnConnect *how, char **errmsg,
 	if (how->log_notices)
 	{
 		pqconn_notices = 0;
-		PQsetNoticeReceiver(conn, pqconn_notice_receiver, NULL);
+		PQsetNoticeReceiver(conn, pqconn_notice_receiver, (void *) how->what);
 	}
 	if (PQstatus(conn) == CONNECTION_BAD)
 		status = PGRES_POLLING_FAILED;

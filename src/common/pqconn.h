@@ -27,7 +27,10 @@
 /* How pqconn_connect makes one connection. */
 typedef struct PqconnConnect
 {
-	/* the connection, for "could not open %s: too many open files" */
+	/*
+	 * The connection, for "could not open %s: too many open files" and the
+	 * logged notices: a string literal (the notice receiver keeps it).
+	 */
 	const char *what;
 
 	/*
@@ -37,7 +40,10 @@ typedef struct PqconnConnect
 	int			timeout_ms;
 	/* refuse a login the server let in without the password (conninfo.c) */
 	bool		require_password;
-	/* log the first few notices of the connection, drop the rest */
+	/*
+	 * Log the first few notices of the connection, drop the rest (libpq's
+	 * default prints each one into the server log, without limit).
+	 */
 	bool		log_notices;
 	/* when set and it becomes true (a signal handler), give up connecting */
 	volatile sig_atomic_t *cancel_flag;

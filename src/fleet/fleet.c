@@ -57,6 +57,8 @@ fleet_connect(const char *conninfo, bool require_password, char **errmsg, char *
 		.what = "a connection to a load generator",
 		.timeout_ms = FLEET_ANSWER_TIMEOUT_MS,
 		.require_password = require_password,
+		/* a generator's server is not ours: its notices are cut too */
+		.log_notices = true,
 	};
 
 	return pqconn_connect(conninfo, &how, errmsg, refused_at);

@@ -369,6 +369,13 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 	conn = loopback_connect_login(conninfo, &connerr, &refused_at);
 	if (conn == NULL && refused_at != NULL)
 		launch_password_required(refused_at, role);
+	/* a pooler (pgbouncer) refuses what pgbench would not send */
+	if (conn == NULL && strstr(connerr, "unsupported startup parameter") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("the benchmark clients could not connect to the server"),
+				 errdetail("libpq said: %s", connerr),
+				 errhint("A connection pooler refused a startup parameter that conninfo asks for: remove it from conninfo (pgbenchx sends none of its own there), or add it to the pooler's ignore_startup_parameters.")));
 	if (conn == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
