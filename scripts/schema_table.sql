@@ -1,6 +1,6 @@
--- scripts/schema_table.sql: README's results-schema table, printed from the
--- catalogue of a database with pgbenchx installed: every column of every
--- table, then of every view, of the schema pgbenchx, in the order the install
+-- scripts/schema_table.sql: docs/results.md's results-schema table, printed
+-- from the catalogue of a database with pgbenchx installed: every column of
+-- every table, then of every view, of the schema pgbenchx, in the order the install
 -- script creates them, with its type and its comment (src/sql/80_comments.sql).
 -- Run by scripts/schema_table.sh and by test/t/044_readme_schema.pl; a column
 -- without a comment reads "(no comment)" here and fails that test.

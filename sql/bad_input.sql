@@ -1,5 +1,5 @@
--- bad_input: the bad-input matrix of every SQL-callable function (README,
--- "Bad input") and the injection cases.  Every case is refused
+-- bad_input: the bad-input matrix of every SQL-callable function
+-- (docs/bad-input.md) and the injection cases.  Every case is refused
 -- with an SQLSTATE and a useful message before a run starts, and nothing is
 -- recorded.  Values a run would accept are checked against the last refusal
 -- before a run starts: clients that see no pgbench tables (the conninfo

@@ -196,7 +196,7 @@ SELECT replace(pgbx_try(format('SELECT pgbenchx.import(%L)', jsonb_set(:'doc', '
 SELECT pgbx_try(format('SELECT pgbenchx.import(%L)', jsonb_set(:'doc', '{sweeps,1}', :'doc'::jsonb->'sweeps'->0)));
 SELECT count(*) AS sweeps_after FROM pgbenchx.sweeps;
 
--- CSV through COPY, as the README documents it
+-- CSV through COPY, as docs/export-import.md documents it
 COPY (SELECT * FROM pgbenchx.compare(101, 201)) TO STDOUT WITH (FORMAT csv, HEADER);
 COPY (SELECT sweep_id, clients, n, median_tps, spread, unstable, unstable_reason
       FROM pgbenchx.sweep_points WHERE sweep_id = 201 ORDER BY clients) TO STDOUT WITH (FORMAT csv, HEADER);

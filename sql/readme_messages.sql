@@ -1,4 +1,4 @@
--- readme_messages: the refusals of README's bad-input table that no other
+-- readme_messages: the refusals of docs/bad-input.md's tables that no other
 -- pg_regress file provokes, so that test/t/044_readme_schema.pl finds every
 -- message the table quotes in an expected output: a conninfo too long for
 -- the clients, run_replay's server files (a runner without

@@ -50,7 +50,8 @@
 /*
  * The keywords a non-superuser may pass.  Nothing here names a file or
  * selects a secret of the server's account; a keyword not listed (a newer
- * libpq's too) is refused.  README "Security model" lists them.
+ * libpq's too) is refused.  docs/security.md, "Granting a runner", lists
+ * them.
  */
 static const char *const conninfo_allowed[] = {
 	"host", "hostaddr", "port", "dbname", "user", "password",
@@ -235,7 +236,7 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("%s may not use \"%s\"", conninfo_name(generator), o->keyword),
-						 errdetail("A non-superuser's connections use only the password the caller supplies, and only the keywords listed in the README's \"Security model\"."),
+						 errdetail("A non-superuser's connections use only the password the caller supplies, and only the keywords listed in docs/security.md, \"Granting a runner\"."),
 						 errhint("Remove %s from conninfo; only a superuser may pass it.", o->keyword)));
 		}
 		/* re-quoted with libpq's rules: the URI form and odd quoting become keyword='value' */

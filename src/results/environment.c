@@ -14,7 +14,8 @@
  * (DMI, hypervisor) and /etc/os-release; FreeBSD, DragonFly, NetBSD and
  * OpenBSD use sysctl and statfs (statvfs on NetBSD).  Anything that cannot
  * be read is left NULL: capturing never fails because a file is missing.
- * Only the Linux paths are exercised by the tests (see README).
+ * Only the Linux paths are exercised by the tests (docs/environments.md,
+ * "What is verified where").
  *
  * This file owns what is captured and how it is hashed; it does not decide
  * when (results.c captures at sweep and run start) and it writes nothing

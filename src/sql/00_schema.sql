@@ -49,7 +49,7 @@
  * search_path: in them every operator and function call is either an exact
  * match of pg_catalog's (which is searched first) or qualified, as
  * OPERATOR(pg_catalog.>) or pg_catalog.format(...).  The SQL that the C code
- * sends follows the same rule (src/searchpath.c).
+ * sends follows the same rule (src/common/searchpath.c).
  */
 
 CREATE SCHEMA pgbenchx;

@@ -44,7 +44,7 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
  * The seam between SQL and C: run_bench, both run_sweep and run_replay are
  * thin PL/pgSQL wrappers that pass their arguments by name, as one jsonb
  * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
- * (src/pgbenchx.c reads it with its table of options: an option left out
+ * (src/options.c reads it with its table of options: an option left out
  * takes its default, an unknown name is refused).  The wrapper is one
  * simple expression in PL/pgSQL, which checks no interrupt between the
  * launch's return and its own (a SQL function's executor would: a cancel

@@ -5,7 +5,7 @@
 
 /*
  * Environments.  The coordinator captures the environment at the start of
- * every sweep and of every run (src/environment.c) and sets their
+ * every sweep and of every run (src/results/environment.c) and sets their
  * environment_id; these functions capture it on demand and compare.
  */
 

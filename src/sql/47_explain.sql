@@ -12,10 +12,10 @@
  * figures, its average iowait, its top wait events and its verdict, and
  * returns the verdict (NULL when no limit is evident).  The coordinator
  * calls it as the extension's owner at the end of every run, in the
- * transaction that writes the run's final row (src/results.c); the owner
- * may call it again to recompute, after an import for example.  A run
- * recorded with record_system => false, or before 0.3 (record_system NULL),
- * gets NULL figures.
+ * transaction that writes the run's final row (src/results/results.c);
+ * the owner may call it again to recompute, after an import for example.
+ * A run recorded with record_system => false, or before 0.3
+ * (record_system NULL), gets NULL figures.
  *
  * The figures: per transaction (runs.transactions; a replay's statements),
  * the sums over the run's seconds of system_samples.wal_bytes, blks_read,

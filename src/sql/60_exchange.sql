@@ -595,7 +595,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = hint_export;
     END IF;
     -- latency histograms (absent from a 0.2 document): base64 text or null,
-    -- and bytes that pgbenchx.latency_percentile decodes (src/histcodec.h)
+    -- and bytes that pgbenchx.latency_percentile decodes (src/lang/histcodec.h)
     SELECT y.what, y.v INTO bad FROM (
         SELECT pg_catalog.format('"latency_hist" of element %s of "%s"', x.i, x.k) AS what, x.e->'latency_hist' AS v
         FROM (SELECT 'runs' AS k, r.i, r.e FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY r(e, i)

@@ -72,7 +72,7 @@ run_quiet('git', [ @git, 'cat-file', '-e', "$release^{commit}" ])
 	  . "this test needs git and the full history (a clone of the repository, not an archive or a shallow clone)");
 
 # The releases before 0.5 build only against PostgreSQL 15 (0.5 brought
-# src/pg_compat.h), and the old library is loaded through extension_destdir,
+# src/common/pg_compat.h), and the old library is loaded through extension_destdir,
 # which only Debian's 15 has: on another major there is nothing to upgrade from.
 my ($major) = (`pg_config --version` // '') =~ /PostgreSQL (\d+)/;
 plan skip_all => "the $old_version release builds only against PostgreSQL 15, and this is "

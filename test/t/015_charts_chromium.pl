@@ -1,6 +1,6 @@
 # The charts look right in a real browser: a short real sweep, its
 # chart_sweeps and one run's chart_run written to files with psql exactly as
-# the README says (\o and \g with unaligned, tuples-only output), rendered by
+# docs/charts.md says (\o and \g with unaligned, tuples-only output), rendered by
 # headless Chromium to PNG, and each PNG decoded here (core Perl: zlib and
 # PNG's row filters) to check it is not blank: enough non-white pixels, and
 # pixels of the lines' own colours.  A blank SVG rendered the same way must
@@ -71,7 +71,7 @@ cmp_ok($node->safe_psql('postgres', "SELECT count(*) FROM pgbenchx.samples WHERE
 my $out = "${PostgreSQL::Test::Utils::tmp_check}/charts";
 make_path($out);
 
-# the README's recipes: \o with unaligned tuples-only output, and \g
+# docs/charts.md's recipes: \o with unaligned tuples-only output, and \g
 $node->psql('postgres', <<"EOF", on_error_die => 1);
 \\pset format unaligned
 \\pset tuples_only on

@@ -4,10 +4,10 @@
 # runs are interleaved (the whole ladder, then the whole ladder again) and
 # whose points pgbenchx.sweep_points aggregates with n = 2.  Both are
 # exported to a file, then imported into a second cluster the way the README
-# says (psql's \set from the file): new ids, the same runs, samples and
-# values, the origin recorded in pgbenchx.imports, compare() giving the same
-# answers on both clusters, CSV through \copy, and a second import adding
-# nothing.
+# (its main job) and docs/export-import.md say (psql's \set from the file):
+# new ids, the same runs, samples and values, the origin recorded in
+# pgbenchx.imports, compare() giving the same answers on both clusters, CSV
+# through \copy, and a second import adding nothing.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -112,7 +112,7 @@ is(qb("SELECT string_agg(origin_system_identifier::text || ' ' || label, ',' ORD
 # the same comparison on both servers
 is(qb(sprintf($compare_sql, $plain_b, $rep_b)), $compare_a, 'compare gives the same answer after the import');
 
-# CSV, as the README documents it
+# CSV, as docs/export-import.md ("CSV") documents it
 my $csv = "$dir/compare.csv";
 $b->command_ok(
 	[ 'psql', '-X', '-d', $b->connstr('postgres'), '-c',

@@ -1,6 +1,7 @@
-# Operator and function hijacking through search_path (README, "Security
-# model"), written as the attacker works.  A granted runner, with CREATE on
-# public as pgbench_init needs, plants look-alikes in public:
+# Operator and function hijacking through search_path (docs/security.md,
+# "What a runner can not do"), written as the attacker works.  A granted
+# runner, with CREATE on public as pgbench_init needs, plants look-alikes
+# in public:
 #   - an operator for every comparison and arithmetic pair among int2, int4,
 #     int8, float4, float8 and numeric, read from pg_operator: those with no
 #     exact match in pg_catalog (they win under any search_path), and those
@@ -312,7 +313,8 @@ $node->safe_psql('postgres', q{
 	CREATE DATABASE late;
 });
 
-# the README's grants (grant_runner() where this version has it)
+# the grants of docs/security.md, "Granting a runner" (grant_runner() where
+# this version has it)
 sub grant_runner
 {
 	my ($db) = @_;

@@ -1,5 +1,5 @@
-# No script holds the server hostage (README, "Security model"), probed as
-# a runner would:
+# No script holds the server hostage (docs/security.md, "What a runner can
+# not do"), probed as a runner would:
 #  - COPY in a script, in every direction, protocol and in a pipeline, and in
 #    a replay list: the client aborts as pgbench's does ("COPY is not
 #    supported in pgbench, aborting"), the run ends failed, nothing is left;

@@ -286,8 +286,8 @@ $node->safe_psql('postgres', 'CREATE DATABASE from01');
 # 0.3 gave run_bench, both run_sweep and run_replay a last parameter
 # (record_system), 0.4 pgbench_init one (jobs): a dump taken before names
 # them by their old signatures in its GRANTs to runners, which fail, and
-# only those; grant_runner again gives the runner the new ones (README,
-# Installing).
+# only those; grant_runner again gives the runner the new ones
+# (docs/upgrading.md, "Grants after a restore of an older dump").
 {
 	my ($ret, $out, $err) = $node->psql('from01', undef, on_error_stop => 0, extra_params => [ '-f', $dump01 ]);
 	my @errors = $err =~ /ERROR:  ([^\n]*)/g;

@@ -24,7 +24,8 @@ use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $node = pgbenchx_node('report', scale => 1);
-# the reference is the pgbench of the server's major (README, issue 21)
+# the reference is the pgbench of the server's major (issue 21; src/README.md,
+# "pgbench per major")
 my $major = int($node->safe_psql('postgres', 'SHOW server_version_num') / 10000);
 my $pgbench = 'pgbench';
 my ($pgbench_version) = `$pgbench --version` =~ /^pgbench \(PostgreSQL\) (\d+)/m;

@@ -3,7 +3,8 @@
 # reading them back gives exactly the stored percentiles; merging two runs'
 # histograms gives the p99 of the union of their transactions, computed here
 # independently from the bucket counts; counts add up to the transactions.
-# Also prints the stored size per second at 1 and 64 clients (README).
+# Also prints the stored size per second at 1 and 64 clients (docs/results.md,
+# "Latency histograms, merged exactly").
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -17,7 +17,7 @@
 # those cases are compared), --tablespace/--index-tablespace (pgbench_init
 # has no tablespace option), -I with steps other than pgbench_init's fixed
 # ones (only the resulting tables are compared), \setshell and \shell
-# (refused by add_script, as README says: asserted below), the server
+# (refused by add_script, as docs/scripts.md says: asserted below), the server
 # parameter logging checks of the server log (the errors the clients get
 # are compared), and 002's option-parsing cases other than those of
 # run_bench's arguments (getopt's words).
@@ -32,7 +32,8 @@ use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 
 my $node = pgbenchx_node('cases', conf => "log_parameter_max_length_on_error = 64\n");
-# the reference is the pgbench of the server's major (README, issue 21)
+# the reference is the pgbench of the server's major (issue 21; src/README.md,
+# "pgbench per major")
 my $major = int($node->safe_psql('postgres', 'SHOW server_version_num') / 10000);
 my $pgbench = 'pgbench';
 my ($pgbench_version) = `$pgbench --version` =~ /^pgbench \(PostgreSQL\) (\d+)/m;
@@ -55,13 +56,13 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 # dump:    each \set variable is written into table vals after its command,
 #          and the rows of both must be equal
 # refused: pgbench aborts the client at run time, pgbenchx refuses at the
-#          call (README, "Running benchmarks": what every client is certain
-#          to fail on); the message must carry pgbench's
+#          call (docs/running.md, "Refusals, and logging in": what every
+#          client is certain to fail on); the message must carry pgbench's
 # core:    where the texts differ on purpose, the message both must carry
 # differs: a documented difference: pgbench completes, the pgbenchx run
 #          fails with this error
-# cut:     pgbenchx's message is pgbench's cut (README: 200 bytes)
-# shell:   \setshell or \shell: refused by add_script (README)
+# cut:     pgbenchx's message is pgbench's cut (docs/scripts.md: 200 bytes)
+# shell:   \setshell or \shell: refused by add_script (docs/scripts.md)
 # bounded: the counts depend on timing; bounds are checked instead
 # per_script: a seeded mix: the transactions of each script must be equal
 # before:  SQL run before each side
@@ -322,7 +323,7 @@ my @cases = (
 	{ name => 'pgbench backslash commands', opts => '-t 1', rc => 0, dump => 1,
 	  files => [ [ 'backslash', "\\set zero 0\n\\set one 1.0\n\\sleep :one ms\n\\sleep 100 us\n\\sleep 0 s\n\\sleep :zero\n"
 			. "\\set n debug(:one)\n" ] ] },
-	# README: \setshell and \shell are refused, the server runs no shell
+	# docs/scripts.md: \setshell and \shell are refused, the server runs no shell
 	{ name => 'pgbench backslash commands with a shell', opts => '-t 1', rc => 0, shell => 1,
 	  files => [ [ 'backslash_shell', "\\set one 1.0\n\\setshell another_one\\\n  echo \\\n    :one\n"
 			. "\\set n debug(:another_one)\n\\shell echo shell-echo-output\n" ] ] },
@@ -382,7 +383,7 @@ my @cases = (
 	{ name => 'prepared statement names', opts => '-n -t 1 -M prepared', rc => 2,
 	  files => [ [ 'prepared_names_0', "SELECT 1;\nSELECT 2;\n", 0 ],
 		[ 'prepared_names_1', "SELECT 3;\nINSERT INTO vals (who, k, v) VALUES (:who, 'q', ':who');\n", 1 ] ] },
-	# README: abs() of a boolean fails in pgbenchx; pgbench returns the
+	# docs/scripts.md: abs() of a boolean fails in pgbenchx; pgbench returns the
 	# boolean's bytes read as a double
 	{ name => 'abs of a boolean', opts => '-n -t 1', rc => 0, differs => qr{cannot coerce boolean to double},
 	  files => [ [ 'abs_boolean', "\\set x abs(1 = 1)\n" ] ] },
@@ -499,7 +500,7 @@ for my $e (@errors)
 	# missing prepared statement; pgbenchx aborts on the failed prepare itself:
 	# the server's error is in both
 	$case{core} = qr{ERROR:  syntax error at or near ";"} if $name eq 'sql syntax error';
-	# README: input echoed in the errors of the SQL functions is cut at 200 bytes
+	# docs/scripts.md: input echoed in the errors of the SQL functions is cut at 200 bytes
 	$case{cut} = 1 if $name eq 'sql too many args';
 	push @cases, \%case;
 }
@@ -769,13 +770,13 @@ foreach my $case (@cases)
 	if ($case->{shell})
 	{
 		ok($x->{refused} && $x->{message} =~ /shell commands are not supported by pgbenchx/,
-			"$name: pgbenchx refuses the shell commands, as README says");
+			"$name: pgbenchx refuses the shell commands, as docs/scripts.md says");
 		next;
 	}
 	if ($case->{differs})
 	{
 		ok($x->{status} eq 'failed' && $x->{error} =~ $case->{differs},
-			"$name: pgbenchx fails with $case->{differs}, as README says") or diag(explain($x));
+			"$name: pgbenchx fails with $case->{differs}, as docs/scripts.md says") or diag(explain($x));
 		next;
 	}
 	if ($case->{rc} == 1 || $case->{refused})

@@ -1,5 +1,6 @@
 # Code a runner owns never runs with another role's rights (issue 20,
-# section 1; README, "Security model"), written as the attacker works.
+# section 1; docs/security.md, "Whose code a run executes"), written as the
+# attacker works.
 #
 # alice is a runner with CREATE on public and a SCRAM password.  Her
 # function pwn() records current_user in public.pwned (which she owns and

@@ -1,5 +1,6 @@
 # Every network wait has a deadline and yields to cancel, terminate and
-# shutdown (README, "Security model"), probed as an attacker would: the
+# shutdown (docs/security.md, "What a runner can not do"), probed as an
+# attacker would: the
 # run's conninfo names an endpoint of ours (a Perl child process) that
 #  (a) relays connections to the real server but takes a CancelRequest and
 #      never answers it (PQcancel sat in recv() forever: the driver survived

@@ -184,7 +184,8 @@ like(qas('bob', q{SELECT pgbenchx.script_text('mine')}), qr/^SELECT 1;/, "script
 my $e0 = qas('carol', 'SELECT pgbenchx.capture_environment()');
 is(qy("SELECT imported_by IS NULL FROM pgbenchx.environments WHERE environment_id = $e0"), 't',
 	'a capture makes a row captured here');
-# as mallory computes it: the stored row, its work_mem changed, hashed as the README says
+# as mallory computes it: the stored row, its work_mem changed, hashed as
+# docs/environments.md says
 my $next = qas('mallory', qq{
 	SELECT md5(jsonb_set(to_jsonb(e) - '{environment_id,env_hash,captured_at,imported_by}'::text[],
 	                     '{settings,work_mem}', '"64MB"')::text)

@@ -49,6 +49,10 @@
 # lack one it prints.  PGX_DOCS_DUMP=dir writes each block's real output to
 # dir, to paste from; PGX_DOCS_FILES="README.md docs/init.md" runs those
 # files' blocks only.
+#
+# Before any block runs, every link of those files to a file of the tree
+# must name one that exists, and its #anchor one that a heading of that
+# file makes (as GitHub makes them); web links are not followed.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -58,6 +62,7 @@ use File::Path qw(make_path);
 use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(time sleep);
 use FindBin;
+use File::Spec;
 
 my $root = "$FindBin::RealBin/../..";
 my $t0 = time;
@@ -144,6 +149,61 @@ my $nrun = grep { $_->{kind} eq 'sql' || $_->{kind} eq 'sh' } @all;
 my $nexample = grep { $_->{example} } @all;
 cmp_ok($nrun, '>=', $ENV{PGX_DOCS_FILES} ? 1 : 20, "README.md and docs/ have blocks to run ($nrun)");
 cmp_ok($nexample, '>=', $ENV{PGX_DOCS_FILES} ? 1 : 10, "and example outputs to compare ($nexample)");
+
+# -- the links ---------------------------------------------------------------
+
+# anchors(file): the anchors GitHub makes of a markdown file's headings
+# (their text without formatting, lower case, punctuation dropped, spaces
+# as hyphens, a repeated one numbered), and its <a name> and id= anchors
+sub anchors
+{
+	my ($file) = @_;
+	my (%a, %seen, $fence);
+	for my $l (split /\n/, slurp_file($file))
+	{
+		if ($l =~ /^ *(`{3,})/) { $fence = $fence ? undef : $1; next; }
+		next if $fence;
+		$a{$1} = 1 while $l =~ /<a\s+(?:name|id)="([^"]+)"/g;
+		next unless $l =~ /^#{1,6}\s+(.*?)\s*#*\s*$/;
+		my $h = $1;
+		$h =~ s/!?\[([^\]]*)\]\([^)]*\)/$1/g;
+		$h =~ s/<[^>]+>//g;
+		$h = lc $h;
+		$h =~ s/[^\w\- ]//g;
+		$h =~ s/ /-/g;
+		my $n = $seen{$h}++;
+		$a{ $n ? "$h-$n" : $h } = 1;
+	}
+	return \%a;
+}
+
+# every link of README.md and docs/*.md to a file of the tree names one that
+# exists, and its #anchor one of that file's headings (a heading renamed
+# leaves no dead link behind); web links are not followed
+my (@dead, %anchors_of, $nlinks);
+for my $file (@files)
+{
+	(my $dir = $file) =~ s{[^/]*$}{};
+	my $text = slurp_file("$root/$file");
+	$text =~ s/^ *(`{3,}).*?^ *\1\s*$//gms;    # fenced blocks hold no links
+	$text =~ s/`[^`\n]*`/``/g;                  # nor inline code
+	while ($text =~ /\]\(([^)\s]+)\)/g)
+	{
+		my $target = $1;
+		next if $target =~ /^[a-z]+:/i;
+		$nlinks++;
+		my ($path, $anchor) = $target =~ /^([^#]*)(?:#(.*))?$/;
+		my $to = $path eq '' ? $file : File::Spec->canonpath("$dir$path");
+		1 while $to =~ s{(^|/)(?!\.\./)[^/]+/\.\./}{$1};
+		if (!-e "$root/$to") { push @dead, "$file: ($target): no file $to"; next; }
+		next unless defined $anchor;
+		$anchors_of{$to} //= anchors("$root/$to");
+		push @dead, "$file: ($target): no heading of $to makes #$anchor" unless $anchors_of{$to}{$anchor};
+	}
+}
+cmp_ok($nlinks // 0, '>=', $ENV{PGX_DOCS_FILES} ? 0 : 50, 'README.md and docs/ have links to check (' . ($nlinks // 0) . ')');
+is(scalar(@dead), 0, 'every link to a file and anchor of the tree resolves')
+  or diag(join "\n", @dead);
 
 # -- the shape of an output ---------------------------------------------------
 
