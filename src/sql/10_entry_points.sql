@@ -44,16 +44,17 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
  * The seam between SQL and C: run_bench, both run_sweep and run_replay are
  * thin PL/pgSQL wrappers that pass their arguments by name, as one jsonb
  * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
- * (src/pgbenchx.c reads it with its table of options: an option left out
+ * (src/options.c reads it with its table of options: an option left out
  * takes its default, an unknown name is refused).  The wrapper is one
  * simple expression in PL/pgSQL, which checks no interrupt between the
  * launch's return and its own (a SQL function's executor would: a cancel
  * there would lose the id of a run that goes on).  A jsonb argument that is
  * NULL is left out of the object, so that a JSON null stays a value.  Floats
  * go through their text form, exact with extra_float_digits > 0.  A new
- * option is a line in that table and a parameter and a key here; the new
- * parameter changes the wrapper's signature, so the next upgrade's delta
- * drops the old one (90_grants.sql gives runners the new one).  Runners
+ * option is a line in src/model/options_list.h and a parameter and a key
+ * here (scripts/check_options.sh, run by make, checks that they agree);
+ * the new parameter changes the wrapper's signature, so the next upgrade's
+ * delta drops the old one (90_grants.sql gives runners the new one).  Runners
  * need EXECUTE on both (grant_runner gives it).
  */
 
