@@ -130,6 +130,15 @@ all: check-layers
 check-layers: $(OBJS)
 	@sh scripts/check_layers.sh $(OBJS)
 
+# ... and the launch options' wrappers and docs against their list,
+# src/model/options_list.h (scripts/check_options.sh): a wrapper's parameter
+# missing, not passed in its jsonb object or not in the list, or an option
+# in no chapter of docs/, fails `make`.  The C side the compiler checks.
+.PHONY: check-options
+all: check-options
+check-options:
+	@sh scripts/check_options.sh
+
 # `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
 # running server, then the TAP tests of PROVE_TESTS, which start clusters of
 # their own.  `make unitcheck` runs the standalone unit tests (test/unit), which

@@ -9,13 +9,15 @@
  * 10_entry_points.sql) that hand their arguments by name, as one jsonb
  * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
  * (pgbenchx.c; launch_part, a generator's share of a run, takes the same
- * object).  They read it here, with pgbenchx_options below, one line per
- * option: its name, type, the calls that take it, its default, whether
- * NULL is allowed, where it goes and the check that applies.  An option left out of the
- * object takes its default; a name the table does not know is refused.
- * Adding an option is one line here, plus the wrapper and the upgrade
- * script.  A launch first checks that the installed SQL is the library's
- * version (owner.c): the tables a run writes change between versions.
+ * object).  They read it here, with pgbenchx_options below, made from the
+ * list of model/options_list.h, one line per option: its name, type, the
+ * calls that take it, its default, whether NULL is allowed, where it goes,
+ * the check that applies and how it reaches a generator's part.  An option
+ * left out of the object takes its default; a name the table does not know
+ * is refused.  Adding an option: src/README.md, "Starting a run: the
+ * options seam".  A launch first checks that the installed SQL is the
+ * library's version (owner.c): the tables a run writes change between
+ * versions.
  *
  * A JSON null is SQL NULL, but for a jsonb option (variables, tags): there
  * it is the JSON value null, and SQL NULL is the key left out.
@@ -44,6 +46,7 @@
 #include "options.h"
 #include "owner.h"
 #include "pg_compat.h"
+#include "run_options.h"
 
 /* Raise the standard error for a NULL argument that has no meaning. */
 void
@@ -199,51 +202,49 @@ pgbx_check_repeats(const PgbxValue *v)
 #define PGBX_AT(field)		offsetof(PgbxCall, field)
 #define PGBX_NO_FLAG		(-1)
 
+/* the C type of each of the list's types: a field must have it */
+#define PGBX_CTYPE_INT4			int
+#define PGBX_CTYPE_INT8			int64
+#define PGBX_CTYPE_FLOAT8		double
+#define PGBX_CTYPE_BOOL			bool
+#define PGBX_CTYPE_TEXT			const char *
+#define PGBX_CTYPE_JSONB		Jsonb *
+#define PGBX_CTYPE_INT4_LIST	PgbxIntList
+#define PGBX_CTYPE_TEXT_LIST	PgbxTextList
+#ifdef HAVE__BUILTIN_TYPES_COMPATIBLE_P
+#define PGBX_FIELD_IS(field, ctype) \
+	__builtin_types_compatible_p(__typeof__(((PgbxCall *) NULL)->field), ctype)
+#else
+#define PGBX_FIELD_IS(field, ctype) \
+	(sizeof(((PgbxCall *) NULL)->field) == sizeof(ctype))
+#endif
+
 /*
- * The options, in the order the wrappers declare them.  Ranges that depend
- * on other options (duration or transactions, max_tries 0, the clients and
- * the steps of a sweep) are launch.c's launch_check_arguments.
+ * The options, one entry per line of options_list.h, in its order (the
+ * wrappers'); the list says what each column means.  Ranges that depend on
+ * other options (duration or transactions, max_tries 0, the clients and the
+ * steps of a sweep) are launch.c's launch_check_arguments.
  */
-static const PgbxOption pgbenchx_options[] = {
-	/* name, type, calls, required, default, nullable, null hint, where, its "given" flag, check */
-	{"clients", PGBX_INT4, PGBX_BENCH | PGBX_PART, true, NULL, false, NULL, PGBX_AT(clients), PGBX_NO_FLAG, NULL},
-	{"clients", PGBX_INT4_LIST, PGBX_LIST, true, NULL, false, NULL, PGBX_AT(clients_list), PGBX_NO_FLAG, NULL},
-	{"queries", PGBX_TEXT, PGBX_REPLAY, true, NULL, false,
-	 "Pass the statements to replay, or a server file name with from_file => true.", PGBX_AT(queries), PGBX_NO_FLAG, NULL},
-	{"min_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(min_clients), PGBX_NO_FLAG, NULL},
-	{"max_clients", PGBX_INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, PGBX_AT(max_clients), PGBX_NO_FLAG, NULL},
-	{"from_file", PGBX_BOOL, PGBX_REPLAY, false, "false", false, NULL, PGBX_AT(from_file), PGBX_NO_FLAG, NULL},
-	{"shuffle", PGBX_BOOL, PGBX_REPLAY | PGBX_PART, false, "false", false, NULL, PGBX_AT(o.shuffle), PGBX_NO_FLAG, NULL},
-	{"duration", PGBX_INT4, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.duration), PGBX_AT(o.duration_given), pgbx_check_duration},
-	{"script", PGBX_TEXT, PGBX_RUNS, false, "tpcb-like", false, NULL, PGBX_AT(o.script), PGBX_NO_FLAG, NULL},
-	{"jobs", PGBX_INT4, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.jobs), PGBX_AT(o.jobs_given), pgbx_check_jobs},
-	{"protocol", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, "simple", false, NULL, PGBX_AT(o.protocol), PGBX_NO_FLAG, NULL},
-	{"transactions", PGBX_INT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.transactions), PGBX_AT(o.transactions_given), pgbx_check_transactions},
-	{"vacuum", PGBX_BOOL, PGBX_RUNS, false, "true", false, NULL, PGBX_AT(o.vacuum), PGBX_NO_FLAG, NULL},
-	{"checkpoint", PGBX_BOOL, PGBX_ALL, false, "true", false, NULL, PGBX_AT(o.checkpoint), PGBX_NO_FLAG, NULL},
-	{"label", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.label), PGBX_NO_FLAG, NULL},
-	{"conninfo", PGBX_TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.conninfo), PGBX_NO_FLAG, NULL},
-	{"random_seed", PGBX_INT8, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.random_seed), PGBX_AT(o.random_seed_given), NULL},
-	{"variables", PGBX_JSONB, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.variables), PGBX_NO_FLAG, NULL},
-	{"rate", PGBX_FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.rate), PGBX_AT(o.rate_given), pgbx_check_rate},
-	{"latency_limit", PGBX_FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.latency_limit), PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit},
-	{"max_tries", PGBX_INT4, PGBX_RUNS | PGBX_PART, false, "1", false, NULL, PGBX_AT(o.max_tries), PGBX_NO_FLAG, pgbx_check_max_tries},
-	{"connect_per_transaction", PGBX_BOOL, PGBX_RUNS | PGBX_PART, false, "false", false, NULL, PGBX_AT(o.connect_per_transaction), PGBX_NO_FLAG, NULL},
-	{"tags", PGBX_JSONB, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.tags), PGBX_NO_FLAG, NULL},
-	{"repeats", PGBX_INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, PGBX_AT(o.repeats), PGBX_NO_FLAG, pgbx_check_repeats},
-	{"check_tpcb", PGBX_BOOL, PGBX_RUNS, false, "false", false, NULL, PGBX_AT(o.check_tpcb), PGBX_NO_FLAG, NULL},
-	{"generators", PGBX_TEXT_LIST, PGBX_ALL, false, NULL, true, NULL, PGBX_AT(generators), PGBX_NO_FLAG, NULL},
-	{"max_clock_offset_ms", PGBX_FLOAT8, PGBX_ALL, false, "100", false, NULL, PGBX_AT(o.max_clock_offset_ms), PGBX_NO_FLAG, pgbx_check_max_clock_offset},
-	{"record_system", PGBX_BOOL, PGBX_ALL | PGBX_PART, false, "true", false, NULL, PGBX_AT(o.record_system), PGBX_NO_FLAG, NULL},
-	/* launch_part: exactly one of script, scripts and replay_queries (part.c checks) */
-	{"script", PGBX_TEXT, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.script), PGBX_NO_FLAG, NULL},
-	{"scripts", PGBX_JSONB, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.scripts), PGBX_NO_FLAG, NULL},
-	{"replay_queries", PGBX_TEXT, PGBX_PART, false, NULL, true, NULL, PGBX_AT(queries), PGBX_NO_FLAG, NULL},
-	{"first_client", PGBX_INT4, PGBX_PART, false, "0", false, NULL, PGBX_AT(o.first_client), PGBX_NO_FLAG, NULL},
-	{"total_clients", PGBX_INT4, PGBX_PART, false, NULL, true, NULL, PGBX_AT(o.total_clients), PGBX_AT(o.total_clients_given), NULL},
-	{"part_of", PGBX_JSONB, PGBX_PART, true, NULL, false, NULL, PGBX_AT(o.part_of), PGBX_NO_FLAG, NULL},
-	{"go_timeout_s", PGBX_INT4, PGBX_PART, false, "60", false, NULL, PGBX_AT(o.go_timeout_s), PGBX_NO_FLAG, NULL},
+#define PGBX_OPTION(id, name, type, calls, required, default_value, nullable, null_hint, field, given, check, to_part) \
+	[PGBX_OPT_##id] = {name, PGBX_##type, calls, required, default_value, nullable, null_hint, PGBX_AT(field), given, check},
+static const PgbxOption pgbenchx_options[PGBX_NOPTIONS] = {
+#include "options_list.h"
 };
+#undef PGBX_OPTION
+
+/*
+ * What the build checks of each line: its field has its type's C type (a
+ * field stored through the wrong pointer would be a run's wrong value), and
+ * an option sent to the parts is one that launch_part takes (else every
+ * part would refuse it).
+ */
+#define PGBX_OPTION(id, name, type, calls, required, default_value, nullable, null_hint, field, given, check, to_part) \
+	StaticAssertDecl(PGBX_FIELD_IS(field, PGBX_CTYPE_##type), \
+					 "the field of option \"" name "\" does not have its type"); \
+	StaticAssertDecl(PGBX_TO_PART_##to_part == PGBX_TO_PART_NOT_SENT || ((calls) & PGBX_PART) != 0, \
+					 "option \"" name "\" is sent to the parts, but launch_part does not take it");
+#include "options_list.h"
+#undef PGBX_OPTION
 
 static const char *
 pgbx_call_name(int call)

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * options.h
- *	  The options of a launch_* call, read by name from jsonb (options.c).
+ *	  The options of a launch_* call, read by name from jsonb (options.c)
+ *	  through the list of model/options_list.h (the calls' bits and the
+ *	  options' ids are run_options.h's).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,6 +13,7 @@
 #include "fmgr.h"
 
 #include "launch.h"
+#include "run_options.h"
 
 /*
  * The library's version: the Makefile passes EXTVERSION, which is
@@ -22,15 +25,6 @@
 
 /* the largest statement list run_replay takes */
 #define PGBENCHX_MAX_REPLAY_BYTES	(64 * 1024 * 1024)
-
-/* the calls, as the bits of PgbxOption.calls */
-#define PGBX_BENCH		0x01	/* run_bench */
-#define PGBX_SWEEP		0x02	/* run_sweep(min_clients, max_clients, ...) */
-#define PGBX_LIST		0x04	/* run_sweep(clients int[], ...) */
-#define PGBX_REPLAY		0x08	/* run_replay */
-#define PGBX_PART		0x10	/* launch_part (part.c): a generator's share of a run */
-#define PGBX_RUNS		(PGBX_BENCH | PGBX_SWEEP | PGBX_LIST)
-#define PGBX_ALL		(PGBX_RUNS | PGBX_REPLAY)
 
 typedef struct PgbxIntList
 {
@@ -44,7 +38,10 @@ typedef struct PgbxTextList
 	const char **values;
 } PgbxTextList;
 
-/* what one launch_* call reads: LaunchOptions, and what only one call takes */
+/*
+ * what one launch_* call reads: LaunchOptions, and what only one call takes;
+ * options_list.h's field column names these members
+ */
 typedef struct PgbxCall
 {
 	LaunchOptions o;
@@ -58,7 +55,7 @@ typedef struct PgbxCall
 } PgbxCall;
 
 /*
- * Read the options of call (a PGBX_* bit) from the jsonb object of
+ * Read the options of call (a PGBX_* bit of run_options.h) from the jsonb object of
  * fcinfo's first argument, after checking the installed SQL's version.
  */
 extern void pgbx_read_options(FunctionCallInfo fcinfo, int call, PgbxCall *out);

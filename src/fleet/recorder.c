@@ -70,6 +70,7 @@
 #include "progress.h"
 #include "recorder.h"
 #include "results.h"
+#include "run_options.h"
 #include "sysrecord.h"
 
 /* how long the parts may take to connect their clients */
@@ -190,85 +191,165 @@ recorder_json_raw(StringInfo buf, const char *key, const char *raw)
 	appendStringInfo(buf, ":%s", raw);
 }
 
-/* launch_part's options for part p of the step */
+/* the list's names, by id */
+#define PGBX_OPTION(id, name, ...) [PGBX_OPT_##id] = name,
+static const char *const recorder_option_names[PGBX_NOPTIONS] = {
+#include "options_list.h"
+};
+#undef PGBX_OPTION
+
+/*
+ * Append option id to b, launch_part's object for part p of the step, if
+ * the part gets it.  One case per option of options_list.h: those it
+ * marks NOT_SENT are the generated cases at the top; a SENT one without a
+ * case below fails the build (-Wswitch: no default), so no option of a run
+ * fails to reach the generators unless the list says so.
+ */
+static void
+recorder_part_option(StringInfo b, PgbxOptionId id, const RunSpec *spec, const RunMix *mix,
+					 const RunGenerators *rg, const RecorderPart *p, int total_clients,
+					 int64 run_id)
+{
+	const char *key = recorder_option_names[id];
+	StringInfoData s;
+
+	switch (id)
+	{
+#define PGBX_TO_PART_CASE_SENT(id)
+#define PGBX_TO_PART_CASE_NOT_SENT(id)	case PGBX_OPT_##id:
+#define PGBX_OPTION(id, name, type, calls, required, default_value, nullable, null_hint, field, given, check, to_part) \
+			PGBX_TO_PART_CASE_##to_part(id)
+#include "options_list.h"
+#undef PGBX_OPTION
+#undef PGBX_TO_PART_CASE_SENT
+#undef PGBX_TO_PART_CASE_NOT_SENT
+			break;
+		case PGBX_OPT_clients:
+			recorder_json_raw(b, key, psprintf("%d", p->clients));
+			break;
+		case PGBX_OPT_first_client:
+			recorder_json_raw(b, key, psprintf("%d", p->first_client));
+			break;
+		case PGBX_OPT_total_clients:
+			recorder_json_raw(b, key, psprintf("%d", total_clients));
+			break;
+		case PGBX_OPT_duration:
+			if (spec->duration > 0)
+				recorder_json_raw(b, key, psprintf("%d", spec->duration));
+			break;
+		case PGBX_OPT_transactions:
+			if (spec->transactions > 0 && !spec->knobs.replay)
+				recorder_json_raw(b, key, psprintf(INT64_FORMAT, spec->transactions));
+			break;
+		case PGBX_OPT_jobs:
+			if (spec->jobs > 0)
+				recorder_json_raw(b, key, psprintf("%d", Min(spec->jobs, p->clients)));
+			break;
+		case PGBX_OPT_protocol:
+			recorder_json_text(b, key, spec->protocol == RUN_PROTOCOL_SIMPLE ? "simple" :
+							   spec->protocol == RUN_PROTOCOL_EXTENDED ? "extended" : "prepared");
+			break;
+		case PGBX_OPT_conninfo:
+			recorder_json_text(b, key, rg->target);
+			break;
+		case PGBX_OPT_random_seed:
+			recorder_json_raw(b, key, psprintf(INT64_FORMAT, (int64) spec->random_seed));
+			break;
+		case PGBX_OPT_rate:
+			if (spec->knobs.rate > 0)
+				recorder_json_raw(b, key, psprintf("%.17g", spec->knobs.rate * p->clients / total_clients));
+			break;
+		case PGBX_OPT_latency_limit:
+			if (spec->knobs.latency_limit_usec > 0)
+				recorder_json_raw(b, key, psprintf("%.17g", spec->knobs.latency_limit_usec / 1000.0));
+			break;
+		case PGBX_OPT_max_tries:
+			if (!spec->knobs.replay)
+				recorder_json_raw(b, key, psprintf("%d", spec->knobs.max_tries));
+			break;
+		case PGBX_OPT_connect_per_transaction:
+			if (!spec->knobs.replay)
+				recorder_json_raw(b, key, spec->knobs.connect_per_transaction ? "true" : "false");
+			break;
+		case PGBX_OPT_label:
+			if (spec->label[0])
+				recorder_json_text(b, key, spec->label);
+			break;
+		case PGBX_OPT_tags:
+			if (spec->tags[0])
+				recorder_json_raw(b, key, spec->tags);
+			break;
+		case PGBX_OPT_record_system:
+			recorder_json_raw(b, key, spec->record_system ? "true" : "false");
+			break;
+		case PGBX_OPT_variables:
+			if (mix->ndefines > 0)
+			{
+				initStringInfo(&s);
+				appendStringInfoChar(&s, '{');
+				for (int i = 0; i < mix->ndefines; i++)
+					recorder_json_text(&s, mix->defines[i].name, mix->defines[i].value);
+				appendStringInfoChar(&s, '}');
+				recorder_json_raw(b, key, s.data);
+			}
+			break;
+		case PGBX_OPT_replay_queries:
+			if (spec->knobs.replay)
+				recorder_json_text(b, key, mix->texts[0]);
+			break;
+		case PGBX_OPT_shuffle:
+			if (spec->knobs.replay)
+				recorder_json_raw(b, key, spec->knobs.shuffle ? "true" : "false");
+			break;
+		case PGBX_OPT_scripts:
+			if (!spec->knobs.replay)
+			{
+				initStringInfo(&s);
+				appendStringInfoChar(&s, '[');
+				for (int i = 0; i < mix->nscripts; i++)
+				{
+					StringInfoData o;
+
+					initStringInfo(&o);
+					appendStringInfoChar(&o, '{');
+					recorder_json_text(&o, "name", mix->names[i]);
+					recorder_json_text(&o, "body", mix->texts[i]);
+					recorder_json_raw(&o, "weight", psprintf(INT64_FORMAT, mix->weights[i]));
+					appendStringInfoChar(&o, '}');
+					if (i > 0)
+						appendStringInfoChar(&s, ',');
+					appendStringInfoString(&s, o.data);
+				}
+				appendStringInfoChar(&s, ']');
+				recorder_json_raw(b, key, s.data);
+			}
+			break;
+		case PGBX_OPT_part_of:
+			initStringInfo(&s);
+			appendStringInfoChar(&s, '{');
+			recorder_json_text(&s, "recorder", recorder_self);
+			recorder_json_raw(&s, "run_id", psprintf(INT64_FORMAT, run_id));
+			recorder_json_raw(&s, "generator", psprintf("%d", p->g.index));
+			appendStringInfoChar(&s, '}');
+			recorder_json_raw(b, key, s.data);
+			break;
+	}
+}
+
+/*
+ * launch_part's options for part p of the step: every option of
+ * options_list.h, in its order, that the part gets.
+ */
 static char *
 recorder_part_options(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 					  const RecorderPart *p, int total_clients, int64 run_id)
 {
 	StringInfoData b;
-	StringInfoData s;
 
 	initStringInfo(&b);
 	appendStringInfoChar(&b, '{');
-	recorder_json_raw(&b, "clients", psprintf("%d", p->clients));
-	recorder_json_raw(&b, "first_client", psprintf("%d", p->first_client));
-	recorder_json_raw(&b, "total_clients", psprintf("%d", total_clients));
-	if (spec->duration > 0)
-		recorder_json_raw(&b, "duration", psprintf("%d", spec->duration));
-	if (spec->transactions > 0 && !spec->knobs.replay)
-		recorder_json_raw(&b, "transactions", psprintf(INT64_FORMAT, spec->transactions));
-	if (spec->jobs > 0)
-		recorder_json_raw(&b, "jobs", psprintf("%d", Min(spec->jobs, p->clients)));
-	recorder_json_text(&b, "protocol", spec->protocol == RUN_PROTOCOL_SIMPLE ? "simple" :
-					   spec->protocol == RUN_PROTOCOL_EXTENDED ? "extended" : "prepared");
-	recorder_json_text(&b, "conninfo", rg->target);
-	recorder_json_raw(&b, "random_seed", psprintf(INT64_FORMAT, (int64) spec->random_seed));
-	if (spec->knobs.rate > 0)
-		recorder_json_raw(&b, "rate", psprintf("%.17g", spec->knobs.rate * p->clients / total_clients));
-	if (spec->knobs.latency_limit_usec > 0)
-		recorder_json_raw(&b, "latency_limit", psprintf("%.17g", spec->knobs.latency_limit_usec / 1000.0));
-	if (!spec->knobs.replay)
-	{
-		recorder_json_raw(&b, "max_tries", psprintf("%d", spec->knobs.max_tries));
-		recorder_json_raw(&b, "connect_per_transaction", spec->knobs.connect_per_transaction ? "true" : "false");
-	}
-	if (spec->label[0])
-		recorder_json_text(&b, "label", spec->label);
-	if (spec->tags[0])
-		recorder_json_raw(&b, "tags", spec->tags);
-	recorder_json_raw(&b, "record_system", spec->record_system ? "true" : "false");
-	if (mix->ndefines > 0)
-	{
-		initStringInfo(&s);
-		appendStringInfoChar(&s, '{');
-		for (int i = 0; i < mix->ndefines; i++)
-			recorder_json_text(&s, mix->defines[i].name, mix->defines[i].value);
-		appendStringInfoChar(&s, '}');
-		recorder_json_raw(&b, "variables", s.data);
-	}
-	if (spec->knobs.replay)
-	{
-		recorder_json_text(&b, "replay_queries", mix->texts[0]);
-		recorder_json_raw(&b, "shuffle", spec->knobs.shuffle ? "true" : "false");
-	}
-	else
-	{
-		initStringInfo(&s);
-		appendStringInfoChar(&s, '[');
-		for (int i = 0; i < mix->nscripts; i++)
-		{
-			StringInfoData o;
-
-			initStringInfo(&o);
-			appendStringInfoChar(&o, '{');
-			recorder_json_text(&o, "name", mix->names[i]);
-			recorder_json_text(&o, "body", mix->texts[i]);
-			recorder_json_raw(&o, "weight", psprintf(INT64_FORMAT, mix->weights[i]));
-			appendStringInfoChar(&o, '}');
-			if (i > 0)
-				appendStringInfoChar(&s, ',');
-			appendStringInfoString(&s, o.data);
-		}
-		appendStringInfoChar(&s, ']');
-		recorder_json_raw(&b, "scripts", s.data);
-	}
-	initStringInfo(&s);
-	appendStringInfoChar(&s, '{');
-	recorder_json_text(&s, "recorder", recorder_self);
-	recorder_json_raw(&s, "run_id", psprintf(INT64_FORMAT, run_id));
-	recorder_json_raw(&s, "generator", psprintf("%d", p->g.index));
-	appendStringInfoChar(&s, '}');
-	recorder_json_raw(&b, "part_of", s.data);
+	for (int id = 0; id < PGBX_NOPTIONS; id++)
+		recorder_part_option(&b, (PgbxOptionId) id, spec, mix, rg, p, total_clients, run_id);
 	appendStringInfoChar(&b, '}');
 	return b.data;
 }

@@ -51,9 +51,10 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
  * there would lose the id of a run that goes on).  A jsonb argument that is
  * NULL is left out of the object, so that a JSON null stays a value.  Floats
  * go through their text form, exact with extra_float_digits > 0.  A new
- * option is a line in that table and a parameter and a key here; the new
- * parameter changes the wrapper's signature, so the next upgrade's delta
- * drops the old one (90_grants.sql gives runners the new one).  Runners
+ * option is a line in src/model/options_list.h and a parameter and a key
+ * here (scripts/check_options.sh, run by make, checks that they agree);
+ * the new parameter changes the wrapper's signature, so the next upgrade's
+ * delta drops the old one (90_grants.sql gives runners the new one).  Runners
  * need EXECUTE on both (grant_runner gives it).
  */
 
