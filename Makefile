@@ -44,6 +44,7 @@ OBJS = \
 	src/fleet/fleet.o \
 	src/fleet/recorder.o \
 	src/fleet/part.o \
+	src/fleet/kinds.o \
 	src/options.o \
 	src/pgbenchx.o
 

@@ -32,6 +32,7 @@
 #include "coordinator.h"
 #include "datagen.h"
 #include "initrecord.h"
+#include "kinds.h"
 #include "launch.h"
 #include "options.h"
 #include "pg_compat.h"
@@ -151,6 +152,13 @@ _PG_init(void)
 
 	/* pgbench_init's crash record notes the relations it creates */
 	initrecord_install_hook();
+
+	/*
+	 * A part and a run driven from generators plug into launch and the
+	 * coordinator (fleet/kinds.c); _PG_init runs in the coordinator too,
+	 * which loads this library as a background worker.
+	 */
+	fleet_register_kinds();
 
 	/* optional: preloaded, mark runs a crash left "running" at start-up */
 	if (process_shared_preload_libraries_in_progress)

@@ -340,16 +340,7 @@ part_build_mix(const LaunchOptions *opts, StringInfo payload, StringInfo display
 		if (n > 1 || w != 1)
 			appendStringInfo(display, "@" INT64_FORMAT, w);
 	}
-	if (total == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("total script weight must not be zero"),
-				 errhint("Give at least one script a weight above 0.")));
-	if (display->len >= RUN_SCRIPT_NAME_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("the script mix is too long"),
-				 errhint("Keep it under %d bytes.", RUN_SCRIPT_NAME_LEN)));
+	launch_check_mix(total, display);
 	return n;
 }
 
