@@ -8,7 +8,8 @@
  * This file reads arguments and hands off to the file that owns each job
  * (datagen.c checks and runs pgbench_init, options.c reads a launch's
  * options, launch.c starts run_bench, run_sweep and run_replay; wait.c owns
- * pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs
+ * pgbenchx.wait and pgbenchx.cancel); _PG_init hands fleet/'s launch and
+ * step kinds to run/ (fleet/kinds.c).  It must not grow the jobs
  * themselves.
  *
  * run_bench, run_sweep and run_replay reach C through one seam: their SQL

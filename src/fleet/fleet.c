@@ -9,8 +9,8 @@
  *	  starts; and pgbenchx.generator_status(), a generator's answer about
  *	  itself.
  *
- * Used by launch.c (the pre-flight) and recorder.c (a step driven by
- * generators).  It knows nothing of the result tables.  Each connection's
+ * Used by kinds.c (the pre-flight, in launch's phase 4b) and recorder.c
+ * (a step driven by generators).  It knows nothing of the result tables.  Each connection's
  * socket is reserved with AcquireExternalFD, as loopback.c's are.  A
  * generator is another server: every answer is read row by row and kept
  * within a byte bound (fleet_collect_bounded), its messages are clipped

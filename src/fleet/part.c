@@ -6,7 +6,8 @@
  *
  * pgbenchx.launch_part (its options are read by options.c's table, the
  * launch is launch.c's) starts an ordinary run with what only a part has,
- * checked here: its clients are the clients first_client .. first_client +
+ * checked here, called through the part's launch kind and step kind
+ * (kinds.c): its clients are the clients first_client .. first_client +
  * clients - 1 of a run of total_clients (their :client_id and seeds follow
  * the global number, so the parts' union is one run's clients), its mix
  * comes inline (scripts) or as a replay list (replay_queries), and part_of

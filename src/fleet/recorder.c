@@ -20,7 +20,11 @@
  * end each part's runs row goes into run_generators, and its figures are
  * merged into a RunResult (recorder_fold_part says how each is), from
  * which the coordinator writes the run's final row as it writes a local
- * run's (coordinator_record, results_finish_run).
+ * run's (coordinator_record, results_finish_run).  recorder_run_step and
+ * the abandon and statement hooks are the step kind of a run driven from
+ * generators (kinds.c); this server's per-second system readings go
+ * through the coordinator's lifecycle (coordinator_readings_*), as a local
+ * step's do.
  *
  * Every remote statement has a deadline (fleet.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,

@@ -20,6 +20,12 @@
  * sampler (waitsample.c), which writes each second's wait events and
  * backend CPU when that second's samples row is written.
  *
+ * A part (waiting for its go, without the lock beside its recorder's run)
+ * and a run driven from generators (whose step is the recorder's) are
+ * step kinds (coordinator.h), whose hooks fleet/ fills in: this file calls
+ * them at its phases and includes no fleet/ header.  The step's system
+ * readings are held here for every kind of step (coordinator_readings_*).
+ *
  * SIGUSR2 (pgbenchx.cancel) stops the run or sweep and records it as
  * cancelled; SIGTERM (pg_terminate_backend, shutdown) stops it and records
  * it as aborted.  Either way the drivers are stopped.

@@ -16,6 +16,11 @@
  * asking for more than the quotas give (pgbenchx.max_duration, max_clients,
  * max_jobs: launch_check_quotas).  This file must not run benchmarks.
  *
+ * launch_start calls the phases in order, top to bottom.  What a part or a
+ * run driven from generators adds is its launch kind's (launch.h), called
+ * at those phases; fleet/ fills the kinds in, and this file includes none
+ * of its headers.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
