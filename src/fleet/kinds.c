@@ -196,8 +196,8 @@ static const StepKind kinds_generators_step = {
 void
 fleet_register_kinds(void)
 {
-	launch_register_kind(RUN_KIND_PART, &kinds_part_launch);
-	launch_register_kind(RUN_KIND_GENERATORS, &kinds_generators_launch);
-	coordinator_register_step_kind(RUN_KIND_PART, &kinds_part_step);
-	coordinator_register_step_kind(RUN_KIND_GENERATORS, &kinds_generators_step);
+	launch_kinds[RUN_KIND_PART] = &kinds_part_launch;
+	launch_kinds[RUN_KIND_GENERATORS] = &kinds_generators_launch;
+	coordinator_step_kinds[RUN_KIND_PART] = &kinds_part_step;
+	coordinator_step_kinds[RUN_KIND_GENERATORS] = &kinds_generators_step;
 }

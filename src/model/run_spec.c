@@ -35,6 +35,14 @@ run_spec_kind(const RunSpec *spec)
 	return spec->is_part ? RUN_KIND_PART : RUN_KIND_LOCAL;
 }
 
+void
+run_spec_kind_check(RunKind kind, const void *hooks, const char *seam)
+{
+	if (kind != RUN_KIND_LOCAL && hooks == NULL)
+		elog(ERROR, "pgbenchx has no %s for run kind %d: the library's _PG_init registers them",
+			 seam, (int) kind);
+}
+
 int
 run_spec_share(int left, int n, int i)
 {

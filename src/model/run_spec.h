@@ -167,6 +167,9 @@ typedef enum RunKind
 
 extern RunKind run_spec_kind(const RunSpec *spec);
 
+/* An error unless a kind other than local has its hooks (seam: their name). */
+extern void run_spec_kind_check(RunKind kind, const void *hooks, const char *seam);
+
 /*
  * pgbench's share of the clients, as it deals them out to its threads: of
  * the clients not dealt yet (left), the i-th of n (0-based) takes

@@ -113,16 +113,9 @@ static char *coordinator_stop_reason;
 
 /* the kinds of run that plug into the steps (coordinator.h); a local run has none */
 static const StepKind coordinator_local_kind = {0};
-static const StepKind *coordinator_kinds[RUN_NKINDS];
+const StepKind *coordinator_step_kinds[RUN_NKINDS];
 /* the run's, once its spec is attached */
 static const StepKind *coordinator_kind;
-
-void
-coordinator_register_step_kind(RunKind kind, const StepKind *hooks)
-{
-	Assert(kind != RUN_KIND_LOCAL && kind < RUN_NKINDS);
-	coordinator_kinds[kind] = hooks;
-}
 
 /* The hooks of the run's kind (run_spec.h). */
 static const StepKind *
@@ -130,11 +123,8 @@ coordinator_kind_of(const RunSpec *spec)
 {
 	RunKind		kind = run_spec_kind(spec);
 
-	if (kind == RUN_KIND_LOCAL)
-		return &coordinator_local_kind;
-	if (coordinator_kinds[kind] == NULL)
-		elog(ERROR, "pgbenchx step kind %d is not registered", (int) kind);
-	return coordinator_kinds[kind];
+	run_spec_kind_check(kind, coordinator_step_kinds[kind], "step kind");
+	return kind == RUN_KIND_LOCAL ? &coordinator_local_kind : coordinator_step_kinds[kind];
 }
 
 /*

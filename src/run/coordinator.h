@@ -70,8 +70,8 @@ typedef struct StepKind
 	void		(*abandon_rows) (int64 run_id, const char *status);
 } StepKind;
 
-/* _PG_init: the kind's hooks (kind is not RUN_KIND_LOCAL; kept, not copied) */
-extern void coordinator_register_step_kind(RunKind kind, const StepKind *hooks);
+/* each kind's hooks, by RunKind, set by _PG_init; RUN_KIND_LOCAL's stays NULL */
+extern const StepKind *coordinator_step_kinds[RUN_NKINDS];
 
 /*
  * The step's per-second system readings (sysrecord.h), held by the

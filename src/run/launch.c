@@ -78,14 +78,7 @@ int			launch_max_jobs = LAUNCH_DEFAULT_MAX_JOBS;
 
 /* the kinds of run that plug into launch's phases (launch.h); a local run has none */
 static const LaunchKind launch_local_kind = {0};
-static const LaunchKind *launch_kinds[RUN_NKINDS];
-
-void
-launch_register_kind(RunKind kind, const LaunchKind *hooks)
-{
-	Assert(kind != RUN_KIND_LOCAL && kind < RUN_NKINDS);
-	launch_kinds[kind] = hooks;
-}
+const LaunchKind *launch_kinds[RUN_NKINDS];
 
 /* The kind of run the options ask for (run_spec.h), and its hooks. */
 static const LaunchKind *
@@ -94,11 +87,8 @@ launch_kind_of(const LaunchOptions *opts)
 	RunKind		kind = opts->is_part ? RUN_KIND_PART :
 		opts->ngenerators != 0 ? RUN_KIND_GENERATORS : RUN_KIND_LOCAL;
 
-	if (kind == RUN_KIND_LOCAL)
-		return &launch_local_kind;
-	if (launch_kinds[kind] == NULL)
-		elog(ERROR, "pgbenchx launch kind %d is not registered", (int) kind);
-	return launch_kinds[kind];
+	run_spec_kind_check(kind, launch_kinds[kind], "launch kind");
+	return kind == RUN_KIND_LOCAL ? &launch_local_kind : launch_kinds[kind];
 }
 
 int

@@ -120,8 +120,8 @@ typedef struct LaunchKind
 							  StringInfo payload);
 } LaunchKind;
 
-/* _PG_init: the kind's hooks (kind is not RUN_KIND_LOCAL; kept, not copied) */
-extern void launch_register_kind(RunKind kind, const LaunchKind *hooks);
+/* each kind's hooks, by RunKind, set by _PG_init; RUN_KIND_LOCAL's stays NULL */
+extern const LaunchKind *launch_kinds[RUN_NKINDS];
 
 /*
  * The checks of a whole script mix, however it was given: a total weight
