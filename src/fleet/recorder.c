@@ -1711,7 +1711,9 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 	/*
 	 * This server's machine and server figures over the run, in the
 	 * coordinator's readings as for a local step (coordinator.h): no
-	 * drivers here, the baseline at the common start.
+	 * drivers here, the baseline at the common start.  The readings' ring
+	 * is the full RUN_SECOND_RING (pgbenchx.sample_ring_seconds sizes the
+	 * drivers' rings, and there are none here).
 	 */
 	coordinator_readings_begin(spec, run_id, RUN_SECOND_RING, NULL, NULL, 0);
 	while (GetCurrentTimestamp() < start)
@@ -1965,7 +1967,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 		result->status = "failed";
 	else
 		result->status = "completed";
-	/* runs.system_notes: the coordinator's, after this (coordinator_readings) */
+	/* runs.system_notes: the coordinator finishes the readings once this returns */
 
 	for (int i = 0; i < n; i++)
 	{
