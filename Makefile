@@ -45,6 +45,7 @@ OBJS = \
 	src/fleet/fleet.o \
 	src/fleet/recorder.o \
 	src/fleet/part.o \
+	src/fleet/kinds.o \
 	src/options.o \
 	src/pgbenchx.o
 

@@ -8,7 +8,8 @@
  * This file reads arguments and hands off to the file that owns each job
  * (datagen.c checks and runs pgbench_init, options.c reads a launch's
  * options, launch.c starts run_bench, run_sweep and run_replay; wait.c owns
- * pgbenchx.wait and pgbenchx.cancel).  It must not grow the jobs
+ * pgbenchx.wait and pgbenchx.cancel); _PG_init hands fleet/'s launch and
+ * step kinds to run/ (fleet/kinds.c).  It must not grow the jobs
  * themselves.
  *
  * run_bench, run_sweep and run_replay reach C through one seam: their SQL
@@ -32,6 +33,7 @@
 #include "coordinator.h"
 #include "datagen.h"
 #include "initrecord.h"
+#include "kinds.h"
 #include "launch.h"
 #include "options.h"
 #include "pg_compat.h"
@@ -151,6 +153,13 @@ _PG_init(void)
 
 	/* pgbench_init's crash record notes the relations it creates */
 	initrecord_install_hook();
+
+	/*
+	 * A part and a run driven from generators plug into launch and the
+	 * coordinator (fleet/kinds.c); _PG_init runs in the coordinator too,
+	 * which loads this library as a background worker.
+	 */
+	fleet_register_kinds();
 
 	/* optional: preloaded, mark runs a crash left "running" at start-up */
 	if (process_shared_preload_libraries_in_progress)

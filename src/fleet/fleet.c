@@ -7,9 +7,10 @@
  *	  starts; and pgbenchx.generator_status(), a generator's answer about
  *	  itself.
  *
- * Used by launch.c (the pre-flight) and recorder.c (a step driven by
- * generators).  It knows nothing of the result tables.  Every connection to
- * a generator is common/pqconn.c's, the one in-server libpq layer: it waits
+ * Used by kinds.c (the pre-flight, in launch's phase 4b) and recorder.c (a
+ * step driven by generators).  It knows nothing of the result tables.
+ * Every connection to a generator is common/pqconn.c's, the one in-server
+ * libpq layer: it waits
  * on the socket together with the latch (a cancel, a terminate or the
  * postmaster's death is always noticed, nothing blocks inside libpq), and
  * since a generator is another server, every answer is read row by row and

@@ -6,7 +6,8 @@
  *
  * pgbenchx.launch_part (its options are read by options.c's table, the
  * launch is launch.c's) starts an ordinary run with what only a part has,
- * checked here: its clients are the clients first_client .. first_client +
+ * checked here, called through the part's launch kind and step kind
+ * (kinds.c): its clients are the clients first_client .. first_client +
  * clients - 1 of a run of total_clients (their :client_id and seeds follow
  * the global number, so the parts' union is one run's clients), its mix
  * comes inline (scripts) or as a replay list (replay_queries), and part_of
@@ -340,16 +341,7 @@ part_build_mix(const LaunchOptions *opts, StringInfo payload, StringInfo display
 		if (n > 1 || w != 1)
 			appendStringInfo(display, "@" INT64_FORMAT, w);
 	}
-	if (total == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("total script weight must not be zero"),
-				 errhint("Give at least one script a weight above 0.")));
-	if (display->len >= RUN_SCRIPT_NAME_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("the script mix is too long"),
-				 errhint("Keep it under %d bytes.", RUN_SCRIPT_NAME_LEN)));
+	launch_check_mix(total, display);
 	return n;
 }
 

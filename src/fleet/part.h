@@ -3,6 +3,8 @@
  * part.h
  *	  A part: this server's share of a run that a recorder drives from
  *	  several generator servers (pgbenchx.launch_part, pgbenchx.part_go).
+ *	  The first five are the part's launch kind and step kind (launch.h,
+ *	  coordinator.h), filled in by kinds.c.
  *
  *-------------------------------------------------------------------------
  */

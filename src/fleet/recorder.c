@@ -20,7 +20,11 @@
  * end each part's runs row goes into run_generators, and its figures are
  * merged into a RunResult (recorder_fold_part says how each is), from
  * which the coordinator writes the run's final row as it writes a local
- * run's (coordinator_record, results_finish_run).
+ * run's (coordinator_record, results_finish_run).  recorder_run_step and
+ * the abandon and statement hooks are the step kind of a run driven from
+ * generators (kinds.c); this server's per-second system readings go
+ * through the coordinator's lifecycle (coordinator_readings_*), as a local
+ * step's do.
  *
  * Every remote statement has a deadline (pqconn.c); a generator that does
  * not answer within FLEET_ANSWER_TIMEOUT_MS, or whose connection breaks,
@@ -64,6 +68,8 @@
 #include "utils/wait_event.h"
 
 #include "cancel.h"
+#include "conninfo.h"
+#include "coordinator.h"
 #include "fleet.h"
 #include "histcodec.h"
 #include "loopback.h"
@@ -71,7 +77,6 @@
 #include "recorder.h"
 #include "results.h"
 #include "run_options.h"
-#include "sysrecord.h"
 
 /* how long the parts may take to connect their clients */
 #define RECORDER_READY_TIMEOUT_MS	(130 * 1000)
@@ -833,8 +838,7 @@ recorder_pop(RecorderPart *p)
  * has stopped, write what is left.
  */
 static void
-recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, bool final,
-			   SysRecord *sysrec)
+recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, bool final)
 {
 	for (;;)
 	{
@@ -929,7 +933,7 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, 
 		for (int i = 0; i < n; i++)
 			if (parts[i].pending != NIL)
 				last = false;
-		sysrecord_write(sysrec, k, covered > 0 ? covered : 1, last);
+		coordinator_readings_second(k, covered > 0 ? covered : 1, last);
 		secs->next++;
 	}
 }
@@ -1587,7 +1591,7 @@ recorder_any_lost(RecorderPart *parts, int n)
 static void
 recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			   RecorderPart *parts, int n, int64 run_id, int clients, char **why,
-			   RecorderSeconds *secs, SysRecord **sysrec)
+			   RecorderSeconds *secs)
 {
 	char	   *err;
 	char	   *refused_at;
@@ -1778,19 +1782,16 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 	start = (TimestampTz) (go_at - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC);
 	results_bench_started(run_id, start);
 	/*
-	 * This server's machine and server figures over the run, as for any run
-	 * whose clients are elsewhere (sysrecord.c): no drivers here, the
-	 * baseline at the common start.
+	 * This server's machine and server figures over the run, in the
+	 * coordinator's readings as for a local step (coordinator.h): no
+	 * drivers here, the baseline at the common start.  The readings' ring
+	 * is the full RUN_SECOND_RING (pgbenchx.sample_ring_seconds sizes the
+	 * drivers' rings, and there are none here).
 	 */
-	{
-		RunShared  *none = MemoryContextAllocZero(TopMemoryContext, sizeof(RunShared));
-
-		none->ring_len = RUN_SECOND_RING;
-		*sysrec = sysrecord_begin(spec, run_id, none, NULL, 0);
-		while (GetCurrentTimestamp() < start)
-			recorder_sleep(Max((start - GetCurrentTimestamp()) / 1000, 1));
-		sysrecord_baseline(*sysrec, start);
-	}
+	coordinator_readings_begin(spec, run_id, RUN_SECOND_RING, NULL, NULL, 0);
+	while (GetCurrentTimestamp() < start)
+		recorder_sleep(Max((start - GetCurrentTimestamp()) / 1000, 1));
+	coordinator_readings_start(start);
 	progress_phase(RUN_PHASE_MEASURING);
 
 	/* follow the parts until every one has ended */
@@ -1807,7 +1808,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 			if (deadline == 0)
 				deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), RECORDER_STOP_TIMEOUT_MS);
 		}
-		sysrecord_tick(*sysrec);
+		coordinator_readings_tick();
 		recorder_poll(parts, n);
 		/* a part that falls far behind would hold the others' seconds without bound */
 		{
@@ -1823,7 +1824,7 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 								  psprintf("its seconds fell more than %d s behind the other generators'",
 										   RECORDER_MAX_LAG_S));
 		}
-		recorder_merge(run_id, parts, n, secs, false, *sysrec);
+		recorder_merge(run_id, parts, n, secs, false);
 		/* a timed part that runs on long after the run's end holds everything */
 		if (spec->duration > 0 &&
 			fleet_now_unix_usec() - go_at > ((int64) spec->duration + RECORDER_END_SLACK_S) * USECS_PER_SEC)
@@ -1850,8 +1851,8 @@ recorder_drive(const RunSpec *spec, const RunMix *mix, const RunGenerators *rg,
 		recorder_sleep(RECORDER_POLL_MS);
 	}
 	MemoryContextDelete(loop_cxt);
-	sysrecord_end(*sysrec);
-	recorder_merge(run_id, parts, n, secs, true, *sysrec);
+	coordinator_readings_end();
+	recorder_merge(run_id, parts, n, secs, true);
 }
 
 /* best effort: cancel one live part, errors swallowed */
@@ -1933,7 +1934,6 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	char	   *why = NULL;
 	char	   *error;
 	bool		lost;
-	SysRecord  *sysrec = NULL;
 	RecorderSeconds secs = {.next = 1};
 	RecorderTotals totals = {0};
 
@@ -1958,7 +1958,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 	parts = MemoryContextAllocZero(TopMemoryContext, sizeof(RecorderPart) * n);
 	for (int i = 0; i < n; i++)
 	{
-		int			share = (left + (n - i) - 1) / (n - i);
+		int			share = run_spec_share(left, n, i);
 
 		parts[i].g.index = i + 1;
 		parts[i].g.conninfo = rg.conninfo[i];
@@ -1974,7 +1974,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 		results_system_note(run_id, "driven from generators: system_samples are this server's machine and server figures; wait_samples, the client backends' CPU and the drivers' CPU per second are not recorded (the clients and drivers are the generators': runs.driver_cpu_s sums their parts'), each generator records its part's own in its tables (run_generators.part_run_id)");
 
 	progress_phase(RUN_PHASE_CONNECTING);
-	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &secs, &sysrec);
+	recorder_drive(spec, mix, &rg, parts, n, run_id, clients, &why, &secs);
 	progress_phase(RUN_PHASE_FINISHING);
 	if (why != NULL || recorder_cancel_requested())
 	{
@@ -2040,8 +2040,7 @@ recorder_run_step(const RunSpec *spec, const char *payload, const RunMix *mix,
 		result->status = "failed";
 	else
 		result->status = "completed";
-	/* runs.system_notes, before the final row as for a local run */
-	sysrecord_finish(sysrec);
+	/* runs.system_notes: the coordinator finishes the readings once this returns */
 
 	for (int i = 0; i < n; i++)
 	{

@@ -2,7 +2,8 @@
  *
  * recorder.h
  *	  One step of a run driven from several load generators (issue 14),
- *	  in the recorder's coordinator.
+ *	  in the recorder's coordinator: the step kind of such a run
+ *	  (coordinator.h's StepKind, filled in by kinds.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -16,9 +17,10 @@
  * Launch the step's parts on the generators, start them together, merge
  * their seconds into this run's samples, write their run_generators rows,
  * and merge their figures into *result (whose total the caller allocated),
- * with the run's status and error.  The pre-run maintenance and the final
- * row (coordinator_record: results_finish_run, as for a local run) are the
- * caller's.  Returns whether a generator was lost (its clients may still
+ * with the run's status and error; this server's system readings through
+ * the coordinator's (coordinator_readings_*), which it finishes.  The
+ * pre-run maintenance and the final row (coordinator_record:
+ * results_finish_run, as for a local run) are the caller's.  Returns whether a generator was lost (its clients may still
  * be running); sets *cancelled on a cancel.
  */
 extern bool recorder_run_step(const RunSpec *spec, const char *payload,

@@ -5,7 +5,8 @@
  *	  its payload by the launcher and by the coordinator for each step,
  *	  found again by the coordinator and the drivers, and its script mix
  *	  read back (once by the coordinator, once by each driver); the step
- *	  segment's array of client backend pids.
+ *	  segment's array of client backend pids; a run's kind, and pgbench's
+ *	  share of the clients.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,6 +25,28 @@ run_spec_next(const char **p)
 
 	*p += strlen(s) + 1;
 	return s;
+}
+
+RunKind
+run_spec_kind(const RunSpec *spec)
+{
+	if (spec->ngenerators > 0)
+		return RUN_KIND_GENERATORS;
+	return spec->is_part ? RUN_KIND_PART : RUN_KIND_LOCAL;
+}
+
+void
+run_spec_kind_check(RunKind kind, const void *hooks, const char *seam)
+{
+	if (kind != RUN_KIND_LOCAL && hooks == NULL)
+		elog(ERROR, "pgbenchx has no %s for run kind %d: the library's _PG_init registers them",
+			 seam, (int) kind);
+}
+
+int
+run_spec_share(int left, int n, int i)
+{
+	return (left + (n - i) - 1) / (n - i);
 }
 
 void

@@ -149,6 +149,35 @@ typedef struct RunGenerators
 
 extern void run_spec_generators(const RunSpec *spec, const char *payload, RunGenerators *out);
 
+/*
+ * The kind of a run, which says who plugs into launch and the coordinator
+ * (launch.h's LaunchKind, coordinator.h's StepKind; fleet/ fills both in):
+ * a local run, whose drivers are this server's; a part (launch_part), a
+ * local run that waits for its recorder's go; a run driven from
+ * generators, whose clients are the generators' parts.
+ */
+typedef enum RunKind
+{
+	RUN_KIND_LOCAL = 0,
+	RUN_KIND_PART,
+	RUN_KIND_GENERATORS
+} RunKind;
+
+#define RUN_NKINDS		(RUN_KIND_GENERATORS + 1)
+
+extern RunKind run_spec_kind(const RunSpec *spec);
+
+/* An error unless a kind other than local has its hooks (seam: their name). */
+extern void run_spec_kind_check(RunKind kind, const void *hooks, const char *seam);
+
+/*
+ * pgbench's share of the clients, as it deals them out to its threads: of
+ * the clients not dealt yet (left), the i-th of n (0-based) takes
+ * (left + n - i - 1) / (n - i).  The drivers of a step, and the parts of a
+ * run driven from generators, are dealt their clients so.
+ */
+extern int	run_spec_share(int left, int n, int i);
+
 /* a spec and its payload in a segment: room for them, a copy, found again */
 extern void run_spec_estimate(shm_toc_estimator *e, const RunSpec *spec);
 extern void run_spec_store(shm_toc *toc, const RunSpec *spec, const char *payload);

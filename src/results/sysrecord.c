@@ -296,7 +296,7 @@ sysrecord_read(SysRecord *rec, SysReading *r, int64 k, TimestampTz at)
 }
 
 SysRecord *
-sysrecord_begin(const RunSpec *spec, int64 run_id, RunShared *run,
+sysrecord_begin(const RunSpec *spec, int64 run_id, int ring_len, RunShared *run,
 				BackgroundWorkerHandle **handles, int njobs)
 {
 	MemoryContext cxt;
@@ -325,7 +325,7 @@ sysrecord_begin(const RunSpec *spec, int64 run_id, RunShared *run,
 	rec->driver_last = palloc0(sizeof(double) * Max(njobs, 1));
 	rec->driver_seen = palloc0(sizeof(bool) * Max(njobs, 1));
 	rec->hz = sysstat_ticks_per_second();
-	rec->nslots = run->ring_len + 2;
+	rec->nslots = ring_len + 2;
 	rec->slots = palloc0(sizeof(SysReading) * rec->nslots);
 	for (int i = 0; i < rec->nslots; i++)
 		rec->slots[i].k = -1;

@@ -6,8 +6,10 @@
  *	  second of the measured interval.  Every column but backend_cpu_s
  *	  (written by the wait sampler) comes from here.
  *
- * The coordinator calls it at a few points of a step, nothing more:
- *	- sysrecord_begin, once the drivers are ready (their pids are known):
+ * The coordinator calls it at a few points of a step, nothing more (for
+ * every kind of step, through coordinator.h's readings):
+ *	- sysrecord_begin, once the drivers are ready (their pids are known),
+ *	  or the parts of a run driven from generators have their go:
  *	  finds the devices, allocates everything the run will need;
  *	- sysrecord_baseline, where coordinator_go sets bench_start, before the
  *	  drivers are let go: reading 0;
@@ -87,8 +89,13 @@
 
 typedef struct SysRecord SysRecord;
 
-extern SysRecord *sysrecord_begin(const RunSpec *spec, int64 run_id, RunShared *run,
-								  BackgroundWorkerHandle **handles, int njobs);
+/*
+ * ring_len: the seconds of readings kept (the samples ring's); run, handles
+ * and njobs: the step's local drivers, NULL, NULL and 0 for a step without
+ * any (a run driven from generators).
+ */
+extern SysRecord *sysrecord_begin(const RunSpec *spec, int64 run_id, int ring_len,
+								  RunShared *run, BackgroundWorkerHandle **handles, int njobs);
 extern void sysrecord_baseline(SysRecord *rec, TimestampTz bench_start);
 extern void sysrecord_tick(SysRecord *rec);
 extern void sysrecord_end(SysRecord *rec);

@@ -20,6 +20,12 @@
  * sampler (waitsample.c), which writes each second's wait events and
  * backend CPU when that second's samples row is written.
  *
+ * A part (waiting for its go, without the lock beside its recorder's run)
+ * and a run driven from generators (whose step is the recorder's) are
+ * step kinds (coordinator.h), whose hooks fleet/ fills in: this file calls
+ * them at its phases and includes no fleet/ header.  The step's system
+ * readings are held here for every kind of step (coordinator_readings_*).
+ *
  * SIGUSR2 (pgbenchx.cancel) stops the run or sweep and records it as
  * cancelled; SIGTERM (pg_terminate_backend, shutdown) stops it and records
  * it as aborted.  Either way the drivers are stopped.
@@ -54,10 +60,8 @@
 
 #include "coordinator.h"
 #include "loopback.h"
-#include "part.h"
 #include "pg_compat.h"
 #include "progress.h"
-#include "recorder.h"
 #include "results.h"
 #include "run_shmem.h"
 #include "run_spec.h"
@@ -106,6 +110,66 @@ static RunMix coordinator_mix;
 static LaunchHandshake *coordinator_hs;
 /* why the run was stopped when no pgbenchx.cancel did it (the quota) */
 static char *coordinator_stop_reason;
+
+/* the kinds of run that plug into the steps (coordinator.h); a local run has none */
+static const StepKind coordinator_local_kind = {0};
+const StepKind *coordinator_step_kinds[RUN_NKINDS];
+/* the run's, once its spec is attached */
+static const StepKind *coordinator_kind;
+
+/* The hooks of the run's kind (run_spec.h). */
+static const StepKind *
+coordinator_kind_of(const RunSpec *spec)
+{
+	RunKind		kind = run_spec_kind(spec);
+
+	run_spec_kind_check(kind, coordinator_step_kinds[kind], "step kind");
+	return kind == RUN_KIND_LOCAL ? &coordinator_local_kind : coordinator_step_kinds[kind];
+}
+
+/*
+ * The step's per-second system readings (sysrecord.c), one lifecycle for
+ * every kind of step (coordinator.h): the local steps' calls are below, a
+ * step without local drivers (StepKind.run_step) makes the same ones.
+ */
+void
+coordinator_readings_begin(const RunSpec *spec, int64 run_id, int ring_len,
+						   RunShared *run, BackgroundWorkerHandle **handles, int njobs)
+{
+	coordinator_step.sysrec = sysrecord_begin(spec, run_id, ring_len, run, handles, njobs);
+}
+
+void
+coordinator_readings_start(TimestampTz bench_start)
+{
+	sysrecord_baseline(coordinator_step.sysrec, bench_start);
+}
+
+void
+coordinator_readings_tick(void)
+{
+	sysrecord_tick(coordinator_step.sysrec);
+}
+
+void
+coordinator_readings_second(int second, double covered_s, bool last)
+{
+	sysrecord_write(coordinator_step.sysrec, second, covered_s, last);
+}
+
+void
+coordinator_readings_end(void)
+{
+	sysrecord_end(coordinator_step.sysrec);
+}
+
+/* before the final row: runs.system_notes; the readings are freed */
+static void
+coordinator_readings_finish(void)
+{
+	sysrecord_finish(coordinator_step.sysrec);
+	coordinator_step.sysrec = NULL;
+}
 
 /* why a cancelled run or sweep ended, for runs.error and sweeps.error */
 static char *
@@ -497,7 +561,7 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		stats_run_add_second(total, scratch);
 		results_write_sample(step->run_id, (int) sec + 1, scratch, span);
 		/* sysrecord: this second's system_samples row, now that its sample is written */
-		sysrecord_write(step->sysrec, (int) sec + 1, span, final && sec + 1 == ready);
+		coordinator_readings_second((int) sec + 1, span, final && sec + 1 == ready);
 		if (step->sampler)
 			waitsample_write_second(step->sampler, sec, span);
 		(*next_sec)++;
@@ -514,7 +578,7 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
  * INSERT runs cancels it (it may wait on a lock on statement_stats, which
  * would otherwise hold the run as long as the lock is held); returns false
  * then, and nothing is written.  A run driven from generators has the
- * parts' instead, summed (recorder_write_statements), under the same rule.
+ * parts' instead, summed (its StepKind.write_statements), under the same rule.
  */
 #define COORDINATOR_MAX_STATEMENT_ROWS	100000
 
@@ -536,8 +600,8 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 
 	pgstat_report_activity(STATE_RUNNING,
 						   psprintf("pgbenchx run " INT64_FORMAT ": statement statistics", run_id));
-	/* a run driven from generators has no drivers here: the parts' (recorder.c) */
-	if (spec->ngenerators > 0)
+	/* a run driven from generators has no drivers here: the parts' (its kind's) */
+	if (coordinator_kind->write_statements)
 		cap = 0;
 	scripts = palloc(sizeof(char *) * Max(1, cap));
 	texts = palloc(sizeof(char *) * Max(1, cap));
@@ -570,8 +634,8 @@ coordinator_write_statements(const RunSpec *spec, int64 run_id, CoordinatorStep 
 	coordinator_in_statements = true;
 	PG_TRY();
 	{
-		if (spec->ngenerators > 0)
-			recorder_write_statements(run_id);
+		if (coordinator_kind->write_statements)
+			coordinator_kind->write_statements(run_id);
 		else
 			results_write_statements(run_id, n, scripts, commands, texts, sum);
 		coordinator_in_statements = false;
@@ -654,8 +718,8 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
-		/* pgbench's share: (clients left + threads left - 1) / threads left */
-		int			share = (clients - first_client + (njobs - i) - 1) / (njobs - i);
+		/* pgbench's share of the clients left */
+		int			share = run_spec_share(clients - first_client, njobs, i);
 
 		pg_atomic_init_u32(&d->state, DRIVER_STARTING);
 		pg_atomic_init_u64(&d->seconds_published, 0);
@@ -754,7 +818,7 @@ coordinator_go(CoordinatorStep *step)
 
 	run->bench_start = GetCurrentTimestamp();
 	/* sysrecord: the baseline reading, at bench_start, before the drivers go */
-	sysrecord_baseline(step->sysrec, run->bench_start);
+	coordinator_readings_start(run->bench_start);
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->go, 1);
 	progress_phase(RUN_PHASE_MEASURING);
@@ -803,7 +867,7 @@ coordinator_measure(CoordinatorStep *step, stats_run *total, stats_second *scrat
 		if (step->sampler)
 			waitsample_tick(step->sampler);
 		/* sysrecord: a reading once a second boundary has passed, before its sample */
-		sysrecord_tick(step->sysrec);
+		coordinator_readings_tick();
 		coordinator_collect(step, total, next_sec, scratch, false, 0, lost);
 		coordinator_measured(step);
 
@@ -1072,17 +1136,19 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->njobs = coordinator_jobs(spec, clients);
 
 	/*
-	 * Several load generators (issue 14): the maintenance and the final row
-	 * here, as for a local run, the rest recorder.c's, which merges the
-	 * parts' figures into result.
+	 * A step whose clients are elsewhere (several load generators, issue 14):
+	 * the maintenance, the readings' finish and the final row here, as for
+	 * a local run, the rest its kind's, which merges the parts' figures into
+	 * result.
 	 */
-	if (spec->ngenerators > 0)
+	if (coordinator_kind->run_step)
 	{
 		coordinator_prepare(spec, run_id, &before);
 		drivers_total = MemoryContextAllocZero(TopMemoryContext, sizeof(stats_run));
 		result.total = drivers_total;
-		terminated = recorder_run_step(spec, coordinator_payload, &coordinator_mix, run_id,
-									   clients, &result, cancelled);
+		terminated = coordinator_kind->run_step(spec, coordinator_payload, &coordinator_mix,
+												run_id, clients, &result, cancelled);
+		coordinator_readings_finish();
 		status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 		step->run_id = 0;
 		progress_step_done();
@@ -1100,11 +1166,12 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
 	connected_at = GetCurrentTimestamp();
-	/* a part: 'ready', then its go, at the moment the recorder chose (part.c) */
-	if (spec->is_part)
-		part_wait_for_go(spec, run_id, &coordinator_cancel_requested, cancelled);
+	/* a part: 'ready', then its go, at the moment the recorder chose (its kind's) */
+	if (coordinator_kind->wait_for_go)
+		coordinator_kind->wait_for_go(spec, run_id, &coordinator_cancel_requested, cancelled);
 	/* sysrecord: the devices and the drivers' pids, before the measured interval */
-	step->sysrec = sysrecord_begin(spec, run_id, step->run, step->handles, step->njobs);
+	coordinator_readings_begin(spec, run_id, step->run->ring_len, step->run, step->handles,
+							   step->njobs);
 	coordinator_go(step);
 	/* the initial connection time; a part's wait for its go is not in it */
 	result.conn_time_ms = (double) ((spec->is_part ? connected_at : step->run->bench_start) -
@@ -1120,7 +1187,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	terminated = coordinator_measure(step, total, scratch, &next_sec, &lost, &result, cancelled);
 	progress_phase(RUN_PHASE_FINISHING);
 	/* sysrecord: the end reading, for the last (possibly partial) second */
-	sysrecord_end(step->sysrec);
+	coordinator_readings_end();
 	coordinator_sum_drivers(step, &result);
 	coordinator_collect(step, total, &next_sec, scratch, true, result.bench_end_usec, &lost);
 	if (step->sampler)
@@ -1152,8 +1219,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 						   step->run->ring_len)));
 	result.total = drivers_total;
 	/* sysrecord: runs.system_notes; the run's readings are freed */
-	sysrecord_finish(step->sysrec);
-	step->sysrec = NULL;
+	coordinator_readings_finish();
 	status = coordinator_record(spec, step, &before, &result, terminated, cancelled);
 	step->run_id = 0;
 	progress_step_done();
@@ -1185,7 +1251,8 @@ coordinator_abandon(const char *status, const char *message)
 		return;
 	coordinator_finished = true;
 	progress_clear();
-	recorder_abandon();
+	if (coordinator_kind && coordinator_kind->abandon)
+		coordinator_kind->abandon();
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
@@ -1194,8 +1261,8 @@ coordinator_abandon(const char *status, const char *message)
 		if (step->run_id != 0)
 		{
 			results_abandon_run(step->run_id, status, message);
-			if (coordinator_spec && coordinator_spec->ngenerators > 0)
-				recorder_abandon_rows(step->run_id, status);
+			if (coordinator_kind && coordinator_kind->abandon_rows)
+				coordinator_kind->abandon_rows(step->run_id, status);
 		}
 		if (coordinator_spec && coordinator_spec->is_sweep)
 			results_finish_sweep(coordinator_spec->id, status, message);
@@ -1315,6 +1382,7 @@ coordinator_attach(dsm_segment *seg)
 		run_spec_mix(coordinator_spec, coordinator_payload, &coordinator_mix);
 		MemoryContextSwitchTo(old);
 	}
+	coordinator_kind = coordinator_kind_of(coordinator_spec);
 	return hs;
 }
 
@@ -1359,8 +1427,8 @@ coordinator_main(Datum main_arg)
 	searchpath_pin_worker();
 	pgstat_report_appname("pgbenchx coordinator");
 
-	/* a part beside its recorder's run on this server goes without the lock (part.c) */
-	if (spec->part_unlocked ? !part_claim_unlocked() : !coordinator_lock())
+	/* a part beside its recorder's run on this server goes without the lock (its kind's) */
+	if (spec->part_unlocked ? !coordinator_kind->claim_unlocked() : !coordinator_lock())
 	{
 		uint32		expected = LAUNCH_PENDING;
 

@@ -16,6 +16,11 @@
  * asking for more than the quotas give (pgbenchx.max_duration, max_clients,
  * max_jobs: launch_check_quotas).  This file must not run benchmarks.
  *
+ * launch_start calls the phases in order, top to bottom.  What a part or a
+ * run driven from generators adds is its launch kind's (launch.h), called
+ * at those phases; fleet/ fills the kinds in, and this file includes none
+ * of its headers.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -43,14 +48,12 @@
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
-#include "fleet.h"
 #include "launch.h"
 #include "pg_compat.h"
 #include "run_spec.h"
 #include "worker.h"
 #include "loopback.h"
 #include "owner.h"
-#include "part.h"
 #include "progress.h"
 #include "script.h"
 #include "script_sql.h"
@@ -72,6 +75,21 @@ static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40,
 int			launch_max_duration = LAUNCH_DEFAULT_MAX_DURATION;
 int			launch_max_clients = LAUNCH_DEFAULT_MAX_CLIENTS;
 int			launch_max_jobs = LAUNCH_DEFAULT_MAX_JOBS;
+
+/* the kinds of run that plug into launch's phases (launch.h); a local run has none */
+static const LaunchKind launch_local_kind = {0};
+const LaunchKind *launch_kinds[RUN_NKINDS];
+
+/* The kind of run the options ask for (run_spec.h), and its hooks. */
+static const LaunchKind *
+launch_kind_of(const LaunchOptions *opts)
+{
+	RunKind		kind = opts->is_part ? RUN_KIND_PART :
+		opts->ngenerators != 0 ? RUN_KIND_GENERATORS : RUN_KIND_LOCAL;
+
+	run_spec_kind_check(kind, launch_kinds[kind], "launch kind");
+	return kind == RUN_KIND_LOCAL ? &launch_local_kind : launch_kinds[kind];
+}
 
 int
 launch_ladder(int min_clients, int max_clients, int *out, int max_out)
@@ -118,7 +136,8 @@ launch_check_nofile(const LaunchOptions *opts, int ncpus)
 		int			c = opts->clients[i];
 		int			jobs = opts->jobs_given ? Min(opts->jobs, c) :
 			worker_default_jobs(c, ncpus, max_worker_processes);
-		long		share = (c + jobs - 1) / jobs;
+		/* the first driver's share is the largest */
+		long		share = run_spec_share(c, jobs, 0);
 		long		need = share + WORKER_DRIVER_SPARE_FDS;
 
 		if (need > (long) rl.rlim_max)
@@ -697,7 +716,14 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no script given"),
 				 errhint("Pass script => 'tpcb-like', or a mix such as 'tpcb-like@9, select-only@1'.")));
-	if (total == 0)
+	launch_check_mix(total, display);
+	return n;
+}
+
+void
+launch_check_mix(int64 total_weight, const StringInfo display)
+{
+	if (total_weight == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("total script weight must not be zero"),
@@ -707,7 +733,6 @@ launch_scripts(const char *spec, StringInfo payload, StringInfo display, bool *a
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("the script mix is too long"),
 				 errhint("Keep it under %d bytes.", RUN_SCRIPT_NAME_LEN)));
-	return n;
 }
 
 /* the launch the caller is waiting for, for launch_abandon */
@@ -805,8 +830,8 @@ launch_check_quotas(const LaunchOptions *opts, const char *what)
  * the variables (-D) in defs, their number in *ndefs.
  */
 static void
-launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
-					 ScriptDefine *defs, int *ndefs)
+launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_sweep,
+					 RunSpec *spec, ScriptDefine *defs, int *ndefs)
 {
 	const char *what = opts->is_part ? "launch_part" : is_sweep ? "run_sweep" : "run_bench";
 
@@ -838,9 +863,9 @@ launch_check_options(const LaunchOptions *opts, bool is_sweep, RunSpec *spec,
 					 errhint("Keep tags under %d bytes.", LAUNCH_TAGS_LEN)));
 		strlcpy(spec->tags, tags_text, sizeof(spec->tags));
 	}
-	/* a part: its clients within the run's, its mix, part_of in the tags */
-	if (opts->is_part)
-		part_check_options(opts, spec);
+	/* the kind's own: a part's clients within the run's, its mix, part_of in the tags */
+	if (kind->check_options)
+		kind->check_options(opts, spec);
 	if (opts->label && strlen(opts->label) >= LAUNCH_LABEL_LEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
@@ -917,8 +942,8 @@ launch_check_caller(const LaunchOptions *opts, RunSpec *spec, bool *remote)
  * whether a built-in script is in the mix (the scale is then read).
  */
 static bool
-launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *defs,
-				 int ndefs, StringInfo payload)
+launch_build_mix(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *spec,
+				 const ScriptDefine *defs, int ndefs, StringInfo payload)
 {
 	StringInfoData display;
 	bool		builtin;
@@ -936,8 +961,8 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
 		spec->nscripts = 1;
 		builtin = false;
 	}
-	else if (opts->scripts)
-		spec->nscripts = part_build_mix(opts, payload, &display, &builtin);
+	else if (opts->scripts && kind->build_mix)
+		spec->nscripts = kind->build_mix(opts, payload, &display, &builtin);
 	else
 		spec->nscripts = launch_scripts(opts->script, payload, &display, &builtin);
 	strlcpy(spec->script_name, display.data, sizeof(spec->script_name));
@@ -957,8 +982,8 @@ launch_build_mix(const LaunchOptions *opts, RunSpec *spec, const ScriptDefine *d
  * built-in scripts).  Fills the spec's conninfo, scale and ncpus.
  */
 static void
-launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted,
-					bool remote, bool builtin, TrustClients *clients)
+launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *spec,
+					const char *quoted, bool remote, bool builtin, TrustClients *clients)
 {
 	int			max_clients = 0;
 	int			max_jobs;
@@ -969,8 +994,8 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 	for (int i = 0; i < opts->nsteps; i++)
 		max_clients = Max(max_clients, opts->clients[i]);
 
-	/* the recorder's own share of its run goes beside it, without the lock (part.c) */
-	spec->part_unlocked = spec->is_part && part_runs_unlocked(opts);
+	/* the recorder's own share of its run goes beside it, without the lock (fleet/part.c) */
+	spec->part_unlocked = kind->runs_unlocked && kind->runs_unlocked(opts);
 	if (!spec->part_unlocked)
 		launch_check_no_run();
 
@@ -985,8 +1010,8 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 		spec->jobs = launch_max_jobs;
 		max_jobs = Min(max_jobs, spec->jobs);
 	}
-	/* with generators, only the coordinator runs here (fleet.c counts theirs) */
-	if (opts->ngenerators > 0)
+	/* with generators, only the coordinator runs here (fleet/ counts theirs) */
+	if (kind->remote_clients)
 		max_jobs = 0;
 	if (max_jobs + 1 > free_slots)
 		ereport(ERROR,
@@ -1000,7 +1025,7 @@ launch_check_server(const LaunchOptions *opts, RunSpec *spec, const char *quoted
 
 	if (!remote)
 		launch_check_connections(max_clients);
-	if (opts->ngenerators == 0)
+	if (!kind->remote_clients)
 		launch_check_nofile(opts, spec->ncpus);
 
 	dbname = get_database_name(MyDatabaseId);
@@ -1038,138 +1063,6 @@ launch_check_trust(const RunSpec *spec, const char *payload, const TrustClients 
 
 	run_spec_mix(spec, payload, &mix);
 	trust_check_run(spec, clients, mix.nscripts, mix.names, mix.texts);
-}
-
-/*
- * Phase 2b, several load generators (issue 14), from the arguments alone:
- * the array refused for what it cannot mean, and each conninfo checked by
- * the clients' rule (a non-superuser names no other role and reads no file
- * of the server's account).  Returns the generators as the recorder will
- * connect to them; NULL without generators.
- */
-static FleetGenerator *
-launch_check_generator_args(const LaunchOptions *opts, RunSpec *spec)
-{
-	FleetGenerator *gens;
-	int			n = opts->ngenerators;
-
-	if (n == 0)
-		return NULL;
-	if (n < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must not be empty"),
-				 errdetail("generators lists the servers that drive the run's clients, one conninfo each."),
-				 errhint("Pass one conninfo per load generator, or leave generators out to run from this server alone.")));
-	if (n > FLEET_MAX_GENERATORS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%d generators are too many", n),
-				 errdetail("A run takes at most %d generators.", FLEET_MAX_GENERATORS),
-				 errhint("Pass at most %d conninfos.", FLEET_MAX_GENERATORS)));
-	if (opts->conninfo == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators need conninfo naming the server under test"),
-				 errdetail("Every generator's clients connect to the server that conninfo names; without it each would benchmark its own server."),
-				 errhint("Pass conninfo => 'host=... port=... dbname=...' of the server under test, as the generators reach it.")));
-	if (opts->check_tpcb)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("check_tpcb is not supported with generators"),
-				 errdetail("The TPC-B check compares sums before and after one run's clients; the parts of a run driven from several generators end apart."),
-				 errhint("Leave check_tpcb out, or run from one server.")));
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < i; j++)
-			if (strcmp(opts->generators[i], opts->generators[j]) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("generators %d and %d are the same conninfo", j + 1, i + 1),
-						 errdetail("A server hosts one part of a run at a time."),
-						 errhint("List each generator once; more clients on one generator come from more clients in the call.")));
-
-	gens = palloc0(sizeof(FleetGenerator) * n);
-	for (int i = 0; i < n; i++)
-	{
-		StringInfoData shown;
-		StringInfoData quoted;
-		StringInfoData full;
-
-		initStringInfo(&shown);
-		initStringInfo(&quoted);
-		initStringInfo(&full);
-		/* conninfo.c's rule; a conninfo libpq cannot parse is refused there */
-		(void) launch_check_conninfo(opts->generators[i], &shown, &quoted, spec->owner, i + 1);
-		loopback_append_param(&full, "user", spec->owner);
-		loopback_append_param(&full, "application_name", "pgbenchx recorder");
-		loopback_append_param(&full, "connect_timeout", "10");
-		loopback_append_param(&full, "keepalives", "1");
-		loopback_append_param(&full, "keepalives_idle", "5");
-		loopback_append_param(&full, "keepalives_interval", "2");
-		loopback_append_param(&full, "keepalives_count", "2");
-		appendStringInfo(&full, " %s", quoted.data);
-		/* no secret of this server's account on any connection to it, ever */
-		if (spec->knobs.require_password)
-			conninfo_append_pins(&full);
-		gens[i].index = i + 1;
-		gens[i].conninfo = full.data;
-		gens[i].shown = shown.data;
-	}
-	return gens;
-}
-
-/*
- * Phase 4b, the generators themselves: the clients' shares, then fleet.c's
- * pre-flight on every generator.  Appends the generators' part of the
- * payload (run_spec.h).
- */
-static void
-launch_check_generators(const LaunchOptions *opts, RunSpec *spec, FleetGenerator *gens,
-						StringInfo payload)
-{
-	int			n = opts->ngenerators;
-	int		   *max_share;
-	Size		start = payload->len;
-
-	if (gens == NULL)
-		return;
-	max_share = palloc0(sizeof(int) * n);
-	/* pgbench's share formula, in array order, for every step */
-	for (int s = 0; s < opts->nsteps; s++)
-	{
-		int			left = opts->clients[s];
-
-		for (int i = 0; i < n; i++)
-		{
-			int			share = (left + (n - i) - 1) / (n - i);
-
-			max_share[i] = Max(max_share[i], share);
-			left -= share;
-		}
-	}
-	fleet_preflight(gens, n, max_share, opts->jobs_given ? opts->jobs : 0,
-					opts->max_clock_offset_ms, !superuser());
-
-	/* the generators' part of the payload: the target, then each generator */
-	{
-		StringInfoData shown;
-		StringInfoData quoted;
-
-		initStringInfo(&shown);
-		initStringInfo(&quoted);
-		/* unpinned: each generator pins its own clients' conninfo (its launch_part) */
-		(void) launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, 0);
-		appendBinaryStringInfo(payload, quoted.data, quoted.len + 1);
-	}
-	for (int i = 0; i < n; i++)
-	{
-		appendBinaryStringInfo(payload, gens[i].conninfo, strlen(gens[i].conninfo) + 1);
-		appendBinaryStringInfo(payload, gens[i].shown, strlen(gens[i].shown) + 1);
-	}
-	spec->ngenerators = n;
-	spec->max_clock_offset_ms = opts->max_clock_offset_ms;
-	spec->generators_len = payload->len - start;
-	spec->payload_len = payload->len;
 }
 
 /*
@@ -1264,24 +1157,27 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	char	   *quoted;
 	bool		remote;
 	bool		builtin;
-	FleetGenerator *gens;
+	const LaunchKind *kind = launch_kind_of(opts);
+	void	   *kind_arguments = NULL;
 	StringInfoData payload;
 	dsm_segment *seg;
 	LaunchHandshake *hs;
 	TrustClients clients;
 
-	launch_check_options(opts, is_sweep, spec, defs, &ndefs);
+	launch_check_options(opts, kind, is_sweep, spec, defs, &ndefs);
 	quoted = launch_check_caller(opts, spec, &remote);
-	gens = launch_check_generator_args(opts, spec);
+	if (kind->check_arguments)
+		kind_arguments = kind->check_arguments(opts, spec, quoted);
 
 	/* in our own context: it outlives SPI_finish */
 	initStringInfo(&payload);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	builtin = launch_build_mix(opts, spec, defs, ndefs, &payload);
-	launch_check_server(opts, spec, quoted, remote, builtin, &clients);
+	builtin = launch_build_mix(opts, kind, spec, defs, ndefs, &payload);
+	launch_check_server(opts, kind, spec, quoted, remote, builtin, &clients);
 	launch_check_trust(spec, payload.data, &clients);
-	launch_check_generators(opts, spec, gens, &payload);
+	if (kind->preflight)
+		kind->preflight(opts, spec, kind_arguments, &payload);
 	spec->dboid = MyDatabaseId;
 	spec->roleid = GetUserId();
 	spec->id = launch_next_id();

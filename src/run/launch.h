@@ -3,13 +3,16 @@
  * launch.h
  *	  Starting a run or a sweep from a backend: the options as SQL passed
  *	  them, the checks made before anything starts, and the hand-over of the
- *	  run's specification (run_spec.h) to its coordinator.
+ *	  run's specification (run_spec.h) to its coordinator; the launch kind,
+ *	  through which a part and a run driven from generators (fleet/) plug
+ *	  into launch's phases.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBENCHX_LAUNCH_H
 #define PGBENCHX_LAUNCH_H
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #include "run_spec.h"
@@ -68,7 +71,7 @@ typedef struct LaunchOptions
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;
 
-	/* launch_part (part.c) */
+	/* launch_part (fleet/part.c, the part's launch kind) */
 	bool		is_part;
 	int			first_client;
 	bool		total_clients_given;
@@ -77,6 +80,54 @@ typedef struct LaunchOptions
 	Jsonb	   *part_of;		/* {recorder, run_id, generator} */
 	int			go_timeout_s;
 } LaunchOptions;
+
+/*
+ * A launch kind: what a kind of run (run_spec.h's RunKind) other than a
+ * local one checks and adds at launch's phases, in launch_start's order.
+ * fleet/ fills one in for a part and one for a run driven from generators,
+ * and the top layer registers them (_PG_init); a local run has none.  Any
+ * hook may be NULL: the phase then does only launch's own.
+ */
+typedef struct LaunchKind
+{
+	/* its clients are elsewhere: only the coordinator runs here */
+	bool		remote_clients;
+	/* phase 1, the options: the kind's own, refused or put into spec */
+	void		(*check_options) (const LaunchOptions *opts, RunSpec *spec);
+
+	/*
+	 * phase 2b, after the caller's conninfo (quoted: as launch re-quoted it
+	 * for the clients): the kind's own arguments; what it returns is handed
+	 * to preflight
+	 */
+	void	   *(*check_arguments) (const LaunchOptions *opts, RunSpec *spec, const char *quoted);
+
+	/*
+	 * phase 3, the mix given inline (opts->scripts): appended to payload as
+	 * launch's own are, shown in display; returns the number of scripts,
+	 * *builtin when the scale must be read as for a built-in
+	 */
+	int			(*build_mix) (const LaunchOptions *opts, StringInfo payload,
+							  StringInfo display, bool *builtin);
+	/* phase 4, SPI connected: it runs beside the run in progress, without the lock */
+	bool		(*runs_unlocked) (const LaunchOptions *opts);
+
+	/*
+	 * phase 4b, its pre-flight, after the trust checks: appends its part of
+	 * the payload (run_spec.h) and says so in spec
+	 */
+	void		(*preflight) (const LaunchOptions *opts, RunSpec *spec, void *arguments,
+							  StringInfo payload);
+} LaunchKind;
+
+/* each kind's hooks, by RunKind, set by _PG_init; RUN_KIND_LOCAL's stays NULL */
+extern const LaunchKind *launch_kinds[RUN_NKINDS];
+
+/*
+ * The checks of a whole script mix, however it was given: a total weight
+ * above zero, and the mix as runs.script shows it (display) short enough.
+ */
+extern void launch_check_mix(int64 total_weight, const StringInfo display);
 
 /* Validate, check the environment, start the coordinator; returns the id. */
 extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
