@@ -16,6 +16,7 @@ OBJS = \
 	src/lang/stats.o \
 	src/lang/histcodec.o \
 	src/lang/sysstat.o \
+	src/lang/ci.o \
 	src/model/run_spec.o \
 	src/common/owner.o \
 	src/common/trust.o \
