@@ -36,6 +36,7 @@ OBJS = \
 	src/results/sysrecord.o \
 	src/results/waitsample.o \
 	src/results/hist_sql.o \
+	src/results/ci_sql.o \
 	src/run/launch.o \
 	src/run/coordinator.o \
 	src/run/driver.o \

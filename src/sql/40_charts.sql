@@ -971,11 +971,15 @@ END $$;
  * NULL figures and its runs' statuses in place of the bar.  A replay's
  * rate is queries per minute: its tps is NULL and qpm (the median of
  * runs.qpm) holds the rate, which the bar shows; qpm is NULL for a
- * benchmark sweep.  Caller: a role granted EXECUTE that may read
+ * benchmark sweep.  tps_ci_low and tps_ci_high: the 95% confidence
+ * interval of the mean tps over the point's completed runs (1 decimal;
+ * pgbenchx.ci_repeats, as sweep_points), NULL with one run and for a
+ * replay.  Caller: a role granted EXECUTE that may read
  * pgbenchx.sweeps and pgbenchx.runs.
  */
 CREATE OR REPLACE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
-RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric)
+RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric,
+               tps_ci_low numeric, tps_ci_high numeric)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 #variable_conflict use_column
@@ -1009,7 +1013,9 @@ BEGIN
                    FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS rate,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms)
                    FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS p99,
-               string_agg(DISTINCT r.status, ', ') AS statuses
+               string_agg(DISTINCT r.status, ', ') AS statuses,
+               pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)
+                   FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL)) AS ci
         FROM pgbenchx.runs r CROSS JOIN kind
         CROSS JOIN LATERAL (SELECT CASE WHEN kind.replay THEN r.qpm ELSE r.tps END AS rate) v
         WHERE r.sweep_id = sweep_report.sweep_id
@@ -1028,7 +1034,9 @@ BEGIN
                                    [floor((per.rate / top.m * width - floor(per.rate / top.m * width)) * 8)::int], '')
                ELSE repeat('#', round(per.rate / top.m * width)::int)
            END,
-           CASE WHEN kind.replay THEN round(per.rate::numeric, 1) END
+           CASE WHEN kind.replay THEN round(per.rate::numeric, 1) END,
+           CASE WHEN NOT kind.replay THEN round((per.ci).low::numeric, 1) END,
+           CASE WHEN NOT kind.replay THEN round((per.ci).high::numeric, 1) END
     FROM per, top, kind
     ORDER BY per.clients;
 END $$;

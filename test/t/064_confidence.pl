@@ -1,0 +1,117 @@
+# Issue 23: every figure with its uncertainty, every difference tested, on
+# real runs of this machine.  A run's 95% interval of its tps comes from its
+# per-second samples when its final row is written (runs.tps_ci_low/high,
+# batch means: NULL under 20 s) and report() prints it; a point's interval
+# across its repeated runs is in sweep_points and sweep_report; compare()
+# gives the interval of the ratio B/A, significant when it excludes 1.  An
+# A/A comparison (the same script twice) is not significant; an A/B with a
+# known effect (\sleep 1 ms against \sleep 2 ms per transaction: half the
+# tps) is, with the interval near 0.5.  The statistics themselves are
+# checked against known truth in test/unit/test_ci.c; here, the SQL
+# functions on fixed values.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('confidence', scale => 1);
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+sub wait_for { q1("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"); }
+
+# --- the SQL functions on fixed values --------------------------------------
+# 1..20: batches of 2 s with means 1.5, 3.5, .. 19.5; mean 10.5, se
+# 5.7446 / sqrt(10), t(9) = 2.2622: 6.3904 to 14.6096
+is(q1("SELECT round(tps::numeric, 4) || ' ' || round(low::numeric, 3) || ' ' || round(high::numeric, 3) || ' ' || df "
+		. "FROM pgbenchx.ci_seconds(ARRAY(SELECT g::float8 FROM generate_series(1, 20) g))"),
+	'10.5000 6.390 14.610 9', 'ci_seconds: batch means of 20 seconds');
+is(q1("SELECT (pgbenchx.ci_seconds(ARRAY(SELECT g::float8 FROM generate_series(1, 19) g))) IS NULL"),
+	't', 'ci_seconds: no interval under 20 seconds');
+is(q1("SELECT (pgbenchx.ci_seconds(ARRAY[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, NULL]::float8[])) IS NULL"),
+	't', 'ci_seconds: no interval with a NULL second');
+is(q1("SELECT round(low::numeric, 3) || ' ' || round(high::numeric, 3) FROM pgbenchx.ci_repeats('{90, 100, 110}')"),
+	'75.159 124.841', 'ci_repeats: t-interval of 3 runs (t(2) = 4.3027)');
+is(q1("SELECT (pgbenchx.ci_repeats('{100}')) IS NULL"), 't', 'ci_repeats: no interval from one run');
+is(q1("SELECT ratio || ' ' || significant FROM pgbenchx.ci_ratio(100, 1, 9, 50, 1, 9)"),
+	'0.5 true', 'ci_ratio: 50/100 with small errors is significant');
+is(q1("SELECT significant FROM pgbenchx.ci_ratio(100, 10, 2, 105, 10, 2)"),
+	'false', 'ci_ratio: 105/100 within noise is not');
+is(q1("SELECT (pgbenchx.ci_ratio(1, 5, 2, 100, 1, 2)) IS NULL"), 't',
+	'ci_ratio: no interval to a mean not distinguishable from 0');
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT pgbenchx.ci_seconds('{{1,2},{3,4}}'::float8[])");
+like($err, qr/argument "seconds" must be a one-dimensional array/, 'ci_seconds refuses a 2-D array');
+
+# --- the scripts with a known effect ----------------------------------------
+q1("SELECT pgbenchx.add_script('sleep1', \$s\$\\sleep 1 ms\nSELECT 1;\n\$s\$)");
+q1("SELECT pgbenchx.add_script('sleep2', \$s\$\\sleep 2 ms\nSELECT 1;\n\$s\$)");
+
+# --- one run long enough for its own interval -------------------------------
+my $run = q1("SELECT run_bench(1, 20, 'sleep1', vacuum => false, checkpoint => false)");
+wait_for($run);
+is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'completed', '20 s run completed');
+is(q1("SELECT tps_ci_low IS NOT NULL AND tps_ci_low <= tps_ci_high FROM pgbenchx.runs WHERE run_id = $run"),
+	't', 'a 20 s run has its interval');
+is(q1("SELECT r.tps_ci_low = c.low AND r.tps_ci_high = c.high FROM pgbenchx.runs r, "
+		. "pgbenchx.ci_seconds(ARRAY(SELECT s.tps FROM pgbenchx.samples s WHERE s.run_id = r.run_id ORDER BY s.second)) c "
+		. "WHERE r.run_id = $run"),
+	't', 'the interval is ci_seconds over its samples');
+# the interval is of the mean per-second tps; runs.tps is the whole interval's
+is(q1("SELECT tps BETWEEN tps_ci_low - 0.05 * tps AND tps_ci_high + 0.05 * tps FROM pgbenchx.runs WHERE run_id = $run"),
+	't', 'tps lies in (or within 5% of) its interval');
+my $report = q1("SELECT pgbenchx.report($run)");
+like($report, qr/^-- pgbenchx --$.*^tps 95% confidence interval: [0-9.]+ to [0-9.]+ \(batch means of the per-second samples\)$/ms,
+	'report prints the interval in its pgbenchx part');
+
+# --- A/A: the same configuration twice --------------------------------------
+my %sweep;
+for my $name (qw(a1 a2 b))
+{
+	my $script = $name eq 'b' ? 'sleep2' : 'sleep1';
+	$sweep{$name} = q1("SELECT run_sweep(ARRAY[1], 2, '$script', repeats => 4, vacuum => false, checkpoint => false)");
+	wait_for($sweep{$name});
+}
+
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE sweep_id IN ($sweep{a1}, $sweep{a2}, $sweep{b}) AND status = 'completed'"),
+	12, 'every run of the three sweeps completed');
+# short runs: the columns are there, NULL (fewer than 20 seconds)
+is(q1("SELECT count(*) FILTER (WHERE tps_ci_low IS NULL AND tps_ci_high IS NULL) FROM pgbenchx.runs "
+		. "WHERE sweep_id IN ($sweep{a1}, $sweep{a2}, $sweep{b})"),
+	12, 'a 2 s run has the columns, NULL');
+# a point's interval across its runs
+is(q1("SELECT p.tps_ci_low = c.low AND p.tps_ci_high = c.high AND p.tps_ci_low < p.median_tps "
+		. "AND p.median_tps < p.tps_ci_high "
+		. "FROM pgbenchx.sweep_points p, pgbenchx.ci_repeats((SELECT array_agg(r.tps ORDER BY r.run_id) "
+		. "FROM pgbenchx.runs r WHERE r.sweep_id = p.sweep_id AND r.clients = p.clients)) c WHERE p.sweep_id = $sweep{a1}"),
+	't', 'sweep_points: the t-interval over the point\'s runs, around its median');
+is(q1("SELECT s.tps_ci_low = round(p.tps_ci_low::numeric, 1) AND s.tps_ci_high = round(p.tps_ci_high::numeric, 1) "
+		. "FROM pgbenchx.sweep_report($sweep{a1}) s JOIN pgbenchx.sweep_points p ON p.sweep_id = $sweep{a1} AND p.clients = s.clients"),
+	't', 'sweep_report shows it');
+
+my $aa = q1("SELECT ratio || ' [' || ratio_low || ', ' || ratio_high || '] ' || significant || ' | ' || method || ' | ' || conclusion "
+	  . "FROM pgbenchx.compare($sweep{a1}, $sweep{a2})");
+note("A/A: $aa");
+like($aa, qr/ false \| Fieller, 4 and 4 runs \| no significant difference \(B\/A 95% interval [0-9.]+ to [0-9.]+\)$/,
+	'A/A: the same script twice is not significantly different');
+
+my $ab = q1("SELECT ratio || ' ' || ratio_low || ' ' || ratio_high || ' ' || significant || ' ' || conclusion "
+	  . "FROM pgbenchx.compare($sweep{a1}, $sweep{b})");
+note("A/B: $ab");
+my ($ratio, $low, $high, $sig) = split / /, $ab;
+is($sig, 'true', 'A/B: sleep 2 ms against 1 ms is significant');
+ok($low > 0.35 && $high < 0.75 && $low <= $ratio && $ratio <= $high,
+	"A/B: the interval of the ratio is near 0.5 ($low to $high)");
+like($ab, qr/sweep $sweep{b} is [0-9.]+% slower than sweep $sweep{a1} \(95% interval [0-9.]+% to [0-9.]+%\)$/,
+	'A/B: the conclusion says how much slower, with its interval');
+
+# one run on a side: no test, and says why
+my $single = q1("SELECT run_sweep(ARRAY[1], 1, 'sleep1', vacuum => false, checkpoint => false)");
+wait_for($single);
+is(q1("SELECT coalesce(significant::text, 'null') || ' | ' || method || ' | ' || conclusion FROM pgbenchx.compare($single, $sweep{b})"),
+	'null | none: 1 and 4 runs (2 or more on each side are needed) | not tested: repeat each point at least twice (repeats => 3 or more)',
+	'one run on a side: no interval, and why');
+
+done_testing();
