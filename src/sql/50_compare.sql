@@ -126,9 +126,13 @@ COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak 
 -- the run-to-run noise of each side counts; significant: the interval
 -- excludes 1; method: how it was computed, or why there is no interval
 -- (fewer than 2 completed runs on a side: one run says nothing of the
--- run-to-run noise, which on a shared machine is often 10% or more; or a
--- side's mean not distinguishable from 0); conclusion: one sentence,
--- "no significant difference" when the interval holds 1.  An unknown id
+-- run-to-run noise, which on a shared machine is often 10% or more; or
+-- sweep_a's runs so spread that its mean is not distinguishable from 0,
+-- where Fieller's set is unbounded); conclusion: one sentence, "no
+-- significant difference" when the interval holds 1, else how much faster
+-- or slower sweep_b is, with the interval in percent.  The interval is of
+-- the ratio of the means, ratio that of the medians: with few runs they
+-- may differ a little.  An unknown id
 -- is an ERROR.  Callers: roles granted EXECUTE and SELECT on the results.
 CREATE OR REPLACE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
@@ -215,12 +219,12 @@ BEGIN
            CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
                 WHEN x.r IS NOT NULL THEN format('Fieller, %s and %s runs', x.n_a, x.n_b)
                 WHEN x.n_a < 2 OR x.n_b < 2 THEN format('none: %s and %s runs (2 or more on each side are needed)', x.n_a, x.n_b)
-                ELSE format('none: the mean of sweep %s is not distinguishable from 0', compare.sweep_a) END,
+                ELSE format('none: the runs of sweep %s vary too much for a bounded interval', compare.sweep_a) END,
            CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
                 WHEN x.r IS NULL THEN
                     format('not tested: %s', CASE WHEN x.n_a < 2 OR x.n_b < 2
                                                   THEN 'repeat each point at least twice (repeats => 3 or more)'
-                                                  ELSE 'the runs of sweep ' || compare.sweep_a || ' vary too much' END)
+                                                  ELSE 'the runs of sweep ' || compare.sweep_a || ' vary too much; repeat more' END)
                 WHEN NOT (x.r).significant THEN
                     format('no significant difference (B/A 95%% interval %s to %s)',
                            round((x.r).low::numeric, 3), round((x.r).high::numeric, 3))
