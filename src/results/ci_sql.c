@@ -85,6 +85,24 @@ ci_interval_record(FunctionCallInfo fcinfo, const ci_interval *ci)
 }
 
 /*
+ * An interval of a float8[] argument by one of ci.c's methods, as the
+ * function's record, or NULL when the method gives none.
+ */
+static Datum
+ci_of_array(FunctionCallInfo fcinfo, const char *argname,
+			bool (*method) (const double *x, int n, ci_interval *out))
+{
+	double	   *x;
+	int			n;
+	ci_interval ci;
+
+	if (!ci_array_arg(PG_GETARG_ARRAYTYPE_P(0), argname, &x, &n)
+		|| !method(x, n, &ci))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(ci_interval_record(fcinfo, &ci));
+}
+
+/*
  * ci_seconds(seconds float8[]) -> (tps, low, high, se, df): one run's mean
  * per-second throughput and its interval by batch means, from its samples'
  * tps in the order of their seconds; NULL with fewer than 20.
@@ -92,14 +110,7 @@ ci_interval_record(FunctionCallInfo fcinfo, const ci_interval *ci)
 Datum
 pgbenchx_ci_seconds(PG_FUNCTION_ARGS)
 {
-	double	   *x;
-	int			n;
-	ci_interval ci;
-
-	if (!ci_array_arg(PG_GETARG_ARRAYTYPE_P(0), "seconds", &x, &n)
-		|| !ci_batch_means(x, n, &ci))
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(ci_interval_record(fcinfo, &ci));
+	return ci_of_array(fcinfo, "seconds", ci_batch_means);
 }
 
 /*
@@ -109,14 +120,7 @@ pgbenchx_ci_seconds(PG_FUNCTION_ARGS)
 Datum
 pgbenchx_ci_repeats(PG_FUNCTION_ARGS)
 {
-	double	   *x;
-	int			n;
-	ci_interval ci;
-
-	if (!ci_array_arg(PG_GETARG_ARRAYTYPE_P(0), "runs", &x, &n)
-		|| !ci_mean_t(x, n, &ci))
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(ci_interval_record(fcinfo, &ci));
+	return ci_of_array(fcinfo, "runs", ci_mean_t);
 }
 
 /*
