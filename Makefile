@@ -16,6 +16,7 @@ OBJS = \
 	src/lang/stats.o \
 	src/lang/histcodec.o \
 	src/lang/sysstat.o \
+	src/lang/ci.o \
 	src/model/run_spec.o \
 	src/common/owner.o \
 	src/common/trust.o \
@@ -36,6 +37,7 @@ OBJS = \
 	src/results/sysrecord.o \
 	src/results/waitsample.o \
 	src/results/hist_sql.o \
+	src/results/ci_sql.o \
 	src/run/launch.o \
 	src/run/coordinator.o \
 	src/run/driver.o \

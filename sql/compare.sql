@@ -89,6 +89,9 @@ FROM pgbenchx.sweep_summary ORDER BY sweep_id;
 SELECT * FROM pgbenchx.compare(101, 201);
 SELECT * FROM pgbenchx.compare(201, 101);
 SELECT clients, ratio, pct_diff FROM pgbenchx.compare(101, 101);
+-- issue 23: the interval of the ratio over the runs of each side (2 a side
+-- here: t(1) = 12.7, a wide interval), and why there is none with one run
+SELECT clients, ratio_low, ratio_high, significant, method, conclusion FROM pgbenchx.compare(201, 201);
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(101, 999)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(102, 201)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(NULL, 201)');

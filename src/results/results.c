@@ -591,7 +591,10 @@ results_script_stats(const RunResult *r)
  * The final row of every run, its notices first: one writer, whether the
  * figures are the drivers' (coordinator.c) or a multi-generator run's
  * parts' merged (recorder.c), so that both kinds of run have the same
- * columns set, then the figures and verdict of explain_run.
+ * columns set, then the figures and verdict of explain_run.  The 95%
+ * interval of its tps (tps_ci_low/high, issue 23) is computed from the
+ * samples already written, by pgbenchx.ci_seconds (ci_sql.c) in the same
+ * statement.
  */
 void
 results_finish_run(int64 run_id, const RunResult *r)
@@ -683,9 +686,12 @@ results_finish_run(int64 run_id, const RunResult *r)
 				 "checkpoints = $27, autovacuums = $28, tpcb_consistent = $29, "
 				 "samples_lost = $30, samples_lost_transactions = $31, script_stats = $32::jsonb, tpcb_consistent_before = $33, latency_hist = $34, "
 				 "jobs = coalesce($35, jobs), "
+				 "tps_ci_low = (ci.c).low, tps_ci_high = (ci.c).high, "
 				 "qpm = CASE WHEN replay AND $18 OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
 				 "THEN ($3 OPERATOR(pg_catalog.+) $4)::pg_catalog.float8 OPERATOR(pg_catalog./) $18 "
 				 "OPERATOR(pg_catalog.*) 60::pg_catalog.float8 END "
+				 "FROM (SELECT pgbenchx.ci_seconds(ARRAY(SELECT s.tps FROM pgbenchx.samples s "
+				 "WHERE s.run_id OPERATOR(pg_catalog.=) $1 ORDER BY s.second)) AS c) ci "
 				 "WHERE run_id OPERATOR(pg_catalog.=) $1", &st, run_id);
 }
 

@@ -210,7 +210,9 @@ CREATE TABLE pgbenchx.runs (
     iowait_avg         float8,   -- average share of machine CPU time in iowait
     top_waits          jsonb,    -- the top wait events as shares of the client backends' sampled time
     verdict            text,     -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
-    latency_hist       bytea     -- the run's latency histogram (issue 14): pgbenchx.latency_percentile / latency_merge / latency_buckets read it
+    latency_hist       bytea,    -- the run's latency histogram (issue 14): pgbenchx.latency_percentile / latency_merge / latency_buckets read it
+    tps_ci_low         float8,   -- 95% interval of the mean per-second tps, batch means over the samples (issue 23); NULL under 20 s
+    tps_ci_high        float8
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.

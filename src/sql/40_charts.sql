@@ -75,7 +75,10 @@ $$;
  * round ticks.  Only completed runs are drawn; the legend counts the others
  * (cancelled, failed, aborted, running) as "not drawn".  With repeats, the
  * point is the median tps of the client count's completed runs and a
- * whisker spans their min and max.
+ * whisker spans the 95% confidence interval of their mean (issue 23:
+ * pgbenchx.ci_repeats, as sweep_points.tps_ci_low/high; its low end drawn
+ * at 0 at least), or their min and max where there is no interval; the
+ * tooltip gives both.
  *
  * The clients axis is log2 when the largest client count is at least 4
  * times the smallest (the ladder 1, 2, 4, 8 ... 80 then gets equal room per
@@ -126,6 +129,7 @@ DECLARE
     plot text := '';
     subtitle text;
     any_repeats boolean;
+    any_interval boolean;   -- some point has a 95% interval (issue 23)
     s record;
     p record;
     i int := 0;
@@ -185,20 +189,21 @@ BEGIN
 
     -- the points: per sweep (ord) and client count, over completed runs
     SELECT coalesce(jsonb_agg(jsonb_build_object('ord', ord, 'clients', clients,
-               'med', med, 'lo', lo, 'hi', hi, 'n', n)), '[]')
+               'med', med, 'lo', lo, 'hi', hi, 'n', n, 'cilo', (ci).low, 'cihi', (ci).high)), '[]')
     INTO pts_all
     FROM (SELECT u.ord, r.clients,
                  percentile_cont(0.5) WITHIN GROUP (ORDER BY v.rate) AS med,
-                 min(v.rate) AS lo, max(v.rate) AS hi, count(*) AS n
+                 min(v.rate) AS lo, max(v.rate) AS hi, count(*) AS n,
+                 pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
           FROM unnest(ids) WITH ORDINALITY u(id, ord)
           JOIN pgbenchx.runs r ON r.sweep_id = u.id
           CROSS JOIN LATERAL (SELECT CASE WHEN is_replay THEN r.qpm ELSE r.tps END AS rate) v
           WHERE r.status = 'completed' AND v.rate IS NOT NULL
           GROUP BY u.ord, r.clients) q;
 
-    SELECT min(clients), max(clients), max(hi), bool_or(n > 1)
-    INTO cmin, cmax, ymax, any_repeats
-    FROM jsonb_to_recordset(pts_all) AS q(clients int, hi float8, n int);
+    SELECT min(clients), max(clients), max(greatest(hi, cihi)), bool_or(n > 1), bool_or(cihi IS NOT NULL)
+    INTO cmin, cmax, ymax, any_repeats, any_interval
+    FROM jsonb_to_recordset(pts_all) AS q(clients int, hi float8, n int, cihi float8);
     IF cmin IS NULL THEN
         -- nothing completed: the x axis of the client counts planned
         SELECT min(c), max(c) INTO cmin, cmax
@@ -232,7 +237,8 @@ BEGIN
     INTO subtitle, durations
     FROM pgbenchx.sweeps sw WHERE sw.sweep_id = ANY (ids);
     subtitle := 'script ' || subtitle || coalesce(', ' || durations, '')
-        || CASE WHEN any_repeats THEN '; median of repeats, whiskers from min to max' ELSE '' END;
+        || CASE WHEN any_interval THEN '; median of repeats, whiskers the 95% interval of the mean'
+                WHEN any_repeats THEN '; median of repeats, whiskers from min to max' ELSE '' END;
 
     svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
                   w, h, w, h)
@@ -301,8 +307,9 @@ BEGIN
         npts := 0;
         peak := NULL;
         FOR p IN
-            SELECT * FROM jsonb_to_recordset(pts_all)
-                AS q(ord int, clients int, med float8, lo float8, hi float8, n int)
+            SELECT q.*, greatest(coalesce(q.cilo, q.lo), 0) AS wlo, coalesce(q.cihi, q.hi) AS whi
+            FROM jsonb_to_recordset(pts_all)
+                AS q(ord int, clients int, med float8, lo float8, hi float8, n int, cilo float8, cihi float8)
             WHERE q.ord = s.ord ORDER BY q.clients
         LOOP
             xp := xa + xb * CASE WHEN logx THEN ln(p.clients) ELSE p.clients END;
@@ -314,13 +321,13 @@ BEGIN
                 peak := p.med;
                 peak_clients := p.clients;
             END IF;
-            IF p.n > 1 AND p.hi > p.lo THEN
+            IF p.n > 1 AND p.whi > p.wlo THEN
                 plot := plot || format(E'\n<path class="whisker" d="M%s %sV%sM%s %sH%sM%s %sH%s" stroke="%s" fill="none"/>',
-                    round(xp::numeric, 1), round((py1 - p.lo / ytop * (py1 - py0))::numeric, 1),
-                    round((py1 - p.hi / ytop * (py1 - py0))::numeric, 1),
-                    round((xp - 4)::numeric, 1), round((py1 - p.lo / ytop * (py1 - py0))::numeric, 1),
+                    round(xp::numeric, 1), round((py1 - p.wlo / ytop * (py1 - py0))::numeric, 1),
+                    round((py1 - p.whi / ytop * (py1 - py0))::numeric, 1),
+                    round((xp - 4)::numeric, 1), round((py1 - p.wlo / ytop * (py1 - py0))::numeric, 1),
                     round((xp + 4)::numeric, 1),
-                    round((xp - 4)::numeric, 1), round((py1 - p.hi / ytop * (py1 - py0))::numeric, 1),
+                    round((xp - 4)::numeric, 1), round((py1 - p.whi / ytop * (py1 - py0))::numeric, 1),
                     round((xp + 4)::numeric, 1), color);
             END IF;
             plot := plot || format(E'\n<circle class="point" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s: %s %s, %s %s%s</title></circle>',
@@ -328,8 +335,12 @@ BEGIN
                 pgbenchx.xml_escape(coalesce(s.label, 'sweep ' || s.sweep_id)), p.clients,
                 CASE WHEN p.clients = 1 THEN 'client' ELSE 'clients' END,
                 round(p.med::numeric, 1), unit,
-                CASE WHEN p.n > 1 THEN format(' (median of %s runs, %s to %s)', p.n,
-                                              round(p.lo::numeric, 1), round(p.hi::numeric, 1))
+                CASE WHEN p.n > 1 THEN format(' (median of %s runs, %s to %s%s)', p.n,
+                                              round(p.lo::numeric, 1), round(p.hi::numeric, 1),
+                                              CASE WHEN p.cihi IS NOT NULL
+                                                   THEN format('; 95%% interval of the mean %s to %s',
+                                                               round(p.cilo::numeric, 1), round(p.cihi::numeric, 1))
+                                                   ELSE '' END)
                      ELSE '' END);
         END LOOP;
         IF npts > 0 THEN
@@ -971,11 +982,15 @@ END $$;
  * NULL figures and its runs' statuses in place of the bar.  A replay's
  * rate is queries per minute: its tps is NULL and qpm (the median of
  * runs.qpm) holds the rate, which the bar shows; qpm is NULL for a
- * benchmark sweep.  Caller: a role granted EXECUTE that may read
+ * benchmark sweep.  tps_ci_low and tps_ci_high: the 95% confidence
+ * interval of the mean tps over the point's completed runs (1 decimal;
+ * pgbenchx.ci_repeats, as sweep_points), NULL with one run and for a
+ * replay.  Caller: a role granted EXECUTE that may read
  * pgbenchx.sweeps and pgbenchx.runs.
  */
 CREATE OR REPLACE FUNCTION pgbenchx.sweep_report(sweep_id bigint)
-RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric)
+RETURNS TABLE (clients int, runs int, tps numeric, p99_ms numeric, bar text, qpm numeric,
+               tps_ci_low numeric, tps_ci_high numeric)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE AS $$
 #variable_conflict use_column
@@ -1009,7 +1024,9 @@ BEGIN
                    FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS rate,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms)
                    FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL) AS p99,
-               string_agg(DISTINCT r.status, ', ') AS statuses
+               string_agg(DISTINCT r.status, ', ') AS statuses,
+               pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)
+                   FILTER (WHERE r.status = 'completed' AND v.rate IS NOT NULL)) AS ci
         FROM pgbenchx.runs r CROSS JOIN kind
         CROSS JOIN LATERAL (SELECT CASE WHEN kind.replay THEN r.qpm ELSE r.tps END AS rate) v
         WHERE r.sweep_id = sweep_report.sweep_id
@@ -1028,7 +1045,9 @@ BEGIN
                                    [floor((per.rate / top.m * width - floor(per.rate / top.m * width)) * 8)::int], '')
                ELSE repeat('#', round(per.rate / top.m * width)::int)
            END,
-           CASE WHEN kind.replay THEN round(per.rate::numeric, 1) END
+           CASE WHEN kind.replay THEN round(per.rate::numeric, 1) END,
+           CASE WHEN NOT kind.replay THEN round((per.ci).low::numeric, 1) END,
+           CASE WHEN NOT kind.replay THEN round((per.ci).high::numeric, 1) END
     FROM per, top, kind
     ORDER BY per.clients;
 END $$;

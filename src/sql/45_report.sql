@@ -16,7 +16,9 @@
  * count and tps on a line of their own, and puts one space, not two,
  * after a statement's failures and retries columns), then a part of
  * pgbenchx's own after a line
- * "-- pgbenchx --": the latency percentiles, the driver's CPU and its
+ * "-- pgbenchx --": the latency percentiles, the 95% confidence interval
+ * of the tps when the run has one (runs.tps_ci_low/high, from 20 seconds
+ * of samples), the driver's CPU and its
  * saturation warning, the status when the run did not complete, and (issue
  * 13) a line "limit: ..." with the run's verdict (or "no evident limit")
  * and its per-transaction figures, then its top wait events.
@@ -353,6 +355,11 @@ BEGIN
                                  round(r.latency_p50_ms::numeric, 3), round(r.latency_p90_ms::numeric, 3),
                                  round(r.latency_p95_ms::numeric, 3), round(r.latency_p99_ms::numeric, 3),
                                  coalesce(round(r.latency_max_ms::numeric, 3)::text, '-'));
+    END IF;
+    /* issue 23: the interval of the mean per-second tps, from 20 samples */
+    IF r.tps_ci_low IS NOT NULL THEN
+        lines := lines || format('tps 95%% confidence interval: %s to %s (batch means of the per-second samples)',
+                                 round(r.tps_ci_low::numeric, 6), round(r.tps_ci_high::numeric, 6));
     END IF;
     IF coalesce(r.aborted_clients, 0) > 0 THEN
         lines := lines || format('aborted clients: %s', r.aborted_clients);

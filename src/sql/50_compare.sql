@@ -18,7 +18,9 @@
 -- during one of its runs; for a replay, the median of runs.qpm (queries
 -- per minute; NULL for a benchmark sweep); and the medians of the runs'
 -- figures of issue 13 (runs.wal_bytes_per_tx ... iowait_avg: NULL where
--- none was recorded).  Readable by roles granted SELECT.
+-- none was recorded); and the 95% confidence interval of the mean tps over
+-- the point's runs (pgbenchx.ci_repeats, a t-interval; NULL with one run:
+-- docs/comparing.md).  Readable by roles granted SELECT.
 CREATE OR REPLACE VIEW pgbenchx.sweep_points AS
 WITH pts AS (
     SELECT r.sweep_id, r.clients,
@@ -37,7 +39,8 @@ WITH pts AS (
            pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.blocks_written_per_tx) AS blocks_written_per_tx,
            pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.server_cpu_ms_per_tx) AS server_cpu_ms_per_tx,
            pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.driver_cpu_ms_per_tx) AS driver_cpu_ms_per_tx,
-           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.iowait_avg) AS iowait_avg
+           pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY r.iowait_avg) AS iowait_avg,
+           pgbenchx.ci_repeats(pg_catalog.array_agg(r.tps ORDER BY r.run_id)) AS ci
     FROM pgbenchx.runs r
     WHERE r.status OPERATOR(pg_catalog.=) 'completed' AND r.sweep_id IS NOT NULL
     GROUP BY r.sweep_id, r.clients
@@ -64,7 +67,8 @@ SELECT f.sweep_id, f.clients, f.n, f.median_tps, f.min_tps, f.max_tps, f.spread,
        f.run_ids,
        f.median_qpm,
        f.wal_bytes_per_tx, f.blocks_read_per_tx, f.blocks_written_per_tx,
-       f.server_cpu_ms_per_tx, f.driver_cpu_ms_per_tx, f.iowait_avg
+       f.server_cpu_ms_per_tx, f.driver_cpu_ms_per_tx, f.iowait_avg,
+       (f.ci).low AS tps_ci_low, (f.ci).high AS tps_ci_high
 FROM flagged f;
 COMMENT ON VIEW pgbenchx.sweep_points IS 'per sweep and client count: median, min, max and spread of tps over repeats, and unstable points';
 
@@ -115,11 +119,26 @@ COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak 
 -- NULLs for the other.  Two replays compare in queries per minute: tps_a
 -- and tps_b are NULL, qpm_a and qpm_b hold the median qpm (1 decimal) and
 -- ratio and pct_diff are over them; a replay is not compared with a
--- benchmark sweep.  An unknown id is an ERROR.  Callers: roles granted
--- EXECUTE and SELECT on the results.
+-- benchmark sweep.  Is the difference real (issue 23)?  ratio_low and
+-- ratio_high: the 95% confidence interval of the ratio B/A of the mean
+-- rates of the two points' runs (4 decimals), by Fieller's theorem over
+-- the runs of each side (pgbenchx.ci_repeats, pgbenchx.ci_ratio), so that
+-- the run-to-run noise of each side counts; significant: the interval
+-- excludes 1; method: how it was computed, or why there is no interval
+-- (fewer than 2 completed runs on a side: one run says nothing of the
+-- run-to-run noise, which on a shared machine is often 10% or more; or
+-- sweep_a's runs so spread that its mean is not distinguishable from 0,
+-- where Fieller's set is unbounded); conclusion: one sentence, "no
+-- significant difference" when the interval holds 1, else how much faster
+-- or slower sweep_b is, with the interval in percent.  The interval is of
+-- the ratio of the means, ratio that of the medians: with few runs they
+-- may differ a little.  An unknown id
+-- is an ERROR.  Callers: roles granted EXECUTE and SELECT on the results.
 CREATE OR REPLACE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
-               pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8)
+               pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8,
+               ratio_low float8, ratio_high float8, significant boolean, method text,
+               conclusion text)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
@@ -159,19 +178,64 @@ BEGIN
     END IF;
 
     RETURN QUERY
-    SELECT coalesce(a.clients, b.clients),
-           CASE WHEN NOT replay_a THEN round(a.median_tps::numeric, 1)::float8 END,
-           CASE WHEN NOT replay_a THEN round(b.median_tps::numeric, 1)::float8 END,
-           round((b.rate / nullif(a.rate, 0))::numeric, 4)::float8,
-           round((100 * (b.rate - a.rate) / nullif(a.rate, 0))::numeric, 2)::float8,
-           round(a.median_p99_ms::numeric, 3)::float8, round(b.median_p99_ms::numeric, 3)::float8,
-           CASE WHEN replay_a THEN round(a.median_qpm::numeric, 1)::float8 END,
-           CASE WHEN replay_a THEN round(b.median_qpm::numeric, 1)::float8 END
-    FROM (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
-          FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
-    FULL JOIN (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
-               FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
-        ON a.clients = b.clients
+    WITH pts AS (
+        SELECT coalesce(a.clients, b.clients) AS clients, a.rate AS rate_a, b.rate AS rate_b,
+               a.median_tps AS median_a, b.median_tps AS median_b,
+               a.median_p99_ms AS p99_a, b.median_p99_ms AS p99_b,
+               a.median_qpm AS qpm_a, b.median_qpm AS qpm_b,
+               ca.ci AS ci_a, cb.ci AS ci_b, ca.n AS n_a, cb.n AS n_b
+        FROM (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
+              FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
+        FULL JOIN (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
+                   FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
+            ON a.clients = b.clients
+        -- the runs' rates of each side, for the interval of the ratio
+        LEFT JOIN LATERAL (
+            SELECT count(*)::int AS n, pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
+            FROM pgbenchx.runs r CROSS JOIN LATERAL (SELECT CASE WHEN replay_a THEN r.qpm ELSE r.tps END AS rate) v
+            WHERE r.sweep_id = compare.sweep_a AND r.clients = a.clients AND r.status = 'completed'
+              AND v.rate IS NOT NULL) ca ON true
+        LEFT JOIN LATERAL (
+            SELECT count(*)::int AS n, pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
+            FROM pgbenchx.runs r CROSS JOIN LATERAL (SELECT CASE WHEN replay_a THEN r.qpm ELSE r.tps END AS rate) v
+            WHERE r.sweep_id = compare.sweep_b AND r.clients = b.clients AND r.status = 'completed'
+              AND v.rate IS NOT NULL) cb ON true
+    ), rat AS (
+        SELECT x.*, pgbenchx.ci_ratio((x.ci_a).tps, (x.ci_a).se, (x.ci_a).df,
+                                      (x.ci_b).tps, (x.ci_b).se, (x.ci_b).df) AS r
+        FROM pts x
+    )
+    SELECT x.clients,
+           CASE WHEN NOT replay_a THEN round(x.median_a::numeric, 1)::float8 END,
+           CASE WHEN NOT replay_a THEN round(x.median_b::numeric, 1)::float8 END,
+           round((x.rate_b / nullif(x.rate_a, 0))::numeric, 4)::float8,
+           round((100 * (x.rate_b - x.rate_a) / nullif(x.rate_a, 0))::numeric, 2)::float8,
+           round(x.p99_a::numeric, 3)::float8, round(x.p99_b::numeric, 3)::float8,
+           CASE WHEN replay_a THEN round(x.qpm_a::numeric, 1)::float8 END,
+           CASE WHEN replay_a THEN round(x.qpm_b::numeric, 1)::float8 END,
+           round((x.r).low::numeric, 4)::float8,
+           round((x.r).high::numeric, 4)::float8,
+           (x.r).significant,
+           CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
+                WHEN x.r IS NOT NULL THEN format('Fieller, %s and %s runs', x.n_a, x.n_b)
+                WHEN x.n_a < 2 OR x.n_b < 2 THEN format('none: %s and %s runs (2 or more on each side are needed)', x.n_a, x.n_b)
+                ELSE format('none: the runs of sweep %s vary too much for a bounded interval', compare.sweep_a) END,
+           CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
+                WHEN x.r IS NULL THEN
+                    format('not tested: %s', CASE WHEN x.n_a < 2 OR x.n_b < 2
+                                                  THEN 'repeat each point at least twice (repeats => 3 or more)'
+                                                  ELSE 'the runs of sweep ' || compare.sweep_a || ' vary too much; repeat more' END)
+                WHEN NOT (x.r).significant THEN
+                    format('no significant difference (B/A 95%% interval %s to %s)',
+                           round((x.r).low::numeric, 3), round((x.r).high::numeric, 3))
+                ELSE format('sweep %s is %s%% %s than sweep %s (95%% interval %s%% to %s%%)',
+                            compare.sweep_b,
+                            round(abs(100 * ((x.r).ratio - 1))::numeric, 1),
+                            CASE WHEN (x.r).ratio > 1 THEN 'faster' ELSE 'slower' END,
+                            compare.sweep_a,
+                            round(abs(100 * (CASE WHEN (x.r).ratio > 1 THEN (x.r).low ELSE (x.r).high END - 1))::numeric, 1),
+                            round(abs(100 * (CASE WHEN (x.r).ratio > 1 THEN (x.r).high ELSE (x.r).low END - 1))::numeric, 1)) END
+    FROM rat x
     ORDER BY 1;
 END $$;
 
@@ -185,7 +249,11 @@ END $$;
  * on-CPU time is not a wait, nor is Client:ClientRead, a backend idle
  * until its client sends the next statement), its share in each (4 decimals) and their
  * ratio; and one sentence that says it in words, naming only the figures
- * that differ by at least 10% and are not negligible on both sides, such as "sweep 8 writes 1.8× the WAL per
+ * that differ by at least 10%, are not negligible on both sides and, when
+ * each side has 2 or more runs, differ beyond their own noise over those
+ * runs (pgbenchx.beyond_noise: the 95% interval of the ratio of the runs'
+ * means excludes 1; issue 23: select-only's WAL per transaction went from
+ * 0.3 to 498 bytes run to run), such as "sweep 8 writes 1.8× the WAL per
  * transaction of sweep 7 and waits 3.0× as long on LWLock:WALWrite (12% of
  * sampled time against 4%)".  The same arguments and errors as compare;
  * env_diff compares the settings.  Callers: roles granted EXECUTE and
@@ -210,6 +278,7 @@ DECLARE
     parts  text[];
     fig    record;
     w      record;
+    w_real boolean;
 BEGIN
     -- the same checks and errors as compare (nulls, unknown ids, a replay against a benchmark)
     PERFORM 1 FROM pgbenchx.compare(explain_compare.sweep_a, explain_compare.sweep_b) LIMIT 1;
@@ -226,10 +295,25 @@ BEGIN
                a.clients IS NOT NULL AND b.clients IS NOT NULL AS both_sides,
                a.clients IS NOT NULL AS in_a,
                coalesce(a.wal_bytes_per_tx, a.blocks_read_per_tx, a.server_cpu_ms_per_tx, a.iowait_avg) IS NOT NULL AS has_a,
-               coalesce(b.wal_bytes_per_tx, b.blocks_read_per_tx, b.server_cpu_ms_per_tx, b.iowait_avg) IS NOT NULL AS has_b
+               coalesce(b.wal_bytes_per_tx, b.blocks_read_per_tx, b.server_cpu_ms_per_tx, b.iowait_avg) IS NOT NULL AS has_b,
+               pgbenchx.beyond_noise(ra.wal, rb.wal) AS wal_real,
+               pgbenchx.beyond_noise(ra.br, rb.br) AS br_real,
+               pgbenchx.beyond_noise(ra.cpu, rb.cpu) AS cpu_real,
+               pgbenchx.beyond_noise(ra.iowait, rb.iowait) AS iowait_real
         FROM (SELECT * FROM pgbenchx.sweep_points x WHERE x.sweep_id = explain_compare.sweep_a) a
         FULL JOIN (SELECT * FROM pgbenchx.sweep_points x WHERE x.sweep_id = explain_compare.sweep_b) b
             ON a.clients = b.clients
+        -- each figure over the runs of each side, to judge it against its own noise
+        LEFT JOIN LATERAL (
+            SELECT array_agg(r.wal_bytes_per_tx) AS wal, array_agg(r.blocks_read_per_tx) AS br,
+                   array_agg(r.server_cpu_ms_per_tx) AS cpu, array_agg(r.iowait_avg) AS iowait
+            FROM pgbenchx.runs r
+            WHERE r.sweep_id = explain_compare.sweep_a AND r.clients = a.clients AND r.status = 'completed') ra ON true
+        LEFT JOIN LATERAL (
+            SELECT array_agg(r.wal_bytes_per_tx) AS wal, array_agg(r.blocks_read_per_tx) AS br,
+                   array_agg(r.server_cpu_ms_per_tx) AS cpu, array_agg(r.iowait_avg) AS iowait
+            FROM pgbenchx.runs r
+            WHERE r.sweep_id = explain_compare.sweep_b AND r.clients = b.clients AND r.status = 'completed') rb ON true
         ORDER BY 1
     LOOP
         /* the wait event whose share differs most, the runs of each point pooled */
@@ -251,6 +335,19 @@ BEGIN
           AND EXISTS (SELECT 1 FROM shares s WHERE s.sweep_id = explain_compare.sweep_b)
         ORDER BY abs(coalesce(sb.share, 0) - coalesce(sa.share, 0)) DESC, e.ev
         LIMIT 1;
+        /* that event's share in each run of each side, against its own noise */
+        WITH per_run AS (
+            SELECT x.sweep_id,
+                   coalesce(sum(ws.samples) FILTER (WHERE ws.wait_event_type || ':' || ws.wait_event = w.ev), 0)::float8
+                       / nullif(sum(ws.samples), 0) AS share
+            FROM pgbenchx.runs x JOIN pgbenchx.wait_samples ws ON ws.run_id = x.run_id
+            WHERE x.sweep_id IN (explain_compare.sweep_a, explain_compare.sweep_b)
+              AND x.clients = p.clients AND x.status = 'completed'
+            GROUP BY x.sweep_id, x.run_id)
+        SELECT pgbenchx.beyond_noise(array_agg(r.share) FILTER (WHERE r.sweep_id = explain_compare.sweep_a),
+                                     array_agg(r.share) FILTER (WHERE r.sweep_id = explain_compare.sweep_b))
+        INTO w_real
+        FROM per_run r;
 
         parts := '{}';
         IF NOT p.both_sides THEN
@@ -264,17 +361,17 @@ BEGIN
         ELSE
             FOR fig IN
                 SELECT f.ratio, f.words FROM (VALUES
-                    (1, p.wal, 'writes %s the WAL per transaction', p.wal_max >= wal_min),
-                    (2, p.br, 'reads %s the blocks per transaction', p.br_max >= blocks_min),
-                    (3, p.cpu, 'spends %s the server CPU per transaction', true),
-                    (4, p.iowait, 'has %s the iowait', p.iowait_max >= iowait_min)) f(n, ratio, words, worth)
+                    (1, p.wal, 'writes %s the WAL per transaction', p.wal_max >= wal_min AND p.wal_real),
+                    (2, p.br, 'reads %s the blocks per transaction', p.br_max >= blocks_min AND p.br_real),
+                    (3, p.cpu, 'spends %s the server CPU per transaction', p.cpu_real),
+                    (4, p.iowait, 'has %s the iowait', p.iowait_max >= iowait_min AND p.iowait_real)) f(n, ratio, words, worth)
                 WHERE (f.ratio >= differ OR f.ratio <= 1 / differ) AND f.worth
                 ORDER BY f.n
             LOOP
                 parts := parts || format(fig.words, pgbenchx.explain_times(fig.ratio));
             END LOOP;
             IF w.ev IS NOT NULL AND (w.b_share >= differ * w.a_share OR w.a_share >= differ * w.b_share)
-               AND greatest(w.a_share, w.b_share) >= 0.01 THEN
+               AND greatest(w.a_share, w.b_share) >= 0.01 AND coalesce(w_real, true) THEN
                 parts := parts || CASE WHEN w.a_share = 0
                     THEN format('waits on %s (%s%% of sampled time) where sweep %s did not', w.ev,
                                 round((100 * w.b_share)::numeric), explain_compare.sweep_a)
@@ -284,7 +381,16 @@ BEGIN
                     ELSE format('waits %s as long on %s (%s%% of sampled time against %s%%)', pgbenchx.explain_times(w.b_share / w.a_share),
                                 w.ev, round((100 * w.b_share)::numeric), round((100 * w.a_share)::numeric)) END;
             END IF;
-            IF cardinality(parts) = 0 THEN
+            IF cardinality(parts) = 0 AND (
+                   (coalesce(p.wal >= differ OR p.wal <= 1 / differ, false) AND p.wal_max >= wal_min AND NOT p.wal_real)
+                   OR (coalesce(p.br >= differ OR p.br <= 1 / differ, false) AND p.br_max >= blocks_min AND NOT p.br_real)
+                   OR (coalesce(p.cpu >= differ OR p.cpu <= 1 / differ, false) AND NOT p.cpu_real)
+                   OR (coalesce(p.iowait >= differ OR p.iowait <= 1 / differ, false) AND p.iowait_max >= iowait_min AND NOT p.iowait_real)
+                   OR (w.ev IS NOT NULL AND (w.b_share >= differ * w.a_share OR w.a_share >= differ * w.b_share)
+                       AND greatest(w.a_share, w.b_share) >= 0.01 AND NOT coalesce(w_real, true))) THEN
+                explanation := format('sweep %s and sweep %s do the same work per transaction and wait alike (within 10%%, within the run-to-run noise of each, or too little to matter)',
+                                      explain_compare.sweep_b, explain_compare.sweep_a);
+            ELSIF cardinality(parts) = 0 THEN
                 explanation := format('sweep %s and sweep %s do the same work per transaction and wait alike (within 10%%, or too little to matter)',
                                       explain_compare.sweep_b, explain_compare.sweep_a);
             ELSE

@@ -490,6 +490,8 @@ BEGIN
         ('runs', 'server_cpu_ms_per_tx', 0, 1e15, false),
         ('runs', 'driver_cpu_ms_per_tx', 0, 1e15, false),
         ('runs', 'iowait_avg', 0, 1, false),
+        ('runs', 'tps_ci_low', -1e12, 1e12, false),
+        ('runs', 'tps_ci_high', -1e12, 1e12, false),
         ('system_samples', 'covered_s', 0, 86400, true),
         ('system_samples', 'cpu_user', 0, 1, false),
         ('system_samples', 'cpu_system', 0, 1, false),

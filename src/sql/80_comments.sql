@@ -126,6 +126,8 @@ COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no
 COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: whether the balances of accounts, branches and tellers agreed before the run (false after a simple-update run, say); NULL if not checked';
 COMMENT ON COLUMN pgbenchx.runs.record_system IS 'record_system => true (the default): system_samples and wait_samples were recorded for this run; NULL for runs recorded before 0.3';
+COMMENT ON COLUMN pgbenchx.runs.tps_ci_low IS 'low end of the 95% confidence interval of the run''s mean per-second tps, by batch means over its samples (pgbenchx.ci_seconds: 10 batches of consecutive seconds, so that autocorrelated seconds do not make it too narrow); NULL for a run of fewer than 20 samples and for runs recorded before 0.5';
+COMMENT ON COLUMN pgbenchx.runs.tps_ci_high IS 'high end of that interval';
 COMMENT ON COLUMN pgbenchx.runs.latency_hist IS 'the latency histogram of the whole run (log-linear, exact counts): pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms, pgbenchx.latency_merge merges runs exactly; NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.system_notes IS 'why a figure of system_samples is NULL (cannot be read on this system, no block device ...): one line per cause, once per run';
 COMMENT ON COLUMN pgbenchx.runs.wait_sample_hz IS 'wait-event samples per second actually taken over the measured interval';
@@ -273,6 +275,8 @@ COMMENT ON COLUMN pgbenchx.sweep_points.blocks_written_per_tx IS 'median of thei
 COMMENT ON COLUMN pgbenchx.sweep_points.server_cpu_ms_per_tx IS 'median of their client backends'' CPU per transaction, ms';
 COMMENT ON COLUMN pgbenchx.sweep_points.driver_cpu_ms_per_tx IS 'median of their driver workers'' CPU per transaction, ms';
 COMMENT ON COLUMN pgbenchx.sweep_points.iowait_avg IS 'median of their average iowait';
+COMMENT ON COLUMN pgbenchx.sweep_points.tps_ci_low IS 'low end of the 95% confidence interval of the mean tps of those runs (t-interval over the runs, pgbenchx.ci_repeats); NULL with one run';
+COMMENT ON COLUMN pgbenchx.sweep_points.tps_ci_high IS 'high end of that interval';
 
 -- pgbenchx.sweep_summary (view)
 COMMENT ON COLUMN pgbenchx.sweep_summary.sweep_id IS 'the sweep';

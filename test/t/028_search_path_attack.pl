@@ -505,6 +505,11 @@ my %covers = (
 	'explain_run(bigint)' => 'compare',
 	'explain_compare(bigint, bigint)' => 'compare',
 	'explain_times(double precision)' => 'compare',
+	# the confidence intervals (issue 23): written at a run's end, read by compare
+	'ci_seconds(double precision[])' => 'run',
+	'ci_repeats(double precision[])' => 'compare',
+	'ci_ratio(double precision, double precision, double precision, double precision, double precision, double precision)' => 'compare',
+	'beyond_noise(double precision[], double precision[])' => 'compare',
 	'latency_percentile(bytea, double precision)' => 'hist',
 	'latency_merge(bytea, bytea)' => 'hist',
 	'latency_merge(bytea)' => 'hist',

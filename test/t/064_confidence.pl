@@ -1,0 +1,156 @@
+# Issue 23: every figure with its uncertainty, every difference tested, on
+# real runs of this machine.  A run's 95% interval of its tps comes from its
+# per-second samples when its final row is written (runs.tps_ci_low/high,
+# batch means: NULL under 20 s) and report() prints it; a point's interval
+# across its repeated runs is in sweep_points and sweep_report; compare()
+# gives the interval of the ratio B/A, significant when it excludes 1.  An
+# A/A comparison (the same script twice, runs interleaved ABBA) is not
+# significant; an A/B with a known effect (\sleep 10 ms against \sleep 20
+# ms per transaction: half the tps) is, with the interval near 0.5.  The statistics themselves are
+# checked against known truth in test/unit/test_ci.c; here, the SQL
+# functions on fixed values.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('confidence', scale => 1);
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+sub wait_for { q1("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"); }
+
+# --- the SQL functions on fixed values --------------------------------------
+# 1..20: batches of 2 s with means 1.5, 3.5, .. 19.5; mean 10.5, their
+# standard deviation sqrt(110 / 3) = 6.0553, se 6.0553 / sqrt(10), t(9) =
+# 2.2622: 6.168 to 14.832
+is(q1("SELECT round(tps::numeric, 4) || ' ' || round(low::numeric, 3) || ' ' || round(high::numeric, 3) || ' ' || df "
+		. "FROM pgbenchx.ci_seconds(ARRAY(SELECT g::float8 FROM generate_series(1, 20) g))"),
+	'10.5000 6.168 14.832 9', 'ci_seconds: batch means of 20 seconds');
+is(q1("SELECT (pgbenchx.ci_seconds(ARRAY(SELECT g::float8 FROM generate_series(1, 19) g))) IS NULL"),
+	't', 'ci_seconds: no interval under 20 seconds');
+is(q1("SELECT (pgbenchx.ci_seconds(ARRAY[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, NULL]::float8[])) IS NULL"),
+	't', 'ci_seconds: no interval with a NULL second');
+is(q1("SELECT round(low::numeric, 3) || ' ' || round(high::numeric, 3) FROM pgbenchx.ci_repeats('{90, 100, 110}')"),
+	'75.158 124.842', 'ci_repeats: t-interval of 3 runs (t(2) = 4.3027)');
+is(q1("SELECT (pgbenchx.ci_repeats('{100}')) IS NULL"), 't', 'ci_repeats: no interval from one run');
+is(q1("SELECT ratio || ' ' || significant FROM pgbenchx.ci_ratio(100, 1, 9, 50, 1, 9)"),
+	'0.5 true', 'ci_ratio: 50/100 with small errors is significant');
+is(q1("SELECT significant FROM pgbenchx.ci_ratio(100, 10, 2, 105, 10, 2)"),
+	'f', 'ci_ratio: 105/100 within noise is not');
+is(q1("SELECT (pgbenchx.ci_ratio(1, 5, 2, 100, 1, 2)) IS NULL"), 't',
+	'ci_ratio: no interval to a mean not distinguishable from 0');
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT pgbenchx.ci_seconds('{{1,2},{3,4}}'::float8[])");
+like($err, qr/argument "seconds" must be a one-dimensional array/, 'ci_seconds refuses a 2-D array');
+
+# --- the scripts with a known effect ----------------------------------------
+# 10 ms and 20 ms of sleep per transaction: the ratio of their tps is about
+# 0.5 whatever the machine's load adds to each transaction (with 1 ms and
+# 2 ms, 1.5 ms of scheduling delay on a loaded 2-core machine made it 0.7)
+q1("SELECT pgbenchx.add_script('sleep10', \$s\$\\sleep 10 ms\nSELECT 1;\n\$s\$)");
+q1("SELECT pgbenchx.add_script('sleep20', \$s\$\\sleep 20 ms\nSELECT 1;\n\$s\$)");
+
+# --- one run long enough for its own interval -------------------------------
+my $run = q1("SELECT run_bench(1, 20, 'sleep10', vacuum => false, checkpoint => false)");
+wait_for($run);
+is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $run"), 'completed', '20 s run completed');
+is(q1("SELECT tps_ci_low IS NOT NULL AND tps_ci_low <= tps_ci_high FROM pgbenchx.runs WHERE run_id = $run"),
+	't', 'a 20 s run has its interval');
+is(q1("SELECT r.tps_ci_low = c.low AND r.tps_ci_high = c.high FROM pgbenchx.runs r, "
+		. "pgbenchx.ci_seconds(ARRAY(SELECT s.tps FROM pgbenchx.samples s WHERE s.run_id = r.run_id ORDER BY s.second)) c "
+		. "WHERE r.run_id = $run"),
+	't', 'the interval is ci_seconds over its samples');
+# the interval is of the mean per-second tps; runs.tps is the whole interval's
+is(q1("SELECT tps BETWEEN tps_ci_low - 0.05 * tps AND tps_ci_high + 0.05 * tps FROM pgbenchx.runs WHERE run_id = $run"),
+	't', 'tps lies in (or within 5% of) its interval');
+my $report = q1("SELECT pgbenchx.report($run)");
+like($report, qr/^-- pgbenchx --\n(?:.*\n)*?tps 95% confidence interval: [0-9.]+ to [0-9.]+ \(batch means of the per-second samples\)$/m,
+	'report prints the interval in its pgbenchx part');
+
+# --- A/A and A/B, the runs of each side interleaved -------------------------
+# Two sweeps run one after the other see the machine drift between them
+# (other work starting or stopping), which no interval over either sweep's
+# runs can know: an A/A comparison of two such sweeps was "15% faster" on
+# this machine.  So the sides are measured in ABBA blocks, one 2 s run per
+# sweep, and each side's runs go through the functions compare() uses
+# (ci_repeats of each side, ci_ratio of the two).
+my %side;
+my @order = qw(A B B A A B B A);
+sub interleaved
+{
+	my ($script_a, $script_b) = @_;
+	my %ids = (A => [], B => []);
+	for my $s (@order)
+	{
+		my $script = $s eq 'A' ? $script_a : $script_b;
+		my $id = q1("SELECT run_sweep(ARRAY[1], 2, '$script', vacuum => false, checkpoint => false)");
+		wait_for($id);
+		push @{ $ids{$s} }, $id;
+	}
+	return (join(',', @{ $ids{A} }), join(',', @{ $ids{B} }));
+}
+sub ratio_of
+{
+	my ($a, $b) = @_;
+	return q1("SELECT round(r.ratio::numeric, 4) || ' ' || round(r.low::numeric, 4) || ' ' || round(r.high::numeric, 4) || ' ' || r.significant "
+		  . "FROM (SELECT pgbenchx.ci_repeats(array_agg(tps ORDER BY run_id)) AS c FROM pgbenchx.runs "
+		  . "      WHERE sweep_id IN ($a) AND status = 'completed') x, "
+		  . "     (SELECT pgbenchx.ci_repeats(array_agg(tps ORDER BY run_id)) AS c FROM pgbenchx.runs "
+		  . "      WHERE sweep_id IN ($b) AND status = 'completed') y, "
+		  . "     pgbenchx.ci_ratio((x.c).tps, (x.c).se, (x.c).df, (y.c).tps, (y.c).se, (y.c).df) r");
+}
+
+my ($aa_a, $aa_b) = interleaved('sleep10', 'sleep10');
+is(q1("SELECT count(*) FILTER (WHERE status = 'completed' AND tps_ci_low IS NULL AND tps_ci_high IS NULL) "
+		. "FROM pgbenchx.runs WHERE sweep_id IN ($aa_a, $aa_b)"),
+	8, 'every 2 s run completed, with the columns, NULL');
+my $aa = ratio_of($aa_a, $aa_b);
+note("A/A, 4 and 4 runs in ABBA order: B/A, its interval, significant: $aa");
+like($aa, qr/^[0-9.]+ [0-9.]+ [0-9.]+ false$/, 'A/A: the same script twice is not significantly different');
+
+my ($ab_a, $ab_b) = interleaved('sleep10', 'sleep20');
+my $ab = ratio_of($ab_a, $ab_b);
+note("A/B, 4 and 4 runs in ABBA order: B/A, its interval, significant: $ab");
+my ($ratio, $low, $high, $sig) = split / /, $ab;
+is($sig, 'true', 'A/B: sleep 20 ms against 10 ms is significant');
+ok($low > 0.4 && $high < 0.6 && $low <= $ratio && $ratio <= $high,
+	"A/B: the interval of the ratio is near 0.5 ($low to $high)");
+
+# --- compare() on sweeps with repeats ---------------------------------------
+my %sweep;
+for my $name (qw(a b))
+{
+	my $script = $name eq 'b' ? 'sleep20' : 'sleep10';
+	$sweep{$name} = q1("SELECT run_sweep(ARRAY[1], 2, '$script', repeats => 3, vacuum => false, checkpoint => false)");
+	wait_for($sweep{$name});
+}
+# a point's interval across its runs
+is(q1("SELECT p.tps_ci_low = c.low AND p.tps_ci_high = c.high AND p.tps_ci_low < p.median_tps "
+		. "AND p.median_tps < p.tps_ci_high "
+		. "FROM pgbenchx.sweep_points p, pgbenchx.ci_repeats((SELECT array_agg(r.tps ORDER BY r.run_id) "
+		. "FROM pgbenchx.runs r WHERE r.sweep_id = p.sweep_id AND r.clients = p.clients)) c WHERE p.sweep_id = $sweep{a}"),
+	't', 'sweep_points: the t-interval over the point\'s runs, around its median');
+is(q1("SELECT s.tps_ci_low = round(p.tps_ci_low::numeric, 1) AND s.tps_ci_high = round(p.tps_ci_high::numeric, 1) "
+		. "FROM pgbenchx.sweep_report($sweep{a}) s JOIN pgbenchx.sweep_points p ON p.sweep_id = $sweep{a} AND p.clients = s.clients"),
+	't', 'sweep_report shows it');
+my $cmp = q1("SELECT ratio || ' ' || ratio_low || ' ' || ratio_high || ' ' || significant || ' ' || method || ' | ' || conclusion "
+	  . "FROM pgbenchx.compare($sweep{a}, $sweep{b})");
+note("compare, A/B: $cmp");
+like($cmp, qr/^[0-9.]+ [0-9.]+ [0-9.]+ true Fieller, 3 and 3 runs \| sweep $sweep{b} is [0-9.]+% slower than sweep $sweep{a} \(95% interval [0-9.]+% to [0-9.]+%\)$/,
+	'compare: 20 ms against 10 ms is significant, and the conclusion says by how much');
+($ratio, $low, $high) = split / /, $cmp;
+ok($low > 0.4 && $high < 0.6, "compare: the interval of the ratio is near 0.5 ($low to $high)");
+like(q1("SELECT conclusion FROM pgbenchx.compare($sweep{a}, $sweep{a})"),
+	qr/^no significant difference \(B\/A 95% interval 0\.[0-9]+ to 1\.[0-9]+\)$/, 'compare: a sweep against itself: no significant difference');
+
+# one run on a side: no test, and says why
+my $single = q1("SELECT run_sweep(ARRAY[1], 1, 'sleep10', vacuum => false, checkpoint => false)");
+wait_for($single);
+is(q1("SELECT coalesce(significant::text, 'null') || ' | ' || method || ' | ' || conclusion FROM pgbenchx.compare($single, $sweep{b})"),
+	'null | none: 1 and 3 runs (2 or more on each side are needed) | not tested: repeat each point at least twice (repeats => 3 or more)',
+	'one run on a side: no interval, and why');
+
+done_testing();
