@@ -42,15 +42,14 @@ loopback_append_param(StringInfo buf, const char *keyword, const char *value)
 
 char *
 loopback_conninfo(const char *dbname, const char *user,
-				  const char *application_name, const char *extra)
+				  const char *application_name, const char *extra,
+				  bool own_options)
 {
 	StringInfoData buf;
 	char		port[16];
 	const char *host = "localhost";
 	char	   *dirs;
 	List	   *dirlist = NIL;
-	PQconninfoOption *opts = NULL;
-	bool		elsewhere = false;
 
 	/* the first socket directory, as the server's own clients would use */
 	if (Unix_socket_directories && Unix_socket_directories[0] != '\0')
@@ -68,39 +67,41 @@ loopback_conninfo(const char *dbname, const char *user,
 	loopback_append_param(&buf, "user", user);
 	if (application_name)
 		loopback_append_param(&buf, "application_name", application_name);
+	/* an orphaned client backend notices its client is gone */
+	if (own_options)
+		loopback_append_param(&buf, "options", "-c client_connection_check_interval=1000");
 	loopback_append_param(&buf, "connect_timeout", "30");
 	if (extra && extra[0] != '\0')
 	{
-		opts = PQconninfoParse(extra, NULL);
-		for (PQconninfoOption *o = opts; o && o->keyword; o++)
-			if ((strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
-				 strcmp(o->keyword, "port") == 0) && o->val && o->val[0] != '\0')
-				elsewhere = true;
-		appendStringInfo(&buf, " %s", extra);
-	}
-	/*
-	 * An orphaned client backend of this server notices its client is gone.
-	 * Not through a conninfo that leads elsewhere: a pooler (pgbouncer)
-	 * refuses the "options" startup parameter, which pgbench never sends.
-	 */
-	if (!elsewhere)
-	{
-		const char *theirs = NULL;
+		PQconninfoOption *opts = PQconninfoParse(extra, NULL);
 
+		appendStringInfo(&buf, " %s", extra);
 		/*
 		 * The caller's options (say -c lock_timeout=1s) would replace ours:
 		 * keep the check interval in front of them, theirs still win.
 		 */
-		for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		for (PQconninfoOption *o = opts; own_options && o && o->keyword; o++)
 			if (strcmp(o->keyword, "options") == 0 && o->val && o->val[0] != '\0')
-				theirs = o->val;
-		loopback_append_param(&buf, "options",
-							  theirs ? psprintf("-c client_connection_check_interval=1000 %s", theirs) :
-							  "-c client_connection_check_interval=1000");
+				loopback_append_param(&buf, "options",
+									  psprintf("-c client_connection_check_interval=1000 %s", o->val));
+		if (opts)
+			PQconninfoFree(opts);
 	}
+	return buf.data;
+}
+
+bool
+loopback_conninfo_has(const char *conninfo, const char *keyword)
+{
+	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL);
+	bool		found = false;
+
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (strcmp(o->keyword, keyword) == 0 && o->val && o->val[0] != '\0')
+			found = true;
 	if (opts)
 		PQconninfoFree(opts);
-	return buf.data;
+	return found;
 }
 
 volatile sig_atomic_t *loopback_cancel_flag = NULL;

@@ -19,15 +19,17 @@
 /*
  * The complete conninfo for a client of this server: host (the first
  * unix_socket_directories entry, else TCP localhost), port, dbname, user and
- * application_name (unless NULL) given explicitly, then the caller's extra
- * conninfo, whose keywords win.  palloc'd in the current context.  Our own
- * options (client_connection_check_interval) go only to this server
- * itself: when extra names a host, hostaddr or port, the connection may
- * reach a pooler, which refuses startup parameters pgbench does not send.
+ * application_name (unless NULL) given explicitly, with own_options our own
+ * options (client_connection_check_interval: an orphaned client backend
+ * notices its client is gone), then the caller's extra conninfo, whose
+ * keywords win.  palloc'd in the current context.
  */
 extern char *loopback_conninfo(const char *dbname, const char *user,
-							   const char *application_name,
-							   const char *extra);
+							   const char *application_name, const char *extra,
+							   bool own_options);
+
+/* Whether conninfo gives keyword a value (not empty). */
+extern bool loopback_conninfo_has(const char *conninfo, const char *keyword);
 
 /* Append "keyword='value'" with libpq quoting to buf. */
 extern void loopback_append_param(StringInfo buf, const char *keyword,

@@ -369,11 +369,14 @@ launch_password_required(const char *where, const char *role)
 /*
  * Log in as the clients will and count pgbench_branches, as pgbench does to
  * find the scale of the built-in scripts.  Returns the scale.  Reads who the
- * clients are and how they resolve names into *clients (trust.c).
+ * clients are and how they resolve names into *clients (trust.c).  With
+ * may_drop_options, a refusal of the "options" startup parameter (a pooler,
+ * which pgbenchx's own options reached) returns -1 instead of an error: the
+ * caller tries again without them.
  */
 static int
 launch_check_login(const char *conninfo, const char *role, bool need_tables,
-				   TrustClients *clients)
+				   TrustClients *clients, bool may_drop_options)
 {
 	char	   *connerr;
 	char	   *refused_at = NULL;
@@ -389,6 +392,9 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 	if (conn == NULL && refused_at != NULL)
 		launch_password_required(refused_at, role);
 	/* a pooler (pgbouncer) refuses what pgbench would not send */
+	if (conn == NULL && may_drop_options &&
+		strstr(connerr, "unsupported startup parameter: options") != NULL)
+		return -1;
 	if (conn == NULL && strstr(connerr, "unsupported startup parameter") != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -990,6 +996,7 @@ launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *
 	int			free_slots;
 	char	   *dbname;
 	char	   *conninfo;
+	bool		own_options;
 
 	for (int i = 0; i < opts->nsteps; i++)
 		max_clients = Max(max_clients, opts->clients[i]);
@@ -1029,17 +1036,32 @@ launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *
 		launch_check_nofile(opts, spec->ncpus);
 
 	dbname = get_database_name(MyDatabaseId);
-	conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted);
-	if (spec->knobs.require_password)
-		conninfo = conninfo_pinned(conninfo);
-	spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin, clients);
+	/*
+	 * pgbenchx's own startup option (client_connection_check_interval) goes
+	 * with every connection, unless a conninfo that leads elsewhere reaches
+	 * a pooler that refuses the "options" parameter pgbench never sends
+	 * (pgbouncer's usual settings): then none of the run's connections
+	 * sends it.  The caller's own options are theirs to fix (the hint).
+	 */
+	own_options = true;
+	do
+	{
+		conninfo = loopback_conninfo(dbname, spec->owner, "pgbenchx check", quoted, own_options);
+		if (spec->knobs.require_password)
+			conninfo = conninfo_pinned(conninfo);
+		spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin, clients,
+												  own_options && remote &&
+												  !loopback_conninfo_has(quoted, "options"));
+		if (spec->scale_detected == -1)
+			own_options = false;
+	} while (spec->scale_detected == -1);
 	/*
 	 * Each client puts its own application_name in front of this; the
 	 * coordinator's maintenance and check_tpcb use it as it is.  Pinned for a
 	 * non-superuser, so that no connection of the run can use a secret of
 	 * the server's account (conninfo.c).
 	 */
-	conninfo = loopback_conninfo(dbname, spec->owner, NULL, quoted);
+	conninfo = loopback_conninfo(dbname, spec->owner, NULL, quoted, own_options);
 	if (spec->knobs.require_password)
 		conninfo = conninfo_pinned(conninfo);
 	if (strlen(conninfo) >= RUN_CONNINFO_LEN)

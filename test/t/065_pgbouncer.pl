@@ -2,9 +2,9 @@
 # the server, with its usual settings (ignore_startup_parameters =
 # extra_float_digits, nothing more), in session and in transaction pooling
 # mode.  The clients, the login check and the maintenance all reach the
-# server through the pooler (conninfo names its host and port), so none of
-# them may send a startup parameter that pgbench does not send (the pooler
-# refuses "options").  Checks: simple and extended runs complete in both
+# server through the pooler (conninfo names its host and port); the pooler
+# refuses the "options" startup parameter pgbench never sends, so after the
+# login check met that refusal none of them sends pgbenchx's own.  Checks: simple and extended runs complete in both
 # modes, and pgbouncer's own statistics count their transactions;
 # prepared under transaction pooling fails for pgbench (a client's
 # prepared statement is not on the server connection its next transaction
