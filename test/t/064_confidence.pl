@@ -6,9 +6,9 @@
 # gives the interval of the ratio B/A, significant when it excludes 1.  An
 # A/A comparison (the same script twice, runs interleaved ABBA) is not
 # significant; an A/B with a known effect (\sleep 10 ms against \sleep 20
-# ms per transaction: half the tps) is, with the interval near 0.5.  The statistics themselves are
-# checked against known truth in test/unit/test_ci.c; here, the SQL
-# functions on fixed values.
+# ms per transaction: half the tps) is, with the interval near 0.5.  The
+# statistics themselves are checked against known truth in
+# test/unit/test_ci.c; here, the SQL functions on fixed values.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -103,20 +103,34 @@ sub ratio_of
 		  . "     pgbenchx.ci_ratio((x.c).tps, (x.c).se, (x.c).df, (y.c).tps, (y.c).se, (y.c).df) r");
 }
 
-my ($aa_a, $aa_b) = interleaved('sleep10', 'sleep10');
-is(q1("SELECT count(*) FILTER (WHERE status = 'completed' AND tps_ci_low IS NULL AND tps_ci_high IS NULL) "
-		. "FROM pgbenchx.runs WHERE sweep_id IN ($aa_a, $aa_b)"),
-	8, 'every 2 s run completed, with the columns, NULL');
-my $aa = ratio_of($aa_a, $aa_b);
-note("A/A, 4 and 4 runs in ABBA order: B/A, its interval, significant: $aa");
-like($aa, qr/^[0-9.]+ [0-9.]+ [0-9.]+ false$/, 'A/A: the same script twice is not significantly different');
+# A correct 95% interval calls one A/A comparison in 20 "significant" by
+# chance: so up to three independent A/A experiments are made, and one that
+# is not significant passes (a false failure: 0.05^3, one run in 8000); an
+# interval too narrow for the noise, which calls most A/A comparisons
+# significant, still fails.
+my @aa;
+for my $try (1 .. 3)
+{
+	my ($aa_a, $aa_b) = interleaved('sleep10', 'sleep10');
+	is(q1("SELECT count(*) FILTER (WHERE status = 'completed' AND tps_ci_low IS NULL AND tps_ci_high IS NULL) "
+			. "FROM pgbenchx.runs WHERE sweep_id IN ($aa_a, $aa_b)"),
+		8, "A/A $try: every 2 s run completed, with the columns, NULL");
+	my $aa = ratio_of($aa_a, $aa_b);
+	note("A/A $try, 4 and 4 runs in ABBA order: B/A, its interval, significant: $aa");
+	like($aa, qr/^[0-9.]+ [0-9.]+ [0-9.]+ (true|false)$/, "A/A $try: an interval");
+	push @aa, $aa;
+	last if $aa =~ / false$/;
+}
+ok((grep { / false$/ } @aa), 'A/A: the same script twice is not significantly different (' . join('; ', @aa) . ')');
 
 my ($ab_a, $ab_b) = interleaved('sleep10', 'sleep20');
 my $ab = ratio_of($ab_a, $ab_b);
 note("A/B, 4 and 4 runs in ABBA order: B/A, its interval, significant: $ab");
 my ($ratio, $low, $high, $sig) = split / /, $ab;
 is($sig, 'true', 'A/B: sleep 20 ms against 10 ms is significant');
-ok($low > 0.4 && $high < 0.6 && $low <= $ratio && $ratio <= $high,
+# (10 + o) / (20 + o) for a per-transaction overhead of o ms (the SELECT,
+# the wakeups): 0.5 on an idle machine, up to 0.67 at o = 10 ms under load
+ok($low > 0.4 && $high < 0.7 && $low <= $ratio && $ratio <= $high,
 	"A/B: the interval of the ratio is near 0.5 ($low to $high)");
 
 # --- compare() on sweeps with repeats ---------------------------------------
@@ -142,7 +156,7 @@ note("compare, A/B: $cmp");
 like($cmp, qr/^[0-9.]+ [0-9.]+ [0-9.]+ true Fieller, 3 and 3 runs \| sweep $sweep{b} is [0-9.]+% slower than sweep $sweep{a} \(95% interval [0-9.]+% to [0-9.]+%\)$/,
 	'compare: 20 ms against 10 ms is significant, and the conclusion says by how much');
 ($ratio, $low, $high) = split / /, $cmp;
-ok($low > 0.4 && $high < 0.6, "compare: the interval of the ratio is near 0.5 ($low to $high)");
+ok($low > 0.4 && $high < 0.7, "compare: the interval of the ratio is near 0.5 ($low to $high)");
 like(q1("SELECT conclusion FROM pgbenchx.compare($sweep{a}, $sweep{a})"),
 	qr/^no significant difference \(B\/A 95% interval 0\.[0-9]+ to 1\.[0-9]+\)$/, 'compare: a sweep against itself: no significant difference');
 
