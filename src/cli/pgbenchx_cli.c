@@ -185,7 +185,7 @@ bad_option(const char *fmt,...)
 static void
 try_help(void)
 {
-	fprintf(stderr, "Try \"%s --help\" for more information.\n", progname);
+	fprintf(stderr, "%s: hint: Try \"%s --help\" for more information.\n", progname, progname);
 	exit(1);
 }
 
@@ -276,6 +276,23 @@ query(PGconn *conn, const char *sql, int n, const char *const *values)
 		exit(1);
 	}
 	return res;
+}
+
+/*
+ * The server's messages: warnings and errors on stderr as psql shows them;
+ * the NOTICEs of run_bench and run_sweep ("follow it with CALL
+ * pgbenchx.wait") are for psql's users, not this program's.
+ */
+static void
+on_notice(void *arg, const PGresult *res)
+{
+	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	(void) arg;
+	if (severity && (strcmp(severity, "NOTICE") == 0 || strcmp(severity, "INFO") == 0 ||
+					 strcmp(severity, "LOG") == 0 || strcmp(severity, "DEBUG") == 0))
+		return;
+	fprintf(stderr, "%s", PQresultErrorMessage(res));
 }
 
 static void
@@ -494,7 +511,7 @@ parse_options(int argc, char **argv, Options *o)
 				break;
 			case 'c':
 				o->bench_option = true;
-				o->clients = parse_int(optarg, "-c/--clients", 1, INT_MAX);
+				o->clients = parse_int(optarg, "-c/--client", 1, INT_MAX);
 				break;
 			case 'j':
 				o->bench_option = true;
@@ -698,6 +715,7 @@ connect_db(const Options *o)
 		PQfinish(conn);
 		exit(1);
 	}
+	PQsetNoticeReceiver(conn, on_notice, NULL);
 	return conn;
 }
 
@@ -723,8 +741,31 @@ run_init(PGconn *conn, const Options *o)
 }
 
 /*
+ * The name a -f file's text is registered under: "file-" and its base name
+ * without the extension, each byte that a script name may not have made
+ * '_' (add_script: letters, digits, '_' and '-', at most 63 bytes).
+ */
+static const char *
+script_name(const char *path)
+{
+	static char name[64];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t		len = strlen(base);
+	size_t		n;
+
+	if (strrchr(base, '.') && strrchr(base, '.') != base)
+		len = strrchr(base, '.') - base;
+	n = (size_t) snprintf(name, sizeof(name), "file-%.*s", (int) len, base);
+	for (size_t i = 5; i < n && i < sizeof(name) - 1; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+			  (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_'))
+			name[i] = '_';
+	return name;
+}
+
+/*
  * The run's mix in run_bench's spelling ("name@w, name@w"); each -f file's
- * text is registered first, under the file's base name.
+ * text is registered first (script_name).
  */
 static const char *
 build_mix(PGconn *conn, const Options *o)
@@ -745,7 +786,7 @@ build_mix(PGconn *conn, const Options *o)
 			Buf			body = {0};
 			char		chunk[8192];
 			size_t		n;
-			const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+			const char *base = script_name(name);
 			const char *params[2];
 			PGresult   *res;
 
@@ -838,9 +879,14 @@ print_report(PGconn *conn, const char *id, const Options *o)
 			p = line;
 			while (*p == ' ')
 				p++;
-			if (p != line && (*p == '-' || (*p >= '0' && *p <= '9')) && strchr(p, '.') &&
-				strspn(p, "-0123456789.") > 0 && p[strspn(p, "-0123456789.")] == ' ')
-				continue;		/* a statement's line: "   %11.3f  %10d  cmd" */
+			if (*p == '-')
+				p++;
+			if (p != line && *line == ' ' && strspn(p, "0123456789") > 0)
+			{
+				p += strspn(p, "0123456789");
+				if (p[0] == '.' && strspn(p + 1, "0123456789") == 3 && p[4] == ' ')
+					continue;	/* a statement's line: "   %11.3f  %10d  cmd" */
+			}
 		}
 		printf("%s\n", line);
 	}
@@ -980,7 +1026,8 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 						*PQgetvalue(res, i, 3) ? ": " : "", PQgetvalue(res, i, 3));
 				code = 2;
 			}
-			else if (atoi(PQgetvalue(res, i, 2)) > 0)
+			if (strcmp(status, "failed") == 0 || strcmp(status, "aborted") == 0 ||
+				atoi(PQgetvalue(res, i, 2)) > 0)
 			{
 				fprintf(stderr, "%s: error: Run was aborted; the above results are incomplete.\n", progname);
 				code = 2;
