@@ -398,6 +398,34 @@ check_init_steps(Options *o, const char *steps)
 		   "transaction: only \"dtgvp\" or \"dtGvp\" (with \"f\" at the end for foreign keys) mean what it does");
 }
 
+#define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
+	"--log-prefix) are not written yet: the per-second results are in pgbenchx.samples"
+
+/* the options pgbenchx refuses (their getopt codes below), with the reason */
+static const struct
+{
+	int			code;
+	const char *option;
+	const char *reason;
+}			refusals[] = {
+	{'l', "-l/--log", LOGS_NOT_YET},
+	{4, "--sampling-rate", LOGS_NOT_YET},
+	{5, "--aggregate-interval", LOGS_NOT_YET},
+	{7, "--log-prefix", LOGS_NOT_YET},
+	{'v', "-v/--vacuum-all",
+	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
+	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
+	{2, "--tablespace", "pgbench_init creates its tables in the default tablespace; "
+	"set default_tablespace for the database instead"},
+	{3, "--index-tablespace", "pgbench_init creates its indexes in the default tablespace; "
+	"set default_tablespace for the database instead"},
+	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
+	{13, "--failures-detailed",
+	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
+	{15, "--verbose-errors",
+	"not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log"},
+};
+
 static void
 parse_options(int argc, char **argv, Options *o)
 {
@@ -451,20 +479,25 @@ parse_options(int argc, char **argv, Options *o)
 		{"tag", required_argument, NULL, 203},
 		{NULL, 0, NULL, 0}
 	};
-	const char *logging = "per-transaction logs (-l, --aggregate-interval, --sampling-rate, "
-		"--log-prefix) are not written yet: the per-second results are in pgbenchx.samples";
 	int			c;
 
 	while ((c = getopt_long(argc, argv, "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:",
 							long_options, NULL)) != -1)
 	{
+		for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+			if (c == refusals[i].code)
+				refuse(refusals[i].option, refusals[i].reason);
+		/* pgbench's initialization_option_set and benchmarking_option_set */
+		if (strchr("IqF", c) || c == 1 || c == 8 || c == 11 || c == 12)
+			o->init_option = true;
+		if (strchr("cjTtCrSNbfDMPRL", c) || c == 6 || c == 9 || c == 14 || c >= 200)
+			o->bench_option = true;
 		switch (c)
 		{
 			case 'i':
 				o->init = true;
 				break;
 			case 'I':
-				o->init_option = true;
 				check_init_steps(o, optarg);
 				break;
 			case 'h':
@@ -482,62 +515,49 @@ parse_options(int argc, char **argv, Options *o)
 				o->no_vacuum = true;
 				break;
 			case 'q':
-				o->init_option = true;
 				break;
 			case 's':
 				o->scale = parse_int(optarg, "-s/--scale", 1, INT_MAX);
 				break;
 			case 'F':
-				o->init_option = true;
 				o->fillfactor = parse_int(optarg, "-F/--fillfactor", 10, 100);
 				break;
 			case 1:
-				o->init_option = true;
 				o->unlogged = true;
 				break;
 			case 8:
-				o->init_option = true;
 				o->foreign_keys = true;
 				break;
 			case 11:
-				o->init_option = true;
 				o->partitions = parse_int(optarg, "--partitions", 0, INT_MAX);
 				break;
 			case 12:
-				o->init_option = true;
 				if (strcmp(optarg, "range") != 0 && strcmp(optarg, "hash") != 0)
 					bad_option("invalid partition method, expecting \"range\" or \"hash\", got: \"%s\"", optarg);
 				o->partition_method = optarg;
 				break;
 			case 'c':
-				o->bench_option = true;
 				o->clients = parse_int(optarg, "-c/--client", 1, INT_MAX);
 				break;
 			case 'j':
-				o->bench_option = true;
 				o->jobs = parse_int(optarg, "-j/--jobs", 1, INT_MAX);
 				break;
 			case 'T':
-				o->bench_option = true;
 				o->duration = parse_int(optarg, "-T/--time", 1, INT_MAX);
 				break;
 			case 't':
-				o->bench_option = true;
 				o->transactions = parse_int(optarg, "-t/--transactions", 1, INT_MAX);
 				break;
 			case 'C':
-				o->bench_option = true;
 				o->connect = true;
 				break;
 			case 'r':
-				o->bench_option = true;
 				o->per_command = true;
 				break;
 			case 'S':
 			case 'N':
 			case 'b':
 			case 'f':
-				o->bench_option = true;
 				if (c == 'b' && strcmp(optarg, "list") == 0)
 				{
 					fprintf(stderr, "Available builtin scripts:\n");
@@ -553,35 +573,28 @@ parse_options(int argc, char **argv, Options *o)
 				o->nscripts++;
 				break;
 			case 'D':
-				o->bench_option = true;
 				if (!add_pair(&o->variables, optarg))
 					bad_option("invalid variable definition: \"%s\"", optarg);
 				break;
 			case 'M':
-				o->bench_option = true;
 				if (strcmp(optarg, "simple") != 0 && strcmp(optarg, "extended") != 0 &&
 					strcmp(optarg, "prepared") != 0)
 					bad_option("invalid query mode (-M): \"%s\"", optarg);
 				o->protocol = optarg;
 				break;
 			case 'P':
-				o->bench_option = true;
 				o->progress = atoi(parse_int(optarg, "-P/--progress", 1, INT_MAX));
 				break;
 			case 'R':
-				o->bench_option = true;
 				o->rate = parse_float(optarg, "rate limit", true);
 				break;
 			case 'L':
-				o->bench_option = true;
 				o->latency_limit = parse_float(optarg, "latency limit", true);
 				break;
 			case 6:
-				o->bench_option = true;
 				o->progress_timestamp = true;
 				break;
 			case 9:
-				o->bench_option = true;
 				if (strcmp(optarg, "time") == 0)
 					o->random_seed = NULL;
 				else if (strcmp(optarg, "rand") == 0)
@@ -608,59 +621,20 @@ parse_options(int argc, char **argv, Options *o)
 				}
 				break;
 			case 14:
-				o->bench_option = true;
 				o->max_tries = parse_int(optarg, "--max-tries", 0, INT_MAX);
 				break;
 			case 200:
-				o->bench_option = true;
 				o->sweep = optarg;
 				break;
 			case 201:
-				o->bench_option = true;
 				o->repeats = parse_int(optarg, "--repeats", 1, INT_MAX);
 				break;
 			case 202:
-				o->bench_option = true;
 				o->label = optarg;
 				break;
 			case 203:
-				o->bench_option = true;
 				if (!add_pair(&o->tags, optarg))
 					bad_option("invalid tag: \"%s\" (expecting KEY=VALUE)", optarg);
-				break;
-			case 'l':
-				refuse("-l/--log", logging);
-				break;
-			case 4:
-				refuse("--sampling-rate", logging);
-				break;
-			case 5:
-				refuse("--aggregate-interval", logging);
-				break;
-			case 7:
-				refuse("--log-prefix", logging);
-				break;
-			case 'v':
-				refuse("-v/--vacuum-all",
-					   "a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
-					   "pgbench_history, as pgbench without -v does; run VACUUM yourself first");
-				break;
-			case 2:
-			case 3:
-				refuse(c == 2 ? "--tablespace" : "--index-tablespace",
-					   "pgbench_init creates its tables and indexes in the default tablespace; "
-					   "set default_tablespace for the database instead");
-				break;
-			case 10:
-				refuse("--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script");
-				break;
-			case 13:
-				refuse("--failures-detailed",
-					   "not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)");
-				break;
-			case 15:
-				refuse("--verbose-errors",
-					   "not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log");
 				break;
 			default:
 				try_help();
