@@ -10,8 +10,9 @@
  * following the run by polling pgbenchx.runs (and, with -P, printing
  * pgbench's progress lines from pgbenchx.samples), printing the pgbench part
  * of pgbenchx.report(id) as that pgbench would print it, and one line with
- * the stored id.  SIGINT cancels the run on the server (pgbenchx.cancel)
- * and then ends the program by SIGINT, as pgbench's default action does.
+ * the stored id.  SIGINT cancels the run on the server (pgbenchx.cancel),
+ * or -i's statement, and then ends the program by SIGINT, as pgbench's
+ * default action does.
  * Exit codes are pgbench's: 0, 1 for bad options and errors before the run,
  * 2 when the run failed or clients aborted.
  *
@@ -45,6 +46,7 @@
 
 static const char *progname = "pgbenchx";
 static volatile sig_atomic_t interrupted = 0;
+static PGcancel *volatile init_cancel = NULL;	/* -i: the call to cancel on SIGINT */
 
 /* a growable string */
 typedef struct
@@ -295,11 +297,20 @@ on_notice(void *arg, const PGresult *res)
 	fprintf(stderr, "%s", PQresultErrorMessage(res));
 }
 
+/*
+ * SIGINT: during -i, pgbench_init's statement is cancelled at once (PQcancel
+ * is safe in a signal handler) and its transaction leaves the old tables;
+ * during a run, the main loop cancels the run (cancel_and_exit).
+ */
 static void
 on_sigint(int sig)
 {
+	char		errbuf[256];
+
 	(void) sig;
 	interrupted = 1;
+	if (init_cancel)
+		(void) PQcancel(init_cancel, errbuf, sizeof(errbuf));
 }
 
 static void
@@ -698,6 +709,7 @@ run_init(PGconn *conn, const Options *o)
 {
 	Call		c = {0};
 	PGresult   *res;
+	PGcancel   *cancel;
 
 	call_add(&c, "scale", "int", o->scale);
 	call_add(&c, "fillfactor", "int", o->fillfactor);
@@ -706,7 +718,17 @@ run_init(PGconn *conn, const Options *o)
 	call_add(&c, "unlogged", "boolean", o->unlogged ? "true" : NULL);
 	call_add(&c, "foreign_keys", "boolean", o->foreign_keys ? "true" : NULL);
 	fprintf(stderr, "dropping old tables...\ncreating tables...\ngenerating data (server-side)...\n");
+	cancel = PQgetCancel(conn);
+	init_cancel = cancel;
 	res = call_run(conn, "pgbench_init", &c);
+	init_cancel = NULL;
+	PQfreeCancel(cancel);
+	if (interrupted)
+	{
+		PQfinish(conn);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 	if (res == NULL)
 		return 1;
 	fprintf(stderr, "%s\n", PQgetvalue(res, 0, 0));
