@@ -142,6 +142,21 @@ all: check-options
 check-options:
 	@sh scripts/check_options.sh
 
+# The client program pgbenchx (src/cli/, issue 24): PGXS builds MODULE_big or
+# PROGRAM from one Makefile, not both, so src/cli/Makefile is a make of its
+# own, called by all, install and clean with this PG_CONFIG.  A client, not a
+# layer of the server library (scripts/check_layers.sh leaves it out).
+.PHONY: cli install-cli clean-cli
+all: cli
+cli:
+	$(MAKE) -C src/cli PG_CONFIG=$(PG_CONFIG) EXTVERSION=$(EXTVERSION)
+install: install-cli
+install-cli: cli
+	$(MAKE) -C src/cli PG_CONFIG=$(PG_CONFIG) EXTVERSION=$(EXTVERSION) install
+clean: clean-cli
+clean-cli:
+	$(MAKE) -C src/cli PG_CONFIG=$(PG_CONFIG) clean
+
 # `make installcheck` (PGXS) runs the pg_regress files of REGRESS against the
 # running server, then the TAP tests of PROVE_TESTS, which start clusters of
 # their own.  `make unitcheck` runs the standalone unit tests (test/unit), which

@@ -9,7 +9,7 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use IPC::Run;
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session major_pgbench);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session major_pgbench pgbenchx_cli);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -45,6 +45,21 @@ sub major_pgbench
 	my $pgbench = "$bindir/pgbench";
 	-x $pgbench or die "stock pgbench is needed at $pgbench";
 	return $pgbench;
+}
+
+# The client program pgbenchx (src/cli/) where `make install` put it: the
+# bindir of the pg_config first on PATH, under PGX_EXTENSION_DESTDIR when the
+# tests run against a DESTDIR install (scripts/devtest.sh and test.sh on 15);
+# PGX_CLI names another.
+sub pgbenchx_cli
+{
+	return $ENV{PGX_CLI} if $ENV{PGX_CLI};
+	my $bindir = `pg_config --bindir`;
+	die "pg_config is not on PATH" unless defined $bindir && $bindir ne '';
+	chomp $bindir;
+	my $cli = ($ENV{PGX_EXTENSION_DESTDIR} // '') . "$bindir/pgbenchx";
+	-x $cli or die "the pgbenchx client is needed at $cli (make install)";
+	return $cli;
 }
 
 # Whether, within the framework's timeout, no pgbenchx worker and no client

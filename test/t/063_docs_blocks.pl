@@ -8,8 +8,9 @@
 #                created unless the block creates it
 #   sh           shell commands to paste: run by bash -e -o pipefail in a new
 #                directory, psql's environment (PGHOST, PGPORT, PGDATABASE)
-#                naming a new database with pgbenchx; the block fails when
-#                bash exits non-zero
+#                naming a new database with pgbenchx, the client program
+#                pgbenchx (docs/cli.md) on PATH; the block fails when bash
+#                exits non-zero
 #   sql continued, sh continued
 #                the same, in the database and the psql session of the group
 #                before it in its file (its psql variables, its \gset ids): a
@@ -63,8 +64,13 @@ use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(time sleep);
 use FindBin;
 use File::Spec;
+use File::Basename qw(dirname);
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest qw(pgbenchx_cli);
 
 my $root = "$FindBin::RealBin/../..";
+# the sh blocks find the client program pgbenchx (docs/cli.md) on PATH
+my $cli_dir = dirname(pgbenchx_cli());
 my $t0 = time;
 my @files = ('README.md', map { s{^\Q$root\E/}{}r } sort glob("$root/docs/*.md"));
 @files = grep { my $f = $_; grep { $_ eq $f } split ' ', $ENV{PGX_DOCS_FILES} } @files if $ENV{PGX_DOCS_FILES};
@@ -370,6 +376,7 @@ sub start
 		$ENV{PGHOST} = $node->host;
 		$ENV{PGPORT} = $node->port;
 		$ENV{PGDATABASE} = "docs_g$n";
+		$ENV{PATH} = "$cli_dir:$ENV{PATH}";
 		delete $ENV{PGUSER};
 		delete $ENV{PGSERVICE};
 		exec('psql', '-X', '-v', 'ON_ERROR_STOP=1') or POSIX::_exit(127);

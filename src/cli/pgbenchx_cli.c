@@ -1,0 +1,1150 @@
+/*
+ * src/cli/pgbenchx_cli.c: the pgbenchx client program (issue 24), pgbench's
+ * command line backed by the server.
+ *
+ * Owns: reading pgbench 15's options (getopt_long, pgbench's option string
+ * and words for bad options), the connection (libpq reads PGHOST, PGPORT,
+ * PGUSER and PGDATABASE itself), and turning the options into calls of the
+ * extension's SQL: -i into pgbench_init(...), a run into run_bench(...) or,
+ * with --sweep, run_sweep(...), each -f file into pgbenchx.add_script; then
+ * following the run by polling pgbenchx.runs (and, with -P, printing
+ * pgbench's progress lines from pgbenchx.samples), printing the pgbench part
+ * of pgbenchx.report(id) as that pgbench would print it, and one line with
+ * the stored id.  SIGINT cancels the run on the server (pgbenchx.cancel),
+ * or -i's statement, and then ends the program by SIGINT, as pgbench's
+ * default action does.
+ * Exit codes are pgbench's: 0, 1 for bad options and errors before the run,
+ * 2 when the run failed or clients aborted.
+ *
+ * Must not: include a server header, or use anything but libpq and the C
+ * library (C99 and getopt_long): it is a client, built and installed by
+ * src/cli/Makefile beside the extension, outside the server library's
+ * layers (scripts/check_layers.sh leaves src/cli/ out).  It computes no
+ * result itself: every figure it prints is read from the result tables.
+ * The manual chapter is docs/cli.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "libpq-fe.h"
+
+#ifndef PGBENCHX_CLI_VERSION
+#define PGBENCHX_CLI_VERSION "unknown"
+#endif
+
+#define MAX_ARGS 40
+#define MAX_SCRIPTS 64
+
+static const char *progname = "pgbenchx";
+static volatile sig_atomic_t interrupted = 0;
+static PGcancel *volatile init_cancel = NULL;	/* -i: the call to cancel on SIGINT */
+
+/* a growable string */
+typedef struct
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} Buf;
+
+/* a SQL call built from named arguments, each a text parameter with a cast */
+typedef struct
+{
+	const char *names[MAX_ARGS];
+	const char *casts[MAX_ARGS];
+	const char *values[MAX_ARGS];
+	int			n;
+} Call;
+
+/* what the command line asked for */
+typedef struct
+{
+	bool		init;
+	bool		init_option;	/* an option of -i only was given */
+	bool		bench_option;	/* an option of a run only was given */
+	const char *host, *port, *user, *dbname;
+	/* -i */
+	const char *scale, *fillfactor, *partitions, *partition_method;
+	bool		unlogged, foreign_keys;
+	/* a run */
+	const char *clients, *jobs, *duration, *transactions, *protocol;
+	const char *rate, *latency_limit, *max_tries, *random_seed;
+	bool		no_vacuum, connect, per_command, progress_timestamp;
+	int			progress;
+	const char *scripts[MAX_SCRIPTS];	/* "-b NAME[@W]" or "-f FILE[@W]" */
+	bool		script_is_file[MAX_SCRIPTS];
+	int			nscripts;
+	Buf			variables;		/* -D, a jsonb object's text */
+	Buf			tags;			/* --tag, a jsonb object's text */
+	const char *label, *sweep, *repeats;
+} Options;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CLI_NORETURN __attribute__((noreturn))
+#else
+#define CLI_PRINTF(f, a)
+#define CLI_NORETURN
+#endif
+
+static void buf_append(Buf *b, const char *fmt,...) CLI_PRINTF(2, 3);
+static void bad_option(const char *fmt,...) CLI_PRINTF(1, 2) CLI_NORETURN;
+
+static void
+buf_append(Buf *b, const char *fmt,...)
+{
+	va_list		ap;
+	int			need;
+
+	for (;;)
+	{
+		va_start(ap, fmt);
+		need = vsnprintf(b->data ? b->data + b->len : NULL,
+						 b->data ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (need < 0)
+		{
+			fprintf(stderr, "%s: error: out of memory\n", progname);
+			exit(1);
+		}
+		if (b->data && b->len + (size_t) need < b->cap)
+		{
+			b->len += need;
+			return;
+		}
+		b->cap = (b->cap + need + 1) * 2;
+		b->data = realloc(b->data, b->cap);
+		if (!b->data)
+		{
+			fprintf(stderr, "%s: error: out of memory\n", progname);
+			exit(1);
+		}
+		if (b->len == 0)
+			b->data[0] = '\0';
+	}
+}
+
+/* a JSON string of s, quoted and escaped */
+static void
+buf_json_string(Buf *b, const char *s)
+{
+	buf_append(b, "\"");
+	for (; *s; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+
+		if (c == '"' || c == '\\')
+			buf_append(b, "\\%c", c);
+		else if (c < 0x20)
+			buf_append(b, "\\u%04x", c);
+		else
+			buf_append(b, "%c", c);
+	}
+	buf_append(b, "\"");
+}
+
+/* NAME=VALUE into a JSON object being built; false when there is no "=" */
+static bool
+add_pair(Buf *obj, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char	   *name;
+
+	if (eq == NULL || eq == arg)
+		return false;
+	name = strndup(arg, eq - arg);
+	buf_append(obj, obj->len ? ", " : "{");
+	buf_json_string(obj, name);
+	buf_append(obj, ": ");
+	buf_json_string(obj, eq + 1);
+	free(name);
+	return true;
+}
+
+/* pgbench's words for a bad command line: the message, exit 1 */
+static void
+bad_option(const char *fmt,...)
+{
+	va_list		ap;
+
+	fprintf(stderr, "%s: error: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static void
+try_help(void)
+{
+	fprintf(stderr, "%s: hint: Try \"%s --help\" for more information.\n", progname, progname);
+	exit(1);
+}
+
+/* an option pgbenchx cannot give a meaning: refused, with the reason */
+static void
+refuse(const char *option, const char *reason)
+{
+	fprintf(stderr, "%s: error: option %s is not supported by pgbenchx\n", progname, option);
+	fprintf(stderr, "%s: detail: %s\n", progname, reason);
+	exit(1);
+}
+
+/* pgbench's option_parse_int: an integer within [min, max], or exit 1 */
+static const char *
+parse_int(const char *arg, const char *option, long min, long max)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (end == arg || *end != '\0' || errno == ERANGE)
+		bad_option("invalid value \"%s\" for option %s", arg, option);
+	if (v < min || v > max)
+		bad_option("%s must be in range %ld..%ld", option, min, max);
+	return arg;
+}
+
+static const char *
+parse_float(const char *arg, const char *what, bool positive)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno == ERANGE || v < 0 || (positive && v <= 0))
+		bad_option("invalid %s: \"%s\"", what, arg);
+	return arg;
+}
+
+static void
+call_add(Call *c, const char *name, const char *cast, const char *value)
+{
+	if (value == NULL)
+		return;
+	c->names[c->n] = name;
+	c->casts[c->n] = cast;
+	c->values[c->n] = value;
+	c->n++;
+}
+
+/* runs SELECT func(name => $1::cast, ...); the result, or NULL after saying why */
+static PGresult *
+call_run(PGconn *conn, const char *func, const Call *c)
+{
+	Buf			sql = {0};
+	PGresult   *res;
+
+	buf_append(&sql, "SELECT %s(", func);
+	for (int i = 0; i < c->n; i++)
+		buf_append(&sql, "%s%s => $%d::%s", i ? ", " : "", c->names[i], i + 1, c->casts[i]);
+	buf_append(&sql, ")");
+	res = PQexecParams(conn, sql.data, c->n, NULL, c->values, NULL, NULL, 0);
+	free(sql.data);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
+/* one query with text parameters, its result or exit 1 */
+static PGresult *
+query(PGconn *conn, const char *sql, int n, const char *const *values)
+{
+	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		PQclear(res);
+		PQfinish(conn);
+		exit(1);
+	}
+	return res;
+}
+
+/*
+ * The server's messages: warnings and errors on stderr as psql shows them;
+ * the NOTICEs of run_bench and run_sweep ("follow it with CALL
+ * pgbenchx.wait") are for psql's users, not this program's.
+ */
+static void
+on_notice(void *arg, const PGresult *res)
+{
+	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	(void) arg;
+	if (severity && (strcmp(severity, "NOTICE") == 0 || strcmp(severity, "INFO") == 0 ||
+					 strcmp(severity, "LOG") == 0 || strcmp(severity, "DEBUG") == 0))
+		return;
+	fprintf(stderr, "%s", PQresultErrorMessage(res));
+}
+
+/*
+ * SIGINT: during -i, pgbench_init's statement is cancelled at once (PQcancel
+ * is safe in a signal handler) and its transaction leaves the old tables;
+ * during a run, the main loop cancels the run (cancel_and_exit).
+ */
+static void
+on_sigint(int sig)
+{
+	char		errbuf[256];
+
+	(void) sig;
+	interrupted = 1;
+	if (init_cancel)
+		(void) PQcancel(init_cancel, errbuf, sizeof(errbuf));
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);		/* SIGINT ends it early: the caller looks */
+}
+
+static void
+usage(void)
+{
+	printf("%s is a benchmarking tool for PostgreSQL: pgbench's command line,\n"
+		   "run inside the server by the pgbenchx extension, every run kept.\n\n"
+		   "Usage:\n"
+		   "  %s [OPTION]... [DBNAME]\n"
+		   "\nInitialization options:\n"
+		   "  -i, --initialize         invokes initialization mode (pgbench_init)\n"
+		   "  -I, --init-steps=dtgvp   only the default steps (with f: --foreign-keys)\n"
+		   "  -F, --fillfactor=NUM     set fill factor\n"
+		   "  -n, --no-vacuum          accepted (pgbench_init always ends with ANALYZE)\n"
+		   "  -q, --quiet              accepted (pgbench_init prints one line)\n"
+		   "  -s, --scale=NUM          scaling factor\n"
+		   "  --foreign-keys           create foreign key constraints between tables\n"
+		   "  --partition-method=(range|hash)\n"
+		   "                           partition pgbench_accounts with this method (default: range)\n"
+		   "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
+		   "  --unlogged-tables        create tables as unlogged tables\n"
+		   "\nOptions to select what to run:\n"
+		   "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
+		   "                           (use \"-b list\" to list available scripts)\n"
+		   "  -f, --file=FILENAME[@W]  add script FILENAME weighted at W (default: 1)\n"
+		   "                           (its text is registered with pgbenchx.add_script)\n"
+		   "  -N, --skip-some-updates  skip updates of pgbench_tellers and pgbench_branches\n"
+		   "                           (same as \"-b simple-update\")\n"
+		   "  -S, --select-only        perform SELECT-only transactions\n"
+		   "                           (same as \"-b select-only\")\n"
+		   "\nBenchmarking options:\n"
+		   "  -c, --client=NUM         number of concurrent database clients (default: 1)\n"
+		   "  -C, --connect            establish new connection for each transaction\n"
+		   "  -D, --define=VARNAME=VALUE\n"
+		   "                           define variable for use by custom script\n"
+		   "  -j, --jobs=NUM           number of driver workers (default: 1)\n"
+		   "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
+		   "  -M, --protocol=simple|extended|prepared\n"
+		   "                           protocol for submitting queries (default: simple)\n"
+		   "  -n, --no-vacuum          do not run VACUUM before tests\n"
+		   "  -P, --progress=NUM       show progress report every NUM seconds\n"
+		   "  -r, --report-per-command report latencies, failures, and retries per command\n"
+		   "  -R, --rate=NUM           target rate in transactions per second\n"
+		   "  -s, --scale=NUM          ignored: the scale is read from pgbench_branches\n"
+		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
+		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
+		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
+		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
+		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "\nBeyond pgbench:\n"
+		   "  --sweep=MIN..MAX|N,N,... one run per client count (run_sweep), instead of -c\n"
+		   "  --repeats=NUM            with --sweep: run the whole ladder NUM times\n"
+		   "  --label=TEXT             free text kept with the run\n"
+		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
+		   "\nRefused, with the reason (see docs/cli.md):\n"
+		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v, --tablespace,\n"
+		   "  --index-tablespace, --failures-detailed, --verbose-errors, --show-script\n"
+		   "\nCommon options:\n"
+		   "  -d, --debug              accepted, prints nothing more\n"
+		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
+		   "  -p, --port=PORT          database server port number\n"
+		   "  -U, --username=USERNAME  connect as specified database user\n"
+		   "  -V, --version            output version information, then exit\n"
+		   "  -?, --help               show this help, then exit\n"
+		   "\n"
+		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
+		   "Each run is kept in pgbenchx.runs; its id is printed last.\n",
+		   progname, progname);
+}
+
+static const char *const builtins[] = {"tpcb-like", "simple-update", "select-only"};
+
+/* pgbench's -I: only what pgbench_init does, in its order */
+static void
+check_init_steps(Options *o, const char *steps)
+{
+	if (strcmp(steps, "dtgvp") == 0 || strcmp(steps, "dtGvp") == 0)
+		return;
+	if (strcmp(steps, "dtgvpf") == 0 || strcmp(steps, "dtGvpf") == 0)
+	{
+		o->foreign_keys = true;
+		return;
+	}
+	refuse("-I/--init-steps",
+		   "pgbench_init drops, creates, generates (server-side), vacuums and indexes in one "
+		   "transaction: only \"dtgvp\" or \"dtGvp\" (with \"f\" at the end for foreign keys) mean what it does");
+}
+
+#define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
+	"--log-prefix) are not written yet: the per-second results are in pgbenchx.samples"
+
+/* the options pgbenchx refuses (their getopt codes below), with the reason */
+static const struct
+{
+	int			code;
+	const char *option;
+	const char *reason;
+}			refusals[] = {
+	{'l', "-l/--log", LOGS_NOT_YET},
+	{4, "--sampling-rate", LOGS_NOT_YET},
+	{5, "--aggregate-interval", LOGS_NOT_YET},
+	{7, "--log-prefix", LOGS_NOT_YET},
+	{'v', "-v/--vacuum-all",
+	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
+	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
+	{2, "--tablespace", "pgbench_init creates its tables in the default tablespace; "
+	"set default_tablespace for the database instead"},
+	{3, "--index-tablespace", "pgbench_init creates its indexes in the default tablespace; "
+	"set default_tablespace for the database instead"},
+	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
+	{13, "--failures-detailed",
+	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
+	{15, "--verbose-errors",
+	"not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log"},
+};
+
+static void
+parse_options(int argc, char **argv, Options *o)
+{
+	static struct option long_options[] = {
+		{"builtin", required_argument, NULL, 'b'},
+		{"client", required_argument, NULL, 'c'},
+		{"connect", no_argument, NULL, 'C'},
+		{"debug", no_argument, NULL, 'd'},
+		{"define", required_argument, NULL, 'D'},
+		{"file", required_argument, NULL, 'f'},
+		{"fillfactor", required_argument, NULL, 'F'},
+		{"host", required_argument, NULL, 'h'},
+		{"initialize", no_argument, NULL, 'i'},
+		{"init-steps", required_argument, NULL, 'I'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"log", no_argument, NULL, 'l'},
+		{"latency-limit", required_argument, NULL, 'L'},
+		{"no-vacuum", no_argument, NULL, 'n'},
+		{"port", required_argument, NULL, 'p'},
+		{"progress", required_argument, NULL, 'P'},
+		{"protocol", required_argument, NULL, 'M'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"report-per-command", no_argument, NULL, 'r'},
+		{"rate", required_argument, NULL, 'R'},
+		{"scale", required_argument, NULL, 's'},
+		{"select-only", no_argument, NULL, 'S'},
+		{"skip-some-updates", no_argument, NULL, 'N'},
+		{"time", required_argument, NULL, 'T'},
+		{"transactions", required_argument, NULL, 't'},
+		{"username", required_argument, NULL, 'U'},
+		{"vacuum-all", no_argument, NULL, 'v'},
+		{"unlogged-tables", no_argument, NULL, 1},
+		{"tablespace", required_argument, NULL, 2},
+		{"index-tablespace", required_argument, NULL, 3},
+		{"sampling-rate", required_argument, NULL, 4},
+		{"aggregate-interval", required_argument, NULL, 5},
+		{"progress-timestamp", no_argument, NULL, 6},
+		{"log-prefix", required_argument, NULL, 7},
+		{"foreign-keys", no_argument, NULL, 8},
+		{"random-seed", required_argument, NULL, 9},
+		{"show-script", required_argument, NULL, 10},
+		{"partitions", required_argument, NULL, 11},
+		{"partition-method", required_argument, NULL, 12},
+		{"failures-detailed", no_argument, NULL, 13},
+		{"max-tries", required_argument, NULL, 14},
+		{"verbose-errors", no_argument, NULL, 15},
+		/* beyond pgbench */
+		{"sweep", required_argument, NULL, 200},
+		{"repeats", required_argument, NULL, 201},
+		{"label", required_argument, NULL, 202},
+		{"tag", required_argument, NULL, 203},
+		{NULL, 0, NULL, 0}
+	};
+	int			c;
+
+	while ((c = getopt_long(argc, argv, "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:",
+							long_options, NULL)) != -1)
+	{
+		for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+			if (c == refusals[i].code)
+				refuse(refusals[i].option, refusals[i].reason);
+		/* pgbench's initialization_option_set and benchmarking_option_set */
+		if (strchr("IqF", c) || c == 1 || c == 8 || c == 11 || c == 12)
+			o->init_option = true;
+		if (strchr("cjTtCrSNbfDMPRL", c) || c == 6 || c == 9 || c == 14 || c >= 200)
+			o->bench_option = true;
+		switch (c)
+		{
+			case 'i':
+				o->init = true;
+				break;
+			case 'I':
+				check_init_steps(o, optarg);
+				break;
+			case 'h':
+				o->host = optarg;
+				break;
+			case 'p':
+				o->port = optarg;
+				break;
+			case 'U':
+				o->user = optarg;
+				break;
+			case 'd':
+				break;
+			case 'n':
+				o->no_vacuum = true;
+				break;
+			case 'q':
+				break;
+			case 's':
+				o->scale = parse_int(optarg, "-s/--scale", 1, INT_MAX);
+				break;
+			case 'F':
+				o->fillfactor = parse_int(optarg, "-F/--fillfactor", 10, 100);
+				break;
+			case 1:
+				o->unlogged = true;
+				break;
+			case 8:
+				o->foreign_keys = true;
+				break;
+			case 11:
+				o->partitions = parse_int(optarg, "--partitions", 0, INT_MAX);
+				break;
+			case 12:
+				if (strcmp(optarg, "range") != 0 && strcmp(optarg, "hash") != 0)
+					bad_option("invalid partition method, expecting \"range\" or \"hash\", got: \"%s\"", optarg);
+				o->partition_method = optarg;
+				break;
+			case 'c':
+				o->clients = parse_int(optarg, "-c/--client", 1, INT_MAX);
+				break;
+			case 'j':
+				o->jobs = parse_int(optarg, "-j/--jobs", 1, INT_MAX);
+				break;
+			case 'T':
+				o->duration = parse_int(optarg, "-T/--time", 1, INT_MAX);
+				break;
+			case 't':
+				o->transactions = parse_int(optarg, "-t/--transactions", 1, INT_MAX);
+				break;
+			case 'C':
+				o->connect = true;
+				break;
+			case 'r':
+				o->per_command = true;
+				break;
+			case 'S':
+			case 'N':
+			case 'b':
+			case 'f':
+				if (c == 'b' && strcmp(optarg, "list") == 0)
+				{
+					fprintf(stderr, "Available builtin scripts:\n");
+					for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+						fprintf(stderr, "\t%s\n", builtins[i]);
+					fprintf(stderr, "\t(and the scripts registered in pgbenchx.scripts)\n");
+					exit(0);
+				}
+				if (o->nscripts >= MAX_SCRIPTS)
+					bad_option("at most %d SQL scripts are allowed", MAX_SCRIPTS);
+				o->scripts[o->nscripts] = c == 'S' ? "select-only" : c == 'N' ? "simple-update" : optarg;
+				o->script_is_file[o->nscripts] = (c == 'f');
+				o->nscripts++;
+				break;
+			case 'D':
+				if (!add_pair(&o->variables, optarg))
+					bad_option("invalid variable definition: \"%s\"", optarg);
+				break;
+			case 'M':
+				if (strcmp(optarg, "simple") != 0 && strcmp(optarg, "extended") != 0 &&
+					strcmp(optarg, "prepared") != 0)
+					bad_option("invalid query mode (-M): \"%s\"", optarg);
+				o->protocol = optarg;
+				break;
+			case 'P':
+				o->progress = atoi(parse_int(optarg, "-P/--progress", 1, INT_MAX));
+				break;
+			case 'R':
+				o->rate = parse_float(optarg, "rate limit", true);
+				break;
+			case 'L':
+				o->latency_limit = parse_float(optarg, "latency limit", true);
+				break;
+			case 6:
+				o->progress_timestamp = true;
+				break;
+			case 9:
+				if (strcmp(optarg, "time") == 0)
+					o->random_seed = NULL;
+				else if (strcmp(optarg, "rand") == 0)
+				{
+					static char seed[32];
+
+					srand((unsigned) time(NULL));
+					snprintf(seed, sizeof(seed), "%ld", ((long) rand() << 16) ^ rand());
+					o->random_seed = seed;
+				}
+				else
+				{
+					char	   *end;
+
+					errno = 0;
+					(void) strtoll(optarg, &end, 10);
+					if (end == optarg || *end != '\0' || errno == ERANGE)
+					{
+						fprintf(stderr, "%s: error: unrecognized random seed option \"%s\"\n", progname, optarg);
+						fprintf(stderr, "%s: detail: Expecting an unsigned integer, \"time\" or \"rand\".\n", progname);
+						bad_option("error while setting random seed from --random-seed option");
+					}
+					o->random_seed = optarg;
+				}
+				break;
+			case 14:
+				o->max_tries = parse_int(optarg, "--max-tries", 0, INT_MAX);
+				break;
+			case 200:
+				o->sweep = optarg;
+				break;
+			case 201:
+				o->repeats = parse_int(optarg, "--repeats", 1, INT_MAX);
+				break;
+			case 202:
+				o->label = optarg;
+				break;
+			case 203:
+				if (!add_pair(&o->tags, optarg))
+					bad_option("invalid tag: \"%s\" (expecting KEY=VALUE)", optarg);
+				break;
+			default:
+				try_help();
+		}
+	}
+	if (optind < argc)
+		o->dbname = argv[optind++];
+	if (optind < argc)
+	{
+		fprintf(stderr, "%s: error: too many command-line arguments (first is \"%s\")\n",
+				progname, argv[optind]);
+		try_help();
+	}
+
+	if (o->variables.len)
+		buf_append(&o->variables, "}");
+	if (o->tags.len)
+		buf_append(&o->tags, "}");
+
+	if (o->init)
+	{
+		if (o->bench_option)
+			bad_option("some of the specified options cannot be used in initialization (-i) mode");
+		if (o->partition_method && (!o->partitions || atoi(o->partitions) == 0))
+			bad_option("--partition-method requires greater than zero --partitions");
+		return;
+	}
+	if (o->init_option)
+		bad_option("some of the specified options cannot be used in benchmarking mode");
+	if (o->duration && o->transactions)
+		bad_option("specify either a number of transactions (-t) or a duration (-T), not both");
+	if (o->progress_timestamp && o->progress == 0)
+		bad_option("--progress-timestamp is allowed only under --progress");
+	if (o->max_tries && atoi(o->max_tries) == 0 && !o->latency_limit && !o->duration)
+		bad_option("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
+	if (o->sweep && o->clients)
+		bad_option("--sweep gives the client counts: do not give -c/--client too");
+	if (o->repeats && !o->sweep)
+		bad_option("--repeats is allowed only with --sweep");
+}
+
+static PGconn *
+connect_db(const Options *o)
+{
+	const char *keywords[] = {"host", "port", "user", "dbname", "fallback_application_name", NULL};
+	const char *values[] = {o->host, o->port, o->user, o->dbname, progname, NULL};
+	PGconn	   *conn = PQconnectdbParams(keywords, values, 1);
+
+	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
+	{
+		fprintf(stderr, "%s: error: %s", progname, conn ? PQerrorMessage(conn) : "out of memory\n");
+		PQfinish(conn);
+		exit(1);
+	}
+	PQsetNoticeReceiver(conn, on_notice, NULL);
+	return conn;
+}
+
+static int
+run_init(PGconn *conn, const Options *o)
+{
+	Call		c = {0};
+	PGresult   *res;
+	PGcancel   *cancel;
+
+	call_add(&c, "scale", "int", o->scale);
+	call_add(&c, "fillfactor", "int", o->fillfactor);
+	call_add(&c, "partitions", "int", o->partitions);
+	call_add(&c, "partition_method", "text", o->partition_method);
+	call_add(&c, "unlogged", "boolean", o->unlogged ? "true" : NULL);
+	call_add(&c, "foreign_keys", "boolean", o->foreign_keys ? "true" : NULL);
+	fprintf(stderr, "dropping old tables...\ncreating tables...\ngenerating data (server-side)...\n");
+	cancel = PQgetCancel(conn);
+	init_cancel = cancel;
+	res = call_run(conn, "pgbench_init", &c);
+	init_cancel = NULL;
+	PQfreeCancel(cancel);
+	if (interrupted)
+	{
+		PQfinish(conn);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
+	if (res == NULL)
+		return 1;
+	fprintf(stderr, "%s\n", PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 0;
+}
+
+/*
+ * The name a -f file's text is registered under: "file-" and its base name
+ * without the extension, each byte that a script name may not have made
+ * '_' (add_script: letters, digits, '_' and '-', at most 63 bytes).
+ */
+static const char *
+script_name(const char *path)
+{
+	static char name[64];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t		len = strlen(base);
+	size_t		n;
+
+	if (strrchr(base, '.') && strrchr(base, '.') != base)
+		len = strrchr(base, '.') - base;
+	n = (size_t) snprintf(name, sizeof(name), "file-%.*s", (int) len, base);
+	for (size_t i = 5; i < n && i < sizeof(name) - 1; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+			  (name[i] >= '0' && name[i] <= '9') || name[i] == '-' || name[i] == '_'))
+			name[i] = '_';
+	return name;
+}
+
+/*
+ * The run's mix in run_bench's spelling ("name@w, name@w"); each -f file's
+ * text is registered first (script_name).
+ */
+static const char *
+build_mix(PGconn *conn, const Options *o)
+{
+	Buf			mix = {0};
+
+	if (o->nscripts == 0)
+		return "tpcb-like";
+	for (int i = 0; i < o->nscripts; i++)
+	{
+		const char *arg = o->scripts[i];
+		const char *at = strrchr(arg, '@');
+		char	   *name = at ? strndup(arg, at - arg) : strdup(arg);
+
+		if (o->script_is_file[i])
+		{
+			FILE	   *f = fopen(name, "r");
+			Buf			body = {0};
+			char		chunk[8192];
+			size_t		n;
+			const char *base = script_name(name);
+			const char *params[2];
+			PGresult   *res;
+
+			if (f == NULL)
+			{
+				fprintf(stderr, "%s: error: could not open file \"%s\": %s\n", progname, name, strerror(errno));
+				exit(1);
+			}
+			buf_append(&body, "%s", "");
+			while ((n = fread(chunk, 1, sizeof(chunk) - 1, f)) > 0)
+			{
+				chunk[n] = '\0';
+				buf_append(&body, "%s", chunk);
+			}
+			fclose(f);
+			params[0] = base;
+			params[1] = body.data;
+			res = query(conn, "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params);
+			PQclear(res);
+			free(body.data);
+			buf_append(&mix, "%s%s%s", mix.len ? ", " : "", base, at ? at : "");
+		}
+		else
+			buf_append(&mix, "%s%s%s", mix.len ? ", " : "", name, at ? at : "");
+		free(name);
+	}
+	return mix.data;
+}
+
+/* --sweep: "MIN..MAX" into min_clients, max_clients; "N,N,..." into clients */
+static void
+add_sweep(Call *c, const char *sweep)
+{
+	const char *dots = strstr(sweep, "..");
+
+	if (dots)
+	{
+		char	   *lo = strndup(sweep, dots - sweep);
+
+		call_add(c, "min_clients", "int", parse_int(lo, "--sweep", 1, INT_MAX));
+		call_add(c, "max_clients", "int", parse_int(dots + 2, "--sweep", 1, INT_MAX));
+	}
+	else
+	{
+		Buf			arr = {0};
+		char	   *copy = strdup(sweep);
+
+		buf_append(&arr, "{");
+		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+			buf_append(&arr, "%s%s", arr.len > 1 ? "," : "", parse_int(tok, "--sweep", 1, INT_MAX));
+		buf_append(&arr, "}");
+		if (arr.len == 2)
+			bad_option("invalid value \"%s\" for option --sweep", sweep);
+		call_add(c, "clients", "int[]", arr.data);
+	}
+}
+
+/*
+ * Prints the pgbench part of pgbenchx.report(id): what pgbench would print
+ * with these options.  report() prints as with -P and -r (pgbenchx always
+ * measures both): without -P, -R or -L pgbench prints no "latency stddev",
+ * and without -r no statement latencies.
+ */
+static void
+print_report(PGconn *conn, const char *id, const Options *o)
+{
+	const char *params[1] = {id};
+	PGresult   *res = query(conn, "SELECT pgbenchx.report($1::bigint)", 1, params);
+	char	   *text = strdup(PQgetvalue(res, 0, 0));
+	bool		stddev = o->progress || o->rate || o->latency_limit;
+
+	PQclear(res);
+	for (char *line = text, *next; line && *line; line = next)
+	{
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strcmp(line, "-- pgbenchx --") == 0)
+			break;
+		if (!stddev && strncmp(line, "latency stddev = ", 17) == 0)
+			continue;
+		if (!o->per_command)
+		{
+			const char *p = line;
+
+			if (strncmp(p, " - ", 3) == 0)
+				p += 3;
+			if (strncmp(p, "statement latencies in milliseconds", 35) == 0)
+				continue;
+			p = line;
+			while (*p == ' ')
+				p++;
+			if (*p == '-')
+				p++;
+			if (p != line && *line == ' ' && strspn(p, "0123456789") > 0)
+			{
+				p += strspn(p, "0123456789");
+				if (p[0] == '.' && strspn(p + 1, "0123456789") == 3 && p[4] == ' ')
+					continue;	/* a statement's line: "   %11.3f  %10d  cmd" */
+			}
+		}
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+	free(text);
+}
+
+/*
+ * -P: pgbench's progress lines for the run's complete windows of N seconds
+ * since *done, from its samples.  The stddev is the window's histogram's
+ * (bucket midpoints: within the histograms' 0.78%).  Lag, skipped and
+ * retries are not in the samples and are not printed.
+ */
+static void
+print_progress(PGconn *conn, const char *run, int every, bool timestamp, int *done)
+{
+	char		from[16], to[16];
+	const char *params[3];
+	PGresult   *res;
+	int			last;
+
+	params[0] = run;
+	res = query(conn, "SELECT coalesce(max(second), 0) FROM pgbenchx.samples WHERE run_id = $1::bigint", 1, params);
+	last = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	while (last >= *done + every)
+	{
+		snprintf(from, sizeof(from), "%d", *done);
+		snprintf(to, sizeof(to), "%d", *done + every);
+		params[1] = from;
+		params[2] = to;
+		res = query(conn,
+					"WITH s AS (SELECT * FROM pgbenchx.samples WHERE run_id = $1::bigint"
+					"           AND second > $2::int AND second <= $3::int),"
+					" b AS (SELECT x.lower_ms, x.upper_ms, x.count FROM s,"
+					"       LATERAL pgbenchx.latency_buckets(s.latency_hist) x),"
+					" m AS (SELECT sum(count * (lower_ms + upper_ms) / 2) / nullif(sum(count), 0) AS mean,"
+					"              sum(count * ((lower_ms + upper_ms) / 2) ^ 2) / nullif(sum(count), 0) AS sq FROM b)"
+					" SELECT coalesce(sum(transactions), 0) / greatest(sum(covered_s), 1e-9),"
+					"        coalesce(sum(transactions * latency_avg_ms) / nullif(sum(transactions), 0), 0),"
+					"        coalesce((SELECT sqrt(greatest(sq - mean ^ 2, 0)) FROM m), 0),"
+					"        coalesce(sum(failed), 0),"
+					"        extract(epoch FROM (SELECT started_at FROM pgbenchx.runs WHERE run_id = $1::bigint)) + $3::int"
+					" FROM s",
+					3, params);
+		if (timestamp)
+			fprintf(stderr, "progress: %.3f s", atof(PQgetvalue(res, 0, 4)));
+		else
+			fprintf(stderr, "progress: %.1f s", (double) (*done + every));
+		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed\n",
+				atof(PQgetvalue(res, 0, 0)), atof(PQgetvalue(res, 0, 1)),
+				atof(PQgetvalue(res, 0, 2)), PQgetvalue(res, 0, 3));
+		PQclear(res);
+		*done += every;
+	}
+}
+
+/* ends the program after a SIGINT: the run cancelled on the server, then SIGINT */
+static void
+cancel_and_exit(PGconn *conn, const char *id, bool sweep)
+{
+	const char *params[1] = {id};
+	PGresult   *res = query(conn, "SELECT pgbenchx.cancel($1::bigint)", 1, params);
+
+	PQclear(res);
+	for (int i = 0; i < 100; i++)
+	{
+		res = query(conn, sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
+					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
+		if (PQntuples(res) == 0 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
+		{
+			PQclear(res);
+			break;
+		}
+		PQclear(res);
+		sleep_ms(100);
+	}
+	fprintf(stderr, "%s: %s %s cancelled on the server\n", progname, sweep ? "sweep" : "run", id);
+	PQfinish(conn);
+	signal(SIGINT, SIG_DFL);
+	raise(SIGINT);
+	exit(130);
+}
+
+/*
+ * Follows a run (or each run of a sweep) to its end, printing progress and
+ * each finished run's report and id; returns the exit code.
+ */
+static int
+follow(PGconn *conn, const char *id, bool sweep, const Options *o)
+{
+	const char *params[2];
+	char		lastbuf[24] = "0";
+	char		current[24] = "";
+	int			progress_done = 0;
+	int			code = 0;
+
+	params[0] = id;
+	for (;;)
+	{
+		PGresult   *res;
+		bool		running;
+
+		if (interrupted)
+			cancel_and_exit(conn, id, sweep);
+
+		/* first the status: a run's row is final before its sweep's is */
+		res = query(conn, sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
+					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
+		running = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "running") == 0;
+		if (!running && sweep && PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "completed") != 0)
+		{
+			fprintf(stderr, "%s: error: sweep %s %s\n", progname, id, PQgetvalue(res, 0, 0));
+			code = 2;
+		}
+		PQclear(res);
+
+		/* then the runs that ended since the last look, in order */
+		params[1] = lastbuf;
+		res = query(conn, sweep
+					? "SELECT run_id, status, coalesce(aborted_clients, 0), coalesce(error, '') FROM pgbenchx.runs"
+					"  WHERE sweep_id = $1::bigint AND run_id > $2::bigint AND status <> 'running' ORDER BY run_id"
+					: "SELECT run_id, status, coalesce(aborted_clients, 0), coalesce(error, '') FROM pgbenchx.runs"
+					"  WHERE run_id = $1::bigint AND $2::bigint = 0 AND status <> 'running'",
+					2, params);
+		for (int i = 0; i < PQntuples(res); i++)
+		{
+			const char *run = PQgetvalue(res, i, 0);
+			const char *status = PQgetvalue(res, i, 1);
+
+			if (o->progress && strcmp(run, current) == 0)
+				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+			print_report(conn, run, o);
+			if (strcmp(status, "completed") != 0)
+			{
+				fprintf(stderr, "%s: error: run %s %s%s%s\n", progname, run, status,
+						*PQgetvalue(res, i, 3) ? ": " : "", PQgetvalue(res, i, 3));
+				code = 2;
+			}
+			if (strcmp(status, "failed") == 0 || strcmp(status, "aborted") == 0 ||
+				atoi(PQgetvalue(res, i, 2)) > 0)
+			{
+				fprintf(stderr, "%s: error: Run was aborted; the above results are incomplete.\n", progname);
+				code = 2;
+			}
+			printf("run_id = %s\n", run);
+			fflush(stdout);
+			snprintf(lastbuf, sizeof(lastbuf), "%s", run);
+		}
+		PQclear(res);
+		if (!running)
+			break;
+
+		if (o->progress)
+		{
+			char		run[24] = "";
+
+			res = query(conn, sweep
+						? "SELECT max(run_id) FROM pgbenchx.runs WHERE sweep_id = $1::bigint AND status = 'running'"
+						: "SELECT $1::bigint", 1, params);
+			if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+				snprintf(run, sizeof(run), "%s", PQgetvalue(res, 0, 0));
+			PQclear(res);
+			if (*run)
+			{
+				if (strcmp(run, current) != 0)
+				{
+					snprintf(current, sizeof(current), "%s", run);
+					progress_done = 0;
+				}
+				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+			}
+		}
+		sleep_ms(200);
+	}
+	if (sweep)
+	{
+		PGresult   *res = query(conn, "SELECT pgbenchx.report($1::bigint)", 1, params);
+
+		printf("%s\nsweep_id = %s\n", PQgetvalue(res, 0, 0), id);
+		PQclear(res);
+	}
+	return code;
+}
+
+static int
+run_bench(PGconn *conn, const Options *o)
+{
+	Call		c = {0};
+	PGresult   *res;
+	char	   *id;
+	bool		sweep = o->sweep != NULL;
+	const char *sv = PQparameterStatus(conn, "server_version");
+	int			code;
+
+	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
+	fflush(stdout);
+	if (sweep)
+		add_sweep(&c, o->sweep);
+	else
+		call_add(&c, "clients", "int", o->clients ? o->clients : "1");
+	call_add(&c, "duration", "int", o->duration);
+	call_add(&c, "transactions", "bigint",
+			 o->duration ? NULL : o->transactions ? o->transactions : "10");
+	call_add(&c, "script", "text", build_mix(conn, o));
+	call_add(&c, "jobs", "int", o->jobs ? o->jobs : "1");
+	call_add(&c, "protocol", "text", o->protocol);
+	call_add(&c, "vacuum", "boolean", o->no_vacuum ? "false" : NULL);
+	call_add(&c, "checkpoint", "boolean", "false");	/* pgbench makes none */
+	call_add(&c, "label", "text", o->label);
+	call_add(&c, "random_seed", "bigint", o->random_seed);
+	if (o->variables.len)
+		call_add(&c, "variables", "jsonb", o->variables.data);
+	call_add(&c, "rate", "float8", o->rate);
+	call_add(&c, "latency_limit", "float8", o->latency_limit);
+	call_add(&c, "max_tries", "int", o->max_tries);
+	call_add(&c, "connect_per_transaction", "boolean", o->connect ? "true" : NULL);
+	if (o->tags.len)
+		call_add(&c, "tags", "jsonb", o->tags.data);
+	call_add(&c, "repeats", "int", o->repeats);
+
+	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
+	if (res == NULL)
+		return 1;
+	id = strdup(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	code = follow(conn, id, sweep, o);
+	free(id);
+	return code;
+}
+
+int
+main(int argc, char **argv)
+{
+	Options		o = {0};
+	PGconn	   *conn;
+	int			code;
+	struct sigaction sa;
+
+	if (argc > 1)
+	{
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0)
+		{
+			usage();
+			return 0;
+		}
+		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+		{
+			printf("pgbenchx (pgbenchx) %s, pgbench 15's command line; libpq %d\n",
+				   PGBENCHX_CLI_VERSION, PQlibVersion());
+			return 0;
+		}
+	}
+	parse_options(argc, argv, &o);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: a sleep ends at once */
+
+	conn = connect_db(&o);
+	code = o.init ? run_init(conn, &o) : run_bench(conn, &o);
+	PQfinish(conn);
+	return code;
+}

@@ -1,0 +1,207 @@
+# The client program pgbenchx (src/cli/, issue 24's first slice), side by
+# side with the stock pgbench of the server's major: -i through
+# pgbench_init; a run prints pgbench's lines in pgbench's order and formats
+# (numbers stripped to their shape, as 040 compares report() with pgbench),
+# the "tps =" line of the seed-000 loop's grep in the same form, then the
+# stored run id, and the run is in pgbenchx.runs with the options given; -P
+# prints pgbench's progress lines; -f sends a file's text; bad options exit
+# 1 with pgbench's words; a run whose clients abort exits 2, as pgbench's;
+# --sweep makes a sweep; SIGINT cancels the run on the server.  Short runs
+# (1-2 s), scale 1.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('cli');
+my $cli = pgbenchx_cli();
+my $pgbench = major_pgbench();
+my $db = $node->connstr('postgres');
+
+# run(program, args...): exit code, stdout, stderr
+sub run
+{
+	my ($prog, @args) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ $prog, @args ], '>', \$out, '2>', \$err);
+	return ($? >> 8, $out, $err);
+}
+
+# the shape of a summary line (040's rule): numbers by their format
+sub shape
+{
+	my @out;
+	foreach my $line (@_)
+	{
+		my $l = $line;
+		$l =~ s/^(SQL script \d+:) .*/$1 NAME/;
+		if ($l =~ /^ +-?\d+\.\d{3} /)
+		{
+			my $cmd = $l =~ s/^((?: +-?\d+(?:\.\d{3})?)+)//r;
+			$cmd =~ s/\b\d+\b/N/g;
+			push @out, "STATEMENT $cmd";
+			next;
+		}
+		$l =~ s/-?\d+\.\d{6}\b/F6/g;
+		$l =~ s/-?\d+\.\d{3}\b/F3/g;
+		$l =~ s/-?\d+\.\d\b/F1/g;
+		$l =~ s/\b\d+\b/N/g;
+		push @out, $l;
+	}
+	return join("\n", @out);
+}
+
+# stdout without its banner (and, for pgbenchx, without its id line)
+sub summary
+{
+	my ($out) = @_;
+	my @lines = split /\n/, $out;
+	shift @lines if @lines && $lines[0] =~ /^pgbenchx? \(/;
+	return grep { !/^run_id = \d+$/ } @lines;
+}
+
+# -i: pgbench_init, the tables there
+my ($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
+is($rc, 0, '-i exits 0') or diag($err);
+like($err, qr/^done in [0-9.]+ s/m, '-i prints pgbench_init\'s "done in" line');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1', '-i -s 1 made scale 1');
+like($node->safe_psql('postgres', "SELECT reloptions::text FROM pg_class WHERE relname = 'pgbench_accounts'"),
+	qr/fillfactor=90/, '-F reaches pgbench_init');
+
+# runs side by side: the same lines in the same order
+my @cases = (
+	[ 'select-only, -T', [ '-c', '2', '-j', '1', '-T', '1', '-S' ] ],
+	[ 'tpcb-like, -t, -M prepared, -r', [ '-c', '2', '-j', '2', '-t', '20', '-M', 'prepared', '-r' ] ],
+	[ 'a mix with -P, -n', [ '-c', '2', '-j', '1', '-T', '2', '-b', 'simple-update@2', '-S', '-P', '1', '-n' ] ],
+	[ '-R with -L', [ '-c', '2', '-j', '1', '-T', '1', '-S', '-R', '100', '-L', '50' ] ],
+);
+foreach my $c (@cases)
+{
+	my ($name, $args) = @$c;
+	my ($src, $sout, $serr) = run($pgbench, @$args, $db);
+	is($src, 0, "$name: stock pgbench") or diag($serr);
+	my ($xrc, $xout, $xerr) = run($cli, @$args, $db);
+	is($xrc, 0, "$name: pgbenchx exits 0") or diag($xerr);
+	my @want = summary($sout);
+	my @got = summary($xout);
+	cmp_ok(scalar(@want), '>=', 10, "$name: stock pgbench printed its summary");
+	is(shape(@got), shape(@want), "$name: pgbench's lines, order and formats")
+	  or diag("pgbenchx:\n$xout\npgbench:\n$sout");
+	is(shape(grep { /tps =/ } split /\n/, $xout), shape(grep { /tps =/ } split /\n/, $sout),
+		"$name: grep 'tps =' has pgbench's form");
+	like($xout, qr/\nrun_id = \d+\n\z/, "$name: the stored run id");
+	my ($id) = $xout =~ /^run_id = (\d+)$/m;
+	my ($tx) = $xout =~ /^number of transactions actually processed: (\d+)/m;
+	is($node->safe_psql('postgres', "SELECT status, transactions FROM pgbenchx.runs WHERE run_id = $id"),
+		"completed|$tx", "$name: run $id is stored, with the transactions printed");
+	if ($name =~ /-P/)
+	{
+		like($xerr, qr/^progress: \d+\.\d s, \d+\.\d tps, lat \d+\.\d{3} ms stddev \d+\.\d{3}, \d+ failed$/m,
+			"$name: pgbench's progress lines");
+	}
+}
+
+# the options given are the stored run's
+($rc, $out, $err) = run($cli, '-c', '3', '-j', '1', '-t', '5', '-S', '-C', '--max-tries', '2',
+	'--random-seed', '42', '--label', 'from the cli', '--tag', 'fs=ext4', $db);
+is($rc, 0, 'a run with labelled options') or diag($err);
+my ($id) = $out =~ /^run_id = (\d+)$/m;
+is($node->safe_psql('postgres',
+		"SELECT clients, jobs, transactions_per_client, script, connect_per_transaction, max_tries, random_seed, label, tags->>'fs'"
+	  . " FROM pgbenchx.runs WHERE run_id = $id"),
+	'3|1|5|select-only|t|2|42|from the cli|ext4', 'the run is stored with the options given');
+
+# -f: the file's text, registered, with its weight and -D's variables
+my $file = $node->basedir . '/mine.sql';
+open(my $fh, '>', $file) or die "$file: $!";
+print $fh "\\set aid random(1, :naccounts)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n";
+close $fh;
+my ($src, $sout, $serr) = run($pgbench, '-c', '1', '-t', '10', '-f', "$file\@2", '-S', '-D', 'naccounts=1000', $db);
+($rc, $out, $err) = run($cli, '-c', '1', '-t', '10', '-f', "$file\@2", '-S', '-D', 'naccounts=1000', $db);
+is($rc, 0, '-f FILE@W with -D') or diag($err);
+is(shape(summary($out)), shape(summary($sout)), '-f: pgbench\'s lines') or diag("pgbenchx:\n$out\npgbench:\n$sout");
+($id) = $out =~ /^run_id = (\d+)$/m;
+is($node->safe_psql('postgres', "SELECT script FROM pgbenchx.runs WHERE run_id = $id"),
+	'file-mine@2, select-only@1', '-f: the registered file in the mix');
+like($node->safe_psql('postgres', "SELECT body FROM pgbenchx.custom_scripts WHERE name = 'file-mine'"),
+	qr/^\\set aid random\(1, :naccounts\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\s*$/,
+	'-f: the file\'s text is registered');
+
+# bad options: exit 1, pgbench's words
+foreach my $bad ([ '--bogus' ], [ '-c', '0' ], [ '-M', 'pipelined' ], [ '-c', 'x' ],
+	[ '-t', '1', '-T', '1' ], [ '-i', '-c', '2' ], [ '--partition-method', 'hash', '-i' ])
+{
+	my ($s_rc, undef, $s_err) = run($pgbench, @$bad, $db);
+	my ($x_rc, undef, $x_err) = run($cli, @$bad, $db);
+	is($x_rc, 1, "@$bad: exit 1");
+	is($s_rc, 1, "@$bad: stock pgbench exits 1 too");
+	s/^\S*pgbenchx?:/PROG:/mg, s/"\S*pgbenchx? --help"/"PROG --help"/g foreach ($s_err, $x_err);
+	is($x_err, $s_err, "@$bad: pgbench's words");
+}
+foreach my $refused ([ '-l' ], [ '--aggregate-interval', '1' ], [ '--tablespace', 'x', '-i' ])
+{
+	($rc, $out, $err) = run($cli, @$refused, $db);
+	is($rc, 1, "@$refused: refused, exit 1");
+	like($err, qr/^pgbenchx: error: option \S+ is not supported by pgbenchx\npgbenchx: detail: \S.*\n\z/,
+		"@$refused: with the reason");
+}
+
+# a run whose clients abort: exit 2, as pgbench's
+open($fh, '>', "$file.bad") or die;
+print $fh "SELECT 1/0;\n";
+close $fh;
+($src) = run($pgbench, '-c', '1', '-t', '2', '-f', "$file.bad", $db);
+is($src, 2, 'stock pgbench exits 2 when its clients abort');
+($rc, $out, $err) = run($cli, '-c', '1', '-t', '2', '-f', "$file.bad", $db);
+is($rc, 2, 'pgbenchx exits 2 when its clients abort');
+like($err, qr/Run was aborted; the above results are incomplete\./, 'and says so as pgbench does');
+like($out, qr/^run_id = \d+$/m, 'the aborted run\'s id');
+
+# --sweep: one run per client count, a report each, then the sweep's table
+($rc, $out, $err) = run($cli, '--sweep', '1..2', '-t', '10', '-S', $db);
+is($rc, 0, '--sweep 1..2') or diag($err);
+my @ids = $out =~ /^run_id = (\d+)$/mg;
+is(scalar(@ids), 2, '--sweep: two runs, one id each');
+is(scalar(() = $out =~ /^tps = /mg), 2, "--sweep: grep 'tps =' finds a line per run");
+my ($sweep) = $out =~ /^sweep_id = (\d+)$/m;
+ok($sweep, '--sweep: the sweep id');
+is($node->safe_psql('postgres', "SELECT string_agg(clients::text, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+	'1,2', '--sweep: the sweep is stored');
+($rc, $out, $err) = run($cli, '--sweep', '2,1', '--repeats', '2', '-t', '5', '-S', $db);
+is($rc, 0, '--sweep 2,1 --repeats 2') or diag($err);
+($sweep) = $out =~ /^sweep_id = (\d+)$/m;
+is($node->safe_psql('postgres', "SELECT string_agg(clients || '/' || repeat, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),
+	'2/1,1/1,2/2,1/2', '--sweep list with --repeats: the ladder twice');
+
+# SIGINT: the run cancelled on the server, the program ended by SIGINT
+my ($in, $hout, $herr) = ('', '', '');
+my $h = IPC::Run::start([ $cli, '-c', '1', '-T', '60', '-S', $db ], '<', \$in, '>', \$hout, '2>', \$herr);
+ok(run_sampled($node, 'true'), 'SIGINT: the run is measuring');
+$h->signal('INT');
+$h->finish;
+is($h->full_result & 127, 2, 'SIGINT: pgbenchx ends by SIGINT, as pgbench') or diag($herr);
+like($herr, qr/run \d+ cancelled on the server/, 'SIGINT: it says so');
+is($node->safe_psql('postgres', "SELECT status FROM pgbenchx.runs ORDER BY run_id DESC LIMIT 1"),
+	'cancelled', 'SIGINT: the run is cancelled on the server');
+
+# --help in pgbench's layout, --version
+($rc, $out) = run($cli, '--help');
+is($rc, 0, '--help');
+my ($s_help) = (run($pgbench, '--help'))[1];
+my @sections = grep { /^[A-Z].*:$/ } split /\n/, $s_help;
+foreach my $section (@sections)
+{
+	next if $section =~ /^Report bugs|home page/;
+	like($out, qr/^\Q$section\E$/m, "--help has pgbench's section \"$section\"");
+}
+($rc, $out) = run($cli, '--version');
+like($out, qr/^pgbenchx \(pgbenchx\) \d+\.\d+/, '--version');
+
+ok(nothing_left($node), 'nothing left running');
+$node->stop;
+done_testing();
