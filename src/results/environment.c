@@ -4,7 +4,9 @@
  *	  The environment a benchmark runs in, as the server process itself
  *	  sees it: the OS (uname, distribution), the CPU model and online count,
  *	  total memory, a virtualization hint, the file system type, mount
- *	  options and device of data_directory and of pg_wal, version() and the
+ *	  options and device of data_directory and of pg_wal (and of the
+ *	  tablespace of the run's pgbench_accounts, when it is not pg_default),
+ *	  version() and the
  *	  build facts, and the settings.  One row per distinct environment in
  *	  pgbenchx.environments, deduplicated by env_hash among the rows this
  *	  server captured (imported_by NULL): a row import() added is never
@@ -45,6 +47,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/tablespace.h"
 #include "common/string.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -84,6 +87,8 @@ typedef struct EnvironmentFacts
 	char	   *virtualization;
 	EnvironmentMount data;
 	EnvironmentMount wal;
+	char	   *tablespace_name;	/* NULL: pg_default, or none known */
+	EnvironmentMount tablespace;
 } EnvironmentFacts;
 
 /*
@@ -738,7 +743,7 @@ environment_settings_json(void)
 	return buf.data;
 }
 
-#define ENVIRONMENT_NARGS 18
+#define ENVIRONMENT_NARGS 22
 
 /*
  * The row is built in SQL from the OS facts (parameters) and the server's
@@ -756,7 +761,7 @@ environment_settings_json(void)
  * own row is not visible to the second branch, which finds the row that
  * was already there.
  */
-#define ENVIRONMENT_SQL(CAPTURED, CONFLICT) \
+#define ENVIRONMENT_SQL(CAPTURED, CONFLICT, TBLSPC, TBLSPC_COLS) \
 "WITH e AS (" \
 "  SELECT $1::text AS hostname, $2::text AS os_sysname, $3::text AS os_release," \
 "         $4::text AS os_version, $5::text AS os_machine, $6::text AS os_distribution," \
@@ -769,13 +774,13 @@ environment_settings_json(void)
 "         pg_catalog.current_setting('wal_block_size')::int AS wal_block_size," \
 "         pg_catalog.pg_size_bytes(pg_catalog.current_setting('segment_size')) AS segment_size," \
 "         pg_catalog.current_setting('integer_datetimes')::boolean AS integer_datetimes," \
-"         $18::jsonb AS settings)," \
+"         $18::jsonb AS settings" TBLSPC ")," \
 " h AS (SELECT pg_catalog.md5(pg_catalog.to_jsonb(e)::text) AS env_hash, e.* FROM e)," \
 " ins AS (INSERT INTO pgbenchx.environments (env_hash, hostname, os_sysname, os_release," \
 "           os_version, os_machine, os_distribution, cpu_model, cpu_count, memory_bytes," \
 "           virtualization, data_fstype, data_mount_options, data_device, wal_fstype," \
 "           wal_mount_options, wal_device, pg_version, pointer_bits, block_size," \
-"           wal_block_size, segment_size, integer_datetimes, settings)" \
+"           wal_block_size, segment_size, integer_datetimes, settings" TBLSPC_COLS ")" \
 "         SELECT * FROM h" \
 "         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x" \
 "                           WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash" CAPTURED ")" \
@@ -787,7 +792,10 @@ environment_settings_json(void)
 " LIMIT 1"
 
 static const char *const environment_sql =
-	ENVIRONMENT_SQL(" AND x.imported_by IS NULL", "(env_hash) WHERE imported_by IS NULL");
+	ENVIRONMENT_SQL(" AND x.imported_by IS NULL", "(env_hash) WHERE imported_by IS NULL",
+					", $19::text AS tablespace_name, $20::text AS tablespace_fstype,"
+					" $21::text AS tablespace_mount_options, $22::text AS tablespace_device",
+					", tablespace_name, tablespace_fstype, tablespace_mount_options, tablespace_device");
 
 /*
  * The SQL of pgbenchx 0.4 and before, whose environments have no
@@ -795,7 +803,7 @@ static const char *const environment_sql =
  * works there until ALTER EXTENSION pgbenchx UPDATE, as it did.
  */
 static const char *const environment_sql_before_05 =
-	ENVIRONMENT_SQL("", "(env_hash)");
+	ENVIRONMENT_SQL("", "(env_hash)", "", "");
 
 /* Does this database's pgbenchx.environments have imported_by (0.5 on)? */
 static bool
@@ -807,8 +815,33 @@ environment_has_provenance(void)
 	return OidIsValid(rel) && get_attnum(rel, "imported_by") != InvalidAttrNumber;
 }
 
+/*
+ * The tablespace spc, named spcname where the clients' database sees it:
+ * its directory ($PGDATA/pg_tblspc/<oid>, the symbolic link resolved) on
+ * this server, if this server has a tablespace of that oid and that name
+ * (a run whose clients are on another server records none).
+ */
+static void
+environment_tablespace(EnvironmentFacts *e, Oid spc, const char *spcname)
+{
+	char		resolved[MAXPGPATH > PATH_MAX ? MAXPGPATH : PATH_MAX];
+	char	   *name;
+	char	   *dir;
+
+	if (!OidIsValid(spc) || spcname == NULL)
+		return;
+	name = get_tablespace_name(spc);
+	if (name == NULL || strcmp(name, spcname) != 0)
+		return;
+	dir = psprintf("%s/pg_tblspc/%u", DataDir, spc);
+	if (realpath(dir, resolved))
+		dir = pstrdup(resolved);
+	e->tablespace_name = name;
+	environment_mount(dir, &e->tablespace);
+}
+
 int64
-environment_capture(void)
+environment_capture(Oid tablespace, const char *tablespace_name)
 {
 	EnvironmentFacts e;
 	Oid			types[ENVIRONMENT_NARGS];
@@ -829,6 +862,7 @@ environment_capture(void)
 
 	memset(&e, 0, sizeof(e));
 	environment_os(&e);
+	environment_tablespace(&e, tablespace, tablespace_name);
 
 	ENV_TEXT(e.hostname);
 	ENV_TEXT(e.sysname);
@@ -850,6 +884,10 @@ environment_capture(void)
 	types[n] = TEXTOID;
 	nulls[n] = ' ';
 	values[n++] = CStringGetTextDatum(environment_settings_json());
+	ENV_TEXT(e.tablespace_name);
+	ENV_TEXT(e.tablespace.fstype);
+	ENV_TEXT(e.tablespace.options);
+	ENV_TEXT(e.tablespace.device);
 	Assert(n == ENVIRONMENT_NARGS);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -899,5 +937,5 @@ PG_FUNCTION_INFO_V1(pgbenchx_capture_environment);
 Datum
 pgbenchx_capture_environment(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT64(environment_capture());
+	PG_RETURN_INT64(environment_capture(InvalidOid, NULL));
 }

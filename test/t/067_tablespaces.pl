@@ -10,7 +10,11 @@
 #    (pg_relation_filepath starts with pg_tblspc/<oid>/);
 #  - a name that is no tablespace is refused before anything is dropped;
 #    a role without CREATE on the tablespace gets PostgreSQL's own
-#    permission error, and nothing changes.
+#    permission error, and nothing changes;
+#  - seed 001 on one server: a run on each of two databases whose pgbench
+#    tables are in two tablespaces, driven from a third with conninfo
+#    dbname=...: each run's environment names its tablespace and its file
+#    system, env_diff shows the difference; a run on pg_default names none.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -182,6 +186,44 @@ like($node->safe_psql('by_pgbenchx',
 like($node->safe_psql('by_pgbenchx',
 		q{SELECT pg_relation_filepath('alice.pgbench_accounts')}),
 	qr{^pg_tblspc/$ts_oid{ts_a}/}, '... and her accounts are in ts_a');
+
+# seed 001 on one server: two databases, two tablespaces, driven from postgres
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbenchx');
+my %run;
+foreach my $side ([ 'db_a', 'ts_a' ], [ 'db_b', 'ts_b' ], [ 'db_default', undef ])
+{
+	my ($db, $ts) = @$side;
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql($db, 'CREATE EXTENSION pgbenchx');
+	init($db, defined $ts ? "1, tablespace => '$ts'" : '1');
+	$run{$db} = $node->safe_psql('postgres',
+		"SELECT run_bench(2, 2, 'select-only', checkpoint => false, conninfo => 'dbname=$db')");
+	$node->safe_psql('postgres', "SET client_min_messages = warning; CALL pgbenchx.wait($run{$db})");
+	is($node->safe_psql('postgres', "SELECT status FROM pgbenchx.runs WHERE run_id = $run{$db}"),
+		'completed', "the run on $db completed");
+}
+sub env_of
+{
+	my ($db) = @_;
+	return $node->safe_psql('postgres', qq{
+		SELECT concat_ws('|', coalesce(e.tablespace_name, 'NULL'), e.tablespace_fstype IS NOT NULL,
+		                 e.tablespace_mount_options IS NOT NULL, e.tablespace_device IS NOT NULL,
+		                 e.tablespace_fstype IS NOT DISTINCT FROM e.data_fstype)
+		FROM pgbenchx.runs r JOIN pgbenchx.environments e USING (environment_id)
+		WHERE r.run_id = $run{$db}});
+}
+# the tablespaces' directories are under the node's directory: the data
+# directory's file system
+is(env_of('db_a'), 'ts_a|t|t|t|t', "the run on db_a: its environment names ts_a and its file system");
+is(env_of('db_b'), 'ts_b|t|t|t|t', "the run on db_b: its environment names ts_b and its file system");
+is(env_of('db_default'), 'NULL|f|f|f|f', 'a run on pg_default: no tablespace');
+is($node->safe_psql('postgres', qq{
+		SELECT string_agg(format('%s %s %s', attribute, a, b), ', ' ORDER BY attribute)
+		FROM pgbenchx.env_diff($run{db_a}, $run{db_b}) WHERE attribute LIKE 'tablespace%'}),
+	'tablespace_name ts_a ts_b', 'env_diff shows the two tablespaces');
+like($node->safe_psql('postgres', qq{
+		SELECT string_agg(attribute, ',') FROM pgbenchx.env_diff($run{db_a}, $run{db_default})}),
+	qr/tablespace_fstype/, 'env_diff against pg_default shows the tablespace file system');
 
 $node->stop;
 done_testing();
