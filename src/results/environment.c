@@ -4,9 +4,9 @@
  *	  The environment a benchmark runs in, as the server process itself
  *	  sees it: the OS (uname, distribution), the CPU model and online count,
  *	  total memory, a virtualization hint, the file system type, mount
- *	  options and device of data_directory and of pg_wal (and of the
- *	  tablespace of the run's pgbench_accounts, when it is not pg_default),
- *	  version() and the
+ *	  options and device of data_directory and of pg_wal (and, as keys of
+ *	  settings, of the tablespace of the run's pgbench_accounts when it is
+ *	  not pg_default), version() and the
  *	  build facts, and the settings.  One row per distinct environment in
  *	  pgbenchx.environments, deduplicated by env_hash among the rows this
  *	  server captured (imported_by NULL): a row import() added is never
@@ -689,6 +689,38 @@ environment_source_recorded(GucSource source)
 }
 
 /*
+ * The tablespace of the run's pgbench_accounts, as keys of settings (no
+ * setting has these names): "tablespace" (its name), "tablespace_fstype",
+ * "tablespace_mount_options" and "tablespace_device", each only when known,
+ * so that an environment without one hashes as before and env_diff shows
+ * them as setting:tablespace...  first: nothing in buf yet.
+ */
+static void
+environment_tablespace_json(StringInfo buf, const EnvironmentFacts *e, bool first)
+{
+	const char *const keys[] = {
+		"tablespace", "tablespace_fstype", "tablespace_mount_options", "tablespace_device"
+	};
+	const char *const values[] = {
+		e->tablespace_name, e->tablespace.fstype, e->tablespace.options, e->tablespace.device
+	};
+
+	if (e->tablespace_name == NULL)
+		return;
+	for (int i = 0; i < (int) lengthof(keys); i++)
+	{
+		if (values[i] == NULL)
+			continue;
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		first = false;
+		escape_json(buf, keys[i]);
+		appendStringInfoString(buf, ": ");
+		escape_json(buf, values[i]);
+	}
+}
+
+/*
  * The settings as a json object of name to value (as SHOW shows it, units
  * included).  A value changed with SET in this session is recorded as it
  * was before the SET (what a new session of this role gets, and what the
@@ -698,7 +730,7 @@ environment_source_recorded(GucSource source)
  * roles that read the results, and it must not depend on who captured it.
  */
 static char *
-environment_settings_json(void)
+environment_settings_json(const EnvironmentFacts *e)
 {
 	int			nvars;
 	struct config_generic **vars = pgx_get_guc_variables(&nvars);
@@ -739,11 +771,12 @@ environment_settings_json(void)
 		appendStringInfoString(&buf, ": ");
 		escape_json(&buf, value);
 	}
+	environment_tablespace_json(&buf, e, first);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }
 
-#define ENVIRONMENT_NARGS 22
+#define ENVIRONMENT_NARGS 18
 
 /*
  * The row is built in SQL from the OS facts (parameters) and the server's
@@ -761,7 +794,7 @@ environment_settings_json(void)
  * own row is not visible to the second branch, which finds the row that
  * was already there.
  */
-#define ENVIRONMENT_SQL(CAPTURED, CONFLICT, TBLSPC, TBLSPC_COLS) \
+#define ENVIRONMENT_SQL(CAPTURED, CONFLICT) \
 "WITH e AS (" \
 "  SELECT $1::text AS hostname, $2::text AS os_sysname, $3::text AS os_release," \
 "         $4::text AS os_version, $5::text AS os_machine, $6::text AS os_distribution," \
@@ -774,13 +807,13 @@ environment_settings_json(void)
 "         pg_catalog.current_setting('wal_block_size')::int AS wal_block_size," \
 "         pg_catalog.pg_size_bytes(pg_catalog.current_setting('segment_size')) AS segment_size," \
 "         pg_catalog.current_setting('integer_datetimes')::boolean AS integer_datetimes," \
-"         $18::jsonb AS settings" TBLSPC ")," \
+"         $18::jsonb AS settings)," \
 " h AS (SELECT pg_catalog.md5(pg_catalog.to_jsonb(e)::text) AS env_hash, e.* FROM e)," \
 " ins AS (INSERT INTO pgbenchx.environments (env_hash, hostname, os_sysname, os_release," \
 "           os_version, os_machine, os_distribution, cpu_model, cpu_count, memory_bytes," \
 "           virtualization, data_fstype, data_mount_options, data_device, wal_fstype," \
 "           wal_mount_options, wal_device, pg_version, pointer_bits, block_size," \
-"           wal_block_size, segment_size, integer_datetimes, settings" TBLSPC_COLS ")" \
+"           wal_block_size, segment_size, integer_datetimes, settings)" \
 "         SELECT * FROM h" \
 "         WHERE NOT EXISTS (SELECT FROM pgbenchx.environments x" \
 "                           WHERE x.env_hash OPERATOR(pg_catalog.=) h.env_hash" CAPTURED ")" \
@@ -792,10 +825,7 @@ environment_settings_json(void)
 " LIMIT 1"
 
 static const char *const environment_sql =
-	ENVIRONMENT_SQL(" AND x.imported_by IS NULL", "(env_hash) WHERE imported_by IS NULL",
-					", $19::text AS tablespace_name, $20::text AS tablespace_fstype,"
-					" $21::text AS tablespace_mount_options, $22::text AS tablespace_device",
-					", tablespace_name, tablespace_fstype, tablespace_mount_options, tablespace_device");
+	ENVIRONMENT_SQL(" AND x.imported_by IS NULL", "(env_hash) WHERE imported_by IS NULL");
 
 /*
  * The SQL of pgbenchx 0.4 and before, whose environments have no
@@ -803,7 +833,7 @@ static const char *const environment_sql =
  * works there until ALTER EXTENSION pgbenchx UPDATE, as it did.
  */
 static const char *const environment_sql_before_05 =
-	ENVIRONMENT_SQL("", "(env_hash)", "", "");
+	ENVIRONMENT_SQL("", "(env_hash)");
 
 /* Does this database's pgbenchx.environments have imported_by (0.5 on)? */
 static bool
@@ -883,11 +913,7 @@ environment_capture(Oid tablespace, const char *tablespace_name)
 	ENV_INT4((int32) (sizeof(void *) * 8));
 	types[n] = TEXTOID;
 	nulls[n] = ' ';
-	values[n++] = CStringGetTextDatum(environment_settings_json());
-	ENV_TEXT(e.tablespace_name);
-	ENV_TEXT(e.tablespace.fstype);
-	ENV_TEXT(e.tablespace.options);
-	ENV_TEXT(e.tablespace.device);
+	values[n++] = CStringGetTextDatum(environment_settings_json(&e));
 	Assert(n == ENVIRONMENT_NARGS);
 
 	if (SPI_connect() != SPI_OK_CONNECT)

@@ -100,11 +100,7 @@ CREATE TABLE pgbenchx.environments (
     segment_size      bigint,    -- RELSEG_SIZE * BLCKSZ
     integer_datetimes boolean,
     settings          jsonb,     -- every setting not at its default, and the key ones always
-    imported_by       name,      -- NULL: captured by this server; else the role whose import() added it
-    tablespace_name   text,      -- the tablespace of the run's pgbench_accounts, NULL: pg_default
-    tablespace_fstype text,      -- its directory's file system, as for data_directory
-    tablespace_mount_options text,
-    tablespace_device text
+    imported_by       name       -- NULL: captured by this server; else the role whose import() added it
 );
 CREATE UNIQUE INDEX environments_captured_hash ON pgbenchx.environments (env_hash)
     WHERE imported_by IS NULL;

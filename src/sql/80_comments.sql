@@ -34,10 +34,6 @@ COMMENT ON COLUMN pgbenchx.environments.data_device IS 'device of data_directory
 COMMENT ON COLUMN pgbenchx.environments.wal_fstype IS 'file system type of pg_wal, its symbolic link resolved';
 COMMENT ON COLUMN pgbenchx.environments.wal_mount_options IS 'mount options of pg_wal';
 COMMENT ON COLUMN pgbenchx.environments.wal_device IS 'device of pg_wal';
-COMMENT ON COLUMN pgbenchx.environments.tablespace_name IS 'the tablespace of the run''s pgbench_accounts (read in the clients'' database), NULL: pg_default or no pgbench_accounts';
-COMMENT ON COLUMN pgbenchx.environments.tablespace_fstype IS 'file system type of that tablespace''s directory, its symbolic link resolved';
-COMMENT ON COLUMN pgbenchx.environments.tablespace_mount_options IS 'mount options of that tablespace''s directory';
-COMMENT ON COLUMN pgbenchx.environments.tablespace_device IS 'device of that tablespace''s directory';
 COMMENT ON COLUMN pgbenchx.environments.pg_version IS 'version()';
 COMMENT ON COLUMN pgbenchx.environments.pointer_bits IS 'a 32- or 64-bit build';
 COMMENT ON COLUMN pgbenchx.environments.block_size IS 'BLCKSZ, bytes';

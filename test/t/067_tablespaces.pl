@@ -206,9 +206,9 @@ sub env_of
 {
 	my ($db) = @_;
 	return $node->safe_psql('postgres', qq{
-		SELECT concat_ws('|', coalesce(e.tablespace_name, 'NULL'), e.tablespace_fstype IS NOT NULL,
-		                 e.tablespace_mount_options IS NOT NULL, e.tablespace_device IS NOT NULL,
-		                 e.tablespace_fstype IS NOT DISTINCT FROM e.data_fstype)
+		SELECT concat_ws('|', coalesce(e.settings->>'tablespace', 'NULL'), e.settings ? 'tablespace_fstype',
+		                 e.settings ? 'tablespace_mount_options', e.settings ? 'tablespace_device',
+		                 e.settings->>'tablespace_fstype' IS NOT DISTINCT FROM e.data_fstype)
 		FROM pgbenchx.runs r JOIN pgbenchx.environments e USING (environment_id)
 		WHERE r.run_id = $run{$db}});
 }
@@ -219,11 +219,17 @@ is(env_of('db_b'), 'ts_b|t|t|t|t', "the run on db_b: its environment names ts_b 
 is(env_of('db_default'), 'NULL|f|f|f|f', 'a run on pg_default: no tablespace');
 is($node->safe_psql('postgres', qq{
 		SELECT string_agg(format('%s %s %s', attribute, a, b), ', ' ORDER BY attribute)
-		FROM pgbenchx.env_diff($run{db_a}, $run{db_b}) WHERE attribute LIKE 'tablespace%'}),
-	'tablespace_name ts_a ts_b', 'env_diff shows the two tablespaces');
+		FROM pgbenchx.env_diff($run{db_a}, $run{db_b}) WHERE attribute LIKE 'setting:tablespace%'}),
+	'setting:tablespace ts_a ts_b', 'env_diff shows the two tablespaces');
 like($node->safe_psql('postgres', qq{
 		SELECT string_agg(attribute, ',') FROM pgbenchx.env_diff($run{db_a}, $run{db_default})}),
-	qr/tablespace_fstype/, 'env_diff against pg_default shows the tablespace file system');
+	qr/setting:tablespace_fstype/, 'env_diff against pg_default shows the tablespace file system');
+# an environment without a tablespace hashes as before (no key, not a NULL one)
+is($node->safe_psql('postgres', qq{
+		SELECT e.environment_id = pgbenchx.capture_environment()
+		FROM pgbenchx.runs r JOIN pgbenchx.environments e USING (environment_id)
+		WHERE r.run_id = $run{db_default}}),
+	't', 'a run on pg_default has the environment capture_environment() finds');
 
 $node->stop;
 done_testing();
