@@ -281,7 +281,10 @@ results_mark_orphans_aborted(void)
  * its name, so that environment_capture can check that it is a tablespace
  * of this server.  InvalidOid when there is no pgbench_accounts (a custom
  * script), when it is in pg_default, or when it could not be read: the
- * environment then has no tablespace, and the run goes on.  Not inlined
+ * environment then has no tablespace, and the run goes on.  The SQL runs
+ * unpinned (it must find the clients' table through their search_path), so
+ * every operator is qualified, the CASE's too (a simple CASE would look
+ * "=" up in that search_path).  Not inlined
  * into results_environment's PG_TRY, whose longjmp would clobber its
  * locals.
  */
@@ -304,7 +307,8 @@ results_accounts_tablespace(const RunSpec *spec, char **spcname)
 						  " FROM pg_catalog.pg_class c, pg_catalog.pg_database d, pg_catalog.pg_tablespace t"
 						  " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_accounts')"
 						  " AND d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()"
-						  " AND t.oid OPERATOR(pg_catalog.=) CASE c.reltablespace WHEN 0 THEN d.dattablespace"
+						  " AND t.oid OPERATOR(pg_catalog.=) CASE WHEN c.reltablespace"
+						  " OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN d.dattablespace"
 						  " ELSE c.reltablespace END"
 						  " AND t.spcname OPERATOR(pg_catalog.<>) 'pg_default'", &value, NULL);
 	pqconn_finish(conn);
