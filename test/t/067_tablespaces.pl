@@ -231,5 +231,22 @@ is($node->safe_psql('postgres', qq{
 		WHERE r.run_id = $run{db_default}}),
 	't', 'a run on pg_default has the environment capture_environment() finds');
 
+# the tablespace query runs through the clients' search_path: a look-alike
+# "=" on oid first in it is never called (every operator is qualified)
+$node->safe_psql('db_a', q{
+	CREATE TABLE public.called (at timestamptz);
+	CREATE FUNCTION public.oideq_trap(oid, oid) RETURNS boolean LANGUAGE plpgsql AS
+	  $$BEGIN INSERT INTO public.called VALUES (now()); RETURN $1 OPERATOR(pg_catalog.=) $2; END$$;
+	CREATE OPERATOR public.= (LEFTARG = oid, RIGHTARG = oid, FUNCTION = public.oideq_trap);
+	ALTER DATABASE db_a SET search_path = public, pg_catalog});
+my $trap = $node->safe_psql('postgres',
+	"SELECT run_bench(1, 1, 'select-only', checkpoint => false, conninfo => 'dbname=db_a')");
+$node->safe_psql('postgres', "SET client_min_messages = warning; CALL pgbenchx.wait($trap)");
+is($node->safe_psql('postgres', qq{
+		SELECT r.status || ' ' || (e.settings->>'tablespace')
+		FROM pgbenchx.runs r JOIN pgbenchx.environments e USING (environment_id) WHERE r.run_id = $trap}),
+	'completed ts_a', 'with a look-alike = first in the search_path: the run and its tablespace as before');
+is($node->safe_psql('db_a', 'SELECT count(*) FROM public.called'), '0', 'the look-alike = was never called');
+
 $node->stop;
 done_testing();
