@@ -39,7 +39,7 @@ UPDATE pgbench_branches SET bbalance = 42;
 
 -- privileges: a role that may execute but not create, then not drop
 CREATE ROLE regress_pgbx_user;
-GRANT EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) TO regress_pgbx_user;
+GRANT EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int, text, text) TO regress_pgbx_user;
 SET ROLE regress_pgbx_user;
 SELECT pgbx_try('SELECT pgbench_init(1)');
 RESET ROLE;
@@ -65,7 +65,7 @@ SELECT bbalance AS marker, (SELECT count(*) FROM pgbench_accounts) AS accounts F
 DROP VIEW pgbx_dep;
 
 REVOKE CREATE ON SCHEMA public FROM regress_pgbx_user;
-REVOKE EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int) FROM regress_pgbx_user;
+REVOKE EXECUTE ON FUNCTION pgbench_init(int, int, int, text, boolean, boolean, int, text, text) FROM regress_pgbx_user;
 DROP ROLE regress_pgbx_user;
 DROP ROLE regress_pgbx_other;
 RESET client_min_messages;

@@ -168,14 +168,14 @@ _PG_init(void)
 
 /*
  * pgbench_init(scale, fillfactor, partitions, partition_method, unlogged,
- *				foreign_keys, jobs) returns text
+ *				foreign_keys, jobs, tablespace, index_tablespace) returns text
  */
 Datum
 pgbench_init(PG_FUNCTION_ARGS)
 {
 	static const char *const argnames[] = {
 		"scale", "fillfactor", "partitions", "partition_method",
-		"unlogged", "foreign_keys", "jobs"
+		"unlogged", "foreign_keys", "jobs", "tablespace", "index_tablespace"
 	};
 	DatagenOptions opts;
 
@@ -189,6 +189,11 @@ pgbench_init(PG_FUNCTION_ARGS)
 	opts.partitions = PG_GETARG_INT32(2);
 	opts.unlogged = PG_GETARG_BOOL(4);
 	opts.foreign_keys = PG_GETARG_BOOL(5);
+	/* tablespace, index_tablespace NULL: the database's default */
+	opts.tablespace = PG_NARGS() > 7 && !PG_ARGISNULL(7) ?
+		text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL;
+	opts.index_tablespace = PG_NARGS() > 8 && !PG_ARGISNULL(8) ?
+		text_to_cstring(PG_GETARG_TEXT_PP(8)) : NULL;
 	datagen_check_options(&opts, text_to_cstring(PG_GETARG_TEXT_PP(3)),
 						  PG_NARGS() > 6 && !PG_ARGISNULL(6),
 						  PG_NARGS() > 6 ? PG_GETARG_INT32(6) : 0);

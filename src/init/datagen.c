@@ -31,6 +31,7 @@
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/namespace.h"
+#include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
@@ -243,6 +244,9 @@ datagen_create_tables(DatagenState *state)
 							 opts->method == DATAGEN_PART_RANGE ? "range" : "hash");
 		else if (ddls[i].declare_fillfactor)
 			appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
+		/* pgbench's own: the partitioned parent too, the partitions none */
+		if (opts->tablespace)
+			appendStringInfo(&sql, " tablespace %s", quote_identifier(opts->tablespace));
 		datagen_exec(sql.data);
 	}
 
@@ -317,6 +321,28 @@ datagen_init_jobs(bool given, int jobs)
  * partition_method's text, jobs_given and jobs the jobs argument.  Sets
  * opts->method and opts->jobs.
  */
+/*
+ * pgbench -i --tablespace and --index-tablespace name a tablespace that
+ * exists; refused here, before anything is dropped, rather than by the
+ * CREATE TABLE after the drop (which the abort would undo, but later and
+ * with less to say).  NULL: the database's default.
+ */
+static void
+datagen_check_tablespace(const char *argname, const char *name)
+{
+	if (name == NULL)
+		return;
+	if (name[0] == '\0' || !OidIsValid(get_tablespace_oid(name, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace \"%s\" does not exist", name),
+				 errdetail("pgbench_init's %s names the tablespace its %s are created in, as pgbench -i --%s does.",
+						   argname,
+						   strcmp(argname, "tablespace") == 0 ? "tables" : "primary keys",
+						   strcmp(argname, "tablespace") == 0 ? "tablespace" : "index-tablespace"),
+				 errhint("Create it first with CREATE TABLESPACE, pass the name of one listed in pg_tablespace, or pass NULL for the database's default.")));
+}
+
 void
 datagen_check_options(DatagenOptions *opts, const char *method, bool jobs_given,
 					  int jobs)
@@ -372,6 +398,9 @@ datagen_check_options(DatagenOptions *opts, const char *method, bool jobs_given,
 				 errmsg("partition method \"hash\" requires partitions greater than zero"),
 				 errdetail("pgbench_accounts is partitioned only when partitions is greater than zero."),
 				 errhint("Pass partitions => N as well, with N of 1 or more.")));
+
+	datagen_check_tablespace("tablespace", opts->tablespace);
+	datagen_check_tablespace("index_tablespace", opts->index_tablespace);
 
 	opts->jobs = datagen_init_jobs(jobs_given, jobs);
 }
@@ -657,12 +686,23 @@ datagen_load_accounts(DatagenState *state)
  * plain DDL (one sort per partition).
  */
 static void
+datagen_add_primary_key(const DatagenState *state, const char *table,
+						const char *column)
+{
+	const char *ts = state->opts->index_tablespace;
+
+	datagen_exec(psprintf("alter table %s add primary key (%s)%s%s", table, column,
+						  ts ? " using index tablespace " : "",
+						  ts ? quote_identifier(ts) : ""));
+}
+
+static void
 datagen_primary_keys(DatagenState *state)
 {
-	datagen_exec("alter table pgbench_branches add primary key (bid)");
-	datagen_exec("alter table pgbench_tellers add primary key (tid)");
+	datagen_add_primary_key(state, "pgbench_branches", "bid");
+	datagen_add_primary_key(state, "pgbench_tellers", "tid");
 	if (state->opts->partitions > 0)
-		datagen_exec("alter table pgbench_accounts add primary key (aid)");
+		datagen_add_primary_key(state, "pgbench_accounts", "aid");
 }
 
 /*
@@ -674,7 +714,7 @@ static void
 datagen_accounts_early_key(DatagenState *state)
 {
 	if (state->opts->partitions == 0)
-		datagen_exec("alter table pgbench_accounts add primary key (aid)");
+		datagen_add_primary_key(state, "pgbench_accounts", "aid");
 }
 
 static void

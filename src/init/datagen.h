@@ -36,12 +36,17 @@ typedef struct DatagenOptions
 	bool		unlogged;		/* --unlogged-tables */
 	bool		foreign_keys;	/* --foreign-keys */
 	int			jobs;			/* workers generating pgbench_accounts, 1: none */
+	const char *tablespace;		/* --tablespace: the tables, NULL: default */
+	const char *index_tablespace;	/* --index-tablespace: the primary keys */
 } DatagenOptions;
 
 /*
  * Check pgbench_init's arguments as pgbench -i does (ERROR with a hint for
  * a wrong one); sets opts->method from method ("range" or "hash") and
- * opts->jobs from jobs (the default when not jobs_given).
+ * opts->jobs from jobs (the default when not jobs_given).  Refuses a
+ * tablespace or index_tablespace (NULL: the database's default) that does
+ * not exist, before anything is dropped; whether the caller may create in
+ * it is PostgreSQL's own check when the DDL runs as the caller.
  */
 extern void datagen_check_options(DatagenOptions *opts, const char *method,
 								  bool jobs_given, int jobs);

@@ -4,7 +4,9 @@
  *	  The environment a benchmark runs in, as the server process itself
  *	  sees it: the OS (uname, distribution), the CPU model and online count,
  *	  total memory, a virtualization hint, the file system type, mount
- *	  options and device of data_directory and of pg_wal, version() and the
+ *	  options and device of data_directory and of pg_wal (and, as keys of
+ *	  settings, of the tablespace of the run's pgbench_accounts when it is
+ *	  not pg_default), version() and the
  *	  build facts, and the settings.  One row per distinct environment in
  *	  pgbenchx.environments, deduplicated by env_hash among the rows this
  *	  server captured (imported_by NULL): a row import() added is never
@@ -45,6 +47,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/tablespace.h"
 #include "common/string.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -84,6 +87,8 @@ typedef struct EnvironmentFacts
 	char	   *virtualization;
 	EnvironmentMount data;
 	EnvironmentMount wal;
+	char	   *tablespace_name;	/* NULL: pg_default, or none known */
+	EnvironmentMount tablespace;
 } EnvironmentFacts;
 
 /*
@@ -684,6 +689,38 @@ environment_source_recorded(GucSource source)
 }
 
 /*
+ * The tablespace of the run's pgbench_accounts, as keys of settings (no
+ * setting has these names): "tablespace" (its name), "tablespace_fstype",
+ * "tablespace_mount_options" and "tablespace_device", each only when known,
+ * so that an environment without one hashes as before and env_diff shows
+ * them as setting:tablespace...  first: nothing in buf yet.
+ */
+static void
+environment_tablespace_json(StringInfo buf, const EnvironmentFacts *e, bool first)
+{
+	const char *const keys[] = {
+		"tablespace", "tablespace_fstype", "tablespace_mount_options", "tablespace_device"
+	};
+	const char *const values[] = {
+		e->tablespace_name, e->tablespace.fstype, e->tablespace.options, e->tablespace.device
+	};
+
+	if (e->tablespace_name == NULL)
+		return;
+	for (int i = 0; i < (int) lengthof(keys); i++)
+	{
+		if (values[i] == NULL)
+			continue;
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		first = false;
+		escape_json(buf, keys[i]);
+		appendStringInfoString(buf, ": ");
+		escape_json(buf, values[i]);
+	}
+}
+
+/*
  * The settings as a json object of name to value (as SHOW shows it, units
  * included).  A value changed with SET in this session is recorded as it
  * was before the SET (what a new session of this role gets, and what the
@@ -693,7 +730,7 @@ environment_source_recorded(GucSource source)
  * roles that read the results, and it must not depend on who captured it.
  */
 static char *
-environment_settings_json(void)
+environment_settings_json(const EnvironmentFacts *e)
 {
 	int			nvars;
 	struct config_generic **vars = pgx_get_guc_variables(&nvars);
@@ -734,6 +771,7 @@ environment_settings_json(void)
 		appendStringInfoString(&buf, ": ");
 		escape_json(&buf, value);
 	}
+	environment_tablespace_json(&buf, e, first);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }
@@ -807,8 +845,33 @@ environment_has_provenance(void)
 	return OidIsValid(rel) && get_attnum(rel, "imported_by") != InvalidAttrNumber;
 }
 
+/*
+ * The tablespace spc, named spcname where the clients' database sees it:
+ * its directory ($PGDATA/pg_tblspc/<oid>, the symbolic link resolved) on
+ * this server, if this server has a tablespace of that oid and that name
+ * (a run whose clients are on another server records none).
+ */
+static void
+environment_tablespace(EnvironmentFacts *e, Oid spc, const char *spcname)
+{
+	char		resolved[MAXPGPATH > PATH_MAX ? MAXPGPATH : PATH_MAX];
+	char	   *name;
+	char	   *dir;
+
+	if (!OidIsValid(spc) || spcname == NULL)
+		return;
+	name = get_tablespace_name(spc);
+	if (name == NULL || strcmp(name, spcname) != 0)
+		return;
+	dir = psprintf("%s/pg_tblspc/%u", DataDir, spc);
+	if (realpath(dir, resolved))
+		dir = pstrdup(resolved);
+	e->tablespace_name = name;
+	environment_mount(dir, &e->tablespace);
+}
+
 int64
-environment_capture(void)
+environment_capture(Oid tablespace, const char *tablespace_name)
 {
 	EnvironmentFacts e;
 	Oid			types[ENVIRONMENT_NARGS];
@@ -829,6 +892,7 @@ environment_capture(void)
 
 	memset(&e, 0, sizeof(e));
 	environment_os(&e);
+	environment_tablespace(&e, tablespace, tablespace_name);
 
 	ENV_TEXT(e.hostname);
 	ENV_TEXT(e.sysname);
@@ -849,7 +913,7 @@ environment_capture(void)
 	ENV_INT4((int32) (sizeof(void *) * 8));
 	types[n] = TEXTOID;
 	nulls[n] = ' ';
-	values[n++] = CStringGetTextDatum(environment_settings_json());
+	values[n++] = CStringGetTextDatum(environment_settings_json(&e));
 	Assert(n == ENVIRONMENT_NARGS);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -899,5 +963,5 @@ PG_FUNCTION_INFO_V1(pgbenchx_capture_environment);
 Datum
 pgbenchx_capture_environment(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT64(environment_capture());
+	PG_RETURN_INT64(environment_capture(InvalidOid, NULL));
 }

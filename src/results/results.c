@@ -33,7 +33,9 @@
 
 #include "environment.h"
 #include "histcodec.h"
+#include "loopback.h"
 #include "owner.h"
+#include "pqconn.h"
 #include "results.h"
 
 #define RESULTS_MAX_ARGS 40
@@ -272,6 +274,53 @@ results_mark_orphans_aborted(void)
 }
 
 /*
+ * The tablespace the clients' pgbench_accounts is in (its own, else its
+ * database's default), read over a loopback connection made with the
+ * clients' conninfo, so in the database and through the search_path the
+ * clients use (a run may target another database with dbname=...), and
+ * its name, so that environment_capture can check that it is a tablespace
+ * of this server.  InvalidOid when there is no pgbench_accounts (a custom
+ * script), when it is in pg_default, or when it could not be read: the
+ * environment then has no tablespace, and the run goes on.  The SQL runs
+ * unpinned (it must find the clients' table through their search_path), so
+ * every operator is qualified, the CASE's too (a simple CASE would look
+ * "=" up in that search_path).  Not inlined
+ * into results_environment's PG_TRY, whose longjmp would clobber its
+ * locals.
+ */
+static pg_noinline Oid
+results_accounts_tablespace(const RunSpec *spec, char **spcname)
+{
+	char	   *connerr;
+	char	   *value = NULL;
+	char	   *error;
+	char	   *sep;
+	Oid			spc;
+	PGconn	   *conn = loopback_connect(spec->conninfo, &connerr);
+
+	*spcname = NULL;
+	if (conn == NULL)
+		return InvalidOid;
+	error = loopback_exec(conn,
+						  "SELECT t.oid::pg_catalog.text OPERATOR(pg_catalog.||) ' '"
+						  " OPERATOR(pg_catalog.||) t.spcname::pg_catalog.text"
+						  " FROM pg_catalog.pg_class c, pg_catalog.pg_database d, pg_catalog.pg_tablespace t"
+						  " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_accounts')"
+						  " AND d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()"
+						  " AND t.oid OPERATOR(pg_catalog.=) CASE WHEN c.reltablespace"
+						  " OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN d.dattablespace"
+						  " ELSE c.reltablespace END"
+						  " AND t.spcname OPERATOR(pg_catalog.<>) 'pg_default'", &value, NULL);
+	pqconn_finish(conn);
+	if (error || value == NULL || (sep = strchr(value, ' ')) == NULL)
+		return InvalidOid;
+	*sep = '\0';
+	spc = (Oid) strtoul(value, NULL, 10);
+	*spcname = sep + 1;
+	return spc;
+}
+
+/*
  * Capture the environment (environment.c) in a transaction of its own and
  * add its id to st as the next argument, or NULL if it could not be
  * recorded (for example a failure to read the OS facts): a
@@ -279,17 +328,19 @@ results_mark_orphans_aborted(void)
  * down; a WARNING in the server log says why.
  */
 static void
-results_environment(ResultsStmt *st)
+results_environment(ResultsStmt *st, const RunSpec *spec)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	volatile int64 id = 0;
+	char	   *spcname;
+	Oid			spc = results_accounts_tablespace(spec, &spcname);
 
 	PG_TRY();
 	{
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		id = environment_capture();
+		id = environment_capture(spc, spcname);
 		PopActiveSnapshot();
 		CommitTransactionCommand();
 	}
@@ -356,7 +407,7 @@ results_start_sweep(const RunSpec *spec)
 	results_int4(&st, MyProcPid);
 	results_text(&st, spec->tags[0] ? spec->tags : NULL);
 	results_int4(&st, spec->repeats);
-	results_environment(&st);
+	results_environment(&st, spec);
 	results_text(&st, spec->owner);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
 				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id, owner) "
@@ -412,7 +463,7 @@ results_create_run(const RunSpec *spec, int64 run_id, int clients, int jobs, int
 	results_text(&st, spec->tags[0] ? spec->tags : NULL);
 	results_int4(&st, repeat);
 	results_arg(&st, BOOLOID, BoolGetDatum(spec->knobs.replay), false);
-	results_environment(&st);
+	results_environment(&st, spec);
 	results_text(&st, spec->owner);
 	results_arg(&st, BOOLOID, BoolGetDatum(spec->record_system), false);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "

@@ -15,8 +15,12 @@
  * were.  jobs background workers generate pgbench_accounts (NULL: one per
  * core within the free worker slots; 1: this backend alone).  Returns
  * pgbench's "done in ..." line with the time of each step and the jobs
- * used.  Caller: a role granted EXECUTE that may drop the old tables
- * (owner) and create tables in the schema.
+ * used.  tablespace and index_tablespace are pgbench -i's --tablespace
+ * (the tables, the partitioned parent, whose partitions inherit it) and
+ * --index-tablespace (the primary keys); NULL: the database's default.
+ * Caller: a role granted EXECUTE that may drop the old tables (owner) and
+ * create tables in the schema (and in the tablespaces: the DDL runs as
+ * the caller).
  */
 CREATE OR REPLACE FUNCTION pgbench_init(
     scale            int DEFAULT 1,
@@ -25,7 +29,9 @@ CREATE OR REPLACE FUNCTION pgbench_init(
     partition_method text DEFAULT 'range',
     unlogged         boolean DEFAULT false,
     foreign_keys     boolean DEFAULT false,
-    jobs             int DEFAULT NULL)
+    jobs             int DEFAULT NULL,
+    tablespace       text DEFAULT NULL,
+    index_tablespace text DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'pgbench_init'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;

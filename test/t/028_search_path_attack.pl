@@ -459,7 +459,7 @@ sub catalogue
 # Which step below exercises which entry point.  An entry point missing here
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
-	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer)' => 'init',
+	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer, text, text)' => 'init',
 	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision)' => 'run',
 	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep',
 	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep_list',

@@ -31,6 +31,9 @@
 #     sockets of three throwaway servers: db1 the first, db2 and gen1 the
 #     second, gen2 the third; each dbname=NAME a block names is created new
 #     on its server, with pgbenchx.
+#   - a path under /mnt/ (a recipe's directory on another file system, for
+#     a tablespace) becomes the same path under this test's directory,
+#     which the server's user owns.
 #
 # A block that runs fails the test when psql or bash fails; after each group
 # every run and sweep in its databases must have ended completed or
@@ -307,6 +310,7 @@ sub rewrite
 {
 	my ($text) = @_;
 	$text =~ s/\b300\b/1/g;
+	$text =~ s{(?<![\w./])/mnt/}{$work/mnt/}g;
 	$text =~ s/\bhost=(db1|db2|gen1|gen2)\b/'host=' . $host{$1}->host . ' port=' . $host{$1}->port/ge;
 	return $text;
 }
