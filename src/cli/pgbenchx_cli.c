@@ -74,6 +74,7 @@ typedef struct
 	const char *host, *port, *user, *dbname;
 	/* -i */
 	const char *scale, *fillfactor, *partitions, *partition_method;
+	const char *tablespace, *index_tablespace;
 	bool		unlogged, foreign_keys;
 	/* a run */
 	const char *clients, *jobs, *duration, *transactions, *protocol;
@@ -338,9 +339,12 @@ usage(void)
 		   "  -q, --quiet              accepted (pgbench_init prints one line)\n"
 		   "  -s, --scale=NUM          scaling factor\n"
 		   "  --foreign-keys           create foreign key constraints between tables\n"
+		   "  --index-tablespace=TABLESPACE\n"
+		   "                           create indexes in the specified tablespace\n"
 		   "  --partition-method=(range|hash)\n"
 		   "                           partition pgbench_accounts with this method (default: range)\n"
 		   "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
+		   "  --tablespace=TABLESPACE  create tables in the specified tablespace\n"
 		   "  --unlogged-tables        create tables as unlogged tables\n"
 		   "\nOptions to select what to run:\n"
 		   "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
@@ -376,8 +380,8 @@ usage(void)
 		   "  --label=TEXT             free text kept with the run\n"
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
-		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v, --tablespace,\n"
-		   "  --index-tablespace, --failures-detailed, --verbose-errors, --show-script\n"
+		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v,\n"
+		   "  --failures-detailed, --verbose-errors, --show-script\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -426,10 +430,6 @@ static const struct
 	{'v', "-v/--vacuum-all",
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
-	{2, "--tablespace", "pgbench_init creates its tables in the default tablespace; "
-	"set default_tablespace for the database instead"},
-	{3, "--index-tablespace", "pgbench_init creates its indexes in the default tablespace; "
-	"set default_tablespace for the database instead"},
 	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
 	{13, "--failures-detailed",
 	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
@@ -499,7 +499,7 @@ parse_options(int argc, char **argv, Options *o)
 			if (c == refusals[i].code)
 				refuse(refusals[i].option, refusals[i].reason);
 		/* pgbench's initialization_option_set and benchmarking_option_set */
-		if (strchr("IqF", c) || c == 1 || c == 8 || c == 11 || c == 12)
+		if (strchr("IqF", c) || c == 1 || c == 2 || c == 3 || c == 8 || c == 11 || c == 12)
 			o->init_option = true;
 		if (strchr("cjTtCrSNbfDMPRL", c) || c == 6 || c == 9 || c == 14 || c >= 200)
 			o->bench_option = true;
@@ -535,6 +535,12 @@ parse_options(int argc, char **argv, Options *o)
 				break;
 			case 1:
 				o->unlogged = true;
+				break;
+			case 2:
+				o->tablespace = optarg;
+				break;
+			case 3:
+				o->index_tablespace = optarg;
 				break;
 			case 8:
 				o->foreign_keys = true;
@@ -717,6 +723,8 @@ run_init(PGconn *conn, const Options *o)
 	call_add(&c, "partition_method", "text", o->partition_method);
 	call_add(&c, "unlogged", "boolean", o->unlogged ? "true" : NULL);
 	call_add(&c, "foreign_keys", "boolean", o->foreign_keys ? "true" : NULL);
+	call_add(&c, "tablespace", "text", o->tablespace);
+	call_add(&c, "index_tablespace", "text", o->index_tablespace);
 	fprintf(stderr, "dropping old tables...\ncreating tables...\ngenerating data (server-side)...\n");
 	cancel = PQgetCancel(conn);
 	init_cancel = cancel;

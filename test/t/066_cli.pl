@@ -73,6 +73,23 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1', '
 like($node->safe_psql('postgres', "SELECT reloptions::text FROM pg_class WHERE relname = 'pgbench_accounts'"),
 	qr/fillfactor=90/, '-F reaches pgbench_init');
 
+# --tablespace, --index-tablespace: pgbench_init's tablespace and
+# index_tablespace; an unknown one refused as the server refuses it
+my $ts = $node->basedir . '/cli_ts';
+mkdir $ts or die "cannot create $ts: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE cli_ts LOCATION '$ts'");
+($rc, $out, $err) = run($cli, '-i', '-s', '1', '--tablespace', 'cli_ts', '--index-tablespace', 'cli_ts', $db);
+is($rc, 0, '-i --tablespace --index-tablespace exits 0') or diag($err);
+is($node->safe_psql('postgres', "SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_class c "
+		. "JOIN pg_tablespace t ON t.oid = c.reltablespace WHERE t.spcname = 'cli_ts'"),
+	'pgbench_accounts,pgbench_accounts_pkey,pgbench_branches,pgbench_branches_pkey,pgbench_history,pgbench_tellers,pgbench_tellers_pkey',
+	'the tables and their keys are in the tablespace');
+($rc, $out, $err) = run($cli, '-i', '-s', '1', '--tablespace', 'no_such_ts', $db);
+is($rc, 1, '-i --tablespace with an unknown tablespace exits 1');
+like($err, qr/tablespace "no_such_ts" does not exist/, 'with the server\'s error');
+($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
+is($rc, 0, '-i again, in the default tablespace') or diag($err);
+
 # runs side by side: the same lines in the same order
 my @cases = (
 	[ 'select-only, -T', [ '-c', '2', '-j', '1', '-T', '1', '-S' ] ],
@@ -143,7 +160,7 @@ foreach my $bad ([ '--bogus' ], [ '-c', '0' ], [ '-M', 'pipelined' ], [ '-c', 'x
 	s/^\S*pgbenchx?:/PROG:/mg, s/"\S*pgbenchx? --help"/"PROG --help"/g foreach ($s_err, $x_err);
 	is($x_err, $s_err, "@$bad: pgbench's words");
 }
-foreach my $refused ([ '-l' ], [ '--aggregate-interval', '1' ], [ '--tablespace', 'x', '-i' ])
+foreach my $refused ([ '-l' ], [ '--aggregate-interval', '1' ], [ '-v' ])
 {
 	($rc, $out, $err) = run($cli, @$refused, $db);
 	is($rc, 1, "@$refused: refused, exit 1");
