@@ -1457,6 +1457,14 @@ coordinator_main(Datum main_arg)
 		 * struct says it is this run's or sweep's coordinator.
 		 */
 		progress_start(spec);
+		/*
+		 * And named from the start: a second launch's refusal says which
+		 * run is in progress (launch.c), while the rows and the environment
+		 * (a loopback connection) are still being made.
+		 */
+		pgstat_report_activity(STATE_RUNNING,
+							   psprintf("pgbenchx %s " INT64_FORMAT ": starting",
+										spec->is_sweep ? "sweep" : "run", spec->id));
 		if (spec->is_sweep)
 			results_start_sweep(spec);
 		else
