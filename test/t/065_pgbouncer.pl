@@ -27,6 +27,12 @@ plan skip_all => "pgbouncer is not installed ($pgbouncer_bin)" unless -x $pgboun
 
 my $node = pgbenchx_node('pooled', scale => 1);
 my $pgbench = major_pgbench();
+# libpq 19 asks for a newer protocol version (3.2 and up) that pgbouncer
+# 1.18 answers with "bad packet header": there, every connection to the
+# pooler (psql, stock pgbench, pgbenchx's clients) asks for 3.0, as pgbench
+# would have to (max_protocol_version exists from libpq 18)
+my $major = int($node->safe_psql('postgres', 'SHOW server_version_num') / 10000);
+my $proto = $major >= 18 ? ' max_protocol_version=3.0' : '';
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
 sub ended
@@ -74,7 +80,7 @@ EOC
 	my $up = 0;
 	for (1 .. 100)
 	{
-		my $rc = system("psql -X -q -h 127.0.0.1 -p $port -U $user -d pgbouncer -c 'SHOW VERSION' >/dev/null 2>&1");
+		my $rc = system("psql -X -q -d 'host=127.0.0.1 port=$port user=$user dbname=pgbouncer$proto' -c 'SHOW VERSION' >/dev/null 2>&1");
 		if ($rc == 0) { $up = 1; last; }
 		select(undef, undef, undef, 0.1);
 	}
@@ -86,7 +92,7 @@ EOC
 sub pooled_xacts
 {
 	my ($port, $user) = @_;
-	my $out = `psql -X -At -F '|' -h 127.0.0.1 -p $port -U $user -d pgbouncer -c 'SHOW STATS'`;
+	my $out = `psql -X -At -F '|' -d 'host=127.0.0.1 port=$port user=$user dbname=pgbouncer$proto' -c 'SHOW STATS'`;
 	for my $line (split /\n/, $out)
 	{
 		my @f = split /\|/, $line;
@@ -98,7 +104,7 @@ sub pooled_xacts
 for my $mode (qw(session transaction))
 {
 	my ($h, $port, $user) = start_pooler($mode);
-	my $ci = "host=127.0.0.1 port=$port dbname=postgres";
+	my $ci = "host=127.0.0.1 port=$port dbname=postgres$proto";
 
 	for my $protocol (qw(simple extended))
 	{
@@ -118,7 +124,7 @@ for my $mode (qw(session transaction))
 		# prepared: pgbench's clients fail (exit 2), and so do pgbenchx's
 		my ($out, $err) = ('', '');
 		IPC::Run::run([ $pgbench, '-n', '-S', '-M', 'prepared', '-c', '4', '-j', '1', '-T', '2',
-				'-h', '127.0.0.1', '-p', $port, 'postgres' ], '>', \$out, '2>', \$err);
+				"host=127.0.0.1 port=$port dbname=postgres$proto" ], '>', \$out, '2>', \$err);
 		my $rc = $? >> 8;
 		is($rc, 2, 'prepared under transaction pooling: stock pgbench ends with errors (exit 2)');
 		like($err, qr/prepared statement "\w+" (does not exist|already exists)/, 'pgbench: a prepared statement is missing or already there');
