@@ -25,24 +25,7 @@
 
 /* ---------------------------------------------------------------- rng */
 
-static uint64_t rng_state;
-
-static uint64_t
-rng_next(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* uniform in (0, 1] */
-static double
-rng_unit(void)
-{
-	return ((double) (rng_next() >> 11) + 1.0) * (1.0 / 9007199254740992.0);
-}
+#include "unit_rng.h"
 
 /* standard normal, Box-Muller */
 static double
