@@ -241,9 +241,15 @@ sub shapes
 {
 	my ($text) = @_;
 	my %s;
+	my $dropped = 0;
 	for my $l (split /\n/, $text)
 	{
+		# the DETAIL or HINT of a message left out goes with it (on a quiet
+		# machine the NOTICE "the driver workers were busy" comes with its
+		# HINT "Pass more jobs, ...")
+		next if $dropped && $l =~ /^(?:DETAIL|HINT):\s/;
 		my $sh = shape($l);
+		$dropped = !defined $sh && $l =~ /^\s*(?:NOTICE|WARNING|INFO):\s/;
 		$s{$sh} = 1 if defined $sh;
 	}
 	return \%s;
