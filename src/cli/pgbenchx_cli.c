@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "libpq-fe.h"
+#include "cli_commands.h"
 
 #ifndef PGBENCHX_CLI_VERSION
 #define PGBENCHX_CLI_VERSION "unknown"
@@ -388,11 +389,12 @@ usage(void)
 		   "  -p, --port=PORT          database server port number\n"
 		   "  -U, --username=USERNAME  connect as specified database user\n"
 		   "  -V, --version            output version information, then exit\n"
-		   "  -?, --help               show this help, then exit\n"
-		   "\n"
-		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
-		   "Each run is kept in pgbenchx.runs; its id is printed last.\n",
+		   "  -?, --help               show this help, then exit\n",
 		   progname, progname);
+	cli_commands_usage(stdout);
+	printf("\n"
+		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
+		   "Each run is kept in pgbenchx.runs; its id is printed last.\n");
 }
 
 static const char *const builtins[] = {"tpcb-like", "simple-update", "select-only"};
@@ -1143,6 +1145,8 @@ main(int argc, char **argv)
 				   PGBENCHX_CLI_VERSION, PQlibVersion());
 			return 0;
 		}
+		if (cli_is_command(argv[1]))
+			return cli_command_main(argc - 1, argv + 1, argv[0]);
 	}
 	parse_options(argc, argv, &o);
 
