@@ -43,7 +43,7 @@
 #endif
 
 #define MAX_ARGS 40
-#define MAX_SCRIPTS 64
+#define MAX_SCRIPTS 128			/* pgbench's */
 
 static const char *progname = "pgbenchx";
 static volatile sig_atomic_t interrupted = 0;
@@ -88,6 +88,11 @@ typedef struct
 	Buf			variables;		/* -D, a jsonb object's text */
 	Buf			tags;			/* --tag, a jsonb object's text */
 	const char *label, *sweep, *repeats;
+	/* pgbench's logging options: checked as pgbench checks them, then refused */
+	bool		log;
+	const char *sampling_rate, *agg_interval, *log_prefix;
+	int			refused;		/* the first refused option's index in refusals, or -1 */
+	long long	total_weight;
 } Options;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -394,7 +399,8 @@ usage(void)
 	cli_commands_usage(stdout);
 	printf("\n"
 		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
-		   "Each run is kept in pgbenchx.runs; its id is printed last.\n");
+		   "Each run is kept in pgbenchx.runs; its id is printed last.\n"
+		   "\nReport bugs to the pgbenchx project's issue tracker.\n");
 }
 
 static const char *const builtins[] = {"tpcb-like", "simple-update", "select-only"};
@@ -403,16 +409,31 @@ static const char *const builtins[] = {"tpcb-like", "simple-update", "select-onl
 static void
 check_init_steps(Options *o, const char *steps)
 {
-	if (strcmp(steps, "dtgvp") == 0 || strcmp(steps, "dtGvp") == 0)
-		return;
-	if (strcmp(steps, "dtgvpf") == 0 || strcmp(steps, "dtGvpf") == 0)
+	/* pgbench's checkInitSteps first: its words */
+	if (*steps == '\0')
+		bad_option("no initialization steps specified");
+	for (const char *p = steps; *p; p++)
+		if (strchr("dtgGvpf ", *p) == NULL)
+		{
+			fprintf(stderr, "%s: error: unrecognized initialization step \"%c\"\n", progname, *p);
+			fprintf(stderr, "%s: detail: Allowed step characters are: \"dtgGvpf\".\n", progname);
+			exit(1);
+		}
+	/*
+	 * pgbench_init does every step but f, in its own order, in one
+	 * transaction: the same tables whatever order the steps are given in,
+	 * but not fewer steps.  "v": it ends with ANALYZE (no VACUUM).
+	 */
+	if (strchr(steps, 'd') && strchr(steps, 't') && (strchr(steps, 'g') || strchr(steps, 'G')) &&
+		strchr(steps, 'p'))
 	{
-		o->foreign_keys = true;
+		if (strchr(steps, 'f'))
+			o->foreign_keys = true;
 		return;
 	}
 	refuse("-I/--init-steps",
-		   "pgbench_init drops, creates, generates (server-side), vacuums and indexes in one "
-		   "transaction: only \"dtgvp\" or \"dtGvp\" (with \"f\" at the end for foreign keys) mean what it does");
+		   "pgbench_init drops, creates, generates (server-side), indexes and analyzes in one "
+		   "transaction: the steps must include d, t, g or G, and p (v is accepted, f adds the foreign keys)");
 }
 
 #define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
@@ -438,6 +459,57 @@ static const struct
 	{15, "--verbose-errors",
 	"not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log"},
 };
+
+/*
+ * -b NAME[@W] or -f FILE[@W] as pgbench reads it (parseScriptWeight,
+ * findBuiltin): the weight checked, a builtin's prefix made its name; a
+ * -b name that is no builtin's prefix is left as given (a script registered
+ * in pgbenchx.scripts).  Adds the weight to *total.
+ */
+static const char *
+script_option(const char *arg, bool builtin, long long *total)
+{
+	const char *at = strrchr(arg, '@');
+	size_t		len = at ? (size_t) (at - arg) : strlen(arg);
+	long		weight = 1;
+	const char *found = NULL;
+	int			nfound = 0;
+	Buf			out = {0};
+
+	if (at)
+	{
+		char	   *end;
+
+		errno = 0;
+		weight = strtol(at + 1, &end, 10);
+		if (errno != 0 || end == at + 1 || *end != '\0')
+			bad_option("invalid weight specification: %s", at);
+		if (weight > INT_MAX || weight < 0)
+			bad_option("weight specification out of range (0 .. %d): %lld", INT_MAX, (long long) weight);
+	}
+	*total += weight;
+	if (!builtin)
+		return arg;
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strncmp(builtins[i], arg, len) == 0)
+		{
+			found = builtins[i];
+			nfound++;
+		}
+	if (nfound > 1)
+	{
+		fprintf(stderr, "%s: error: ambiguous builtin name: %d builtin scripts found for prefix \"%.*s\"\n",
+				progname, nfound, (int) len, arg);
+		fprintf(stderr, "Available builtin scripts:\n");
+		for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			fprintf(stderr, "\t%s\n", builtins[i]);
+		exit(1);
+	}
+	if (nfound == 0)
+		return arg;
+	buf_append(&out, "%s%s", found, at ? at : "");
+	return out.data;
+}
 
 static void
 parse_options(int argc, char **argv, Options *o)
@@ -494,16 +566,18 @@ parse_options(int argc, char **argv, Options *o)
 	};
 	int			c;
 
+	o->refused = -1;
 	while ((c = getopt_long(argc, argv, "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:",
 							long_options, NULL)) != -1)
 	{
+		/* refused after pgbench's own checks of the command line (check_options) */
 		for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
-			if (c == refusals[i].code)
-				refuse(refusals[i].option, refusals[i].reason);
+			if (c == refusals[i].code && o->refused < 0)
+				o->refused = (int) i;
 		/* pgbench's initialization_option_set and benchmarking_option_set */
 		if (strchr("IqF", c) || c == 1 || c == 2 || c == 3 || c == 8 || c == 11 || c == 12)
 			o->init_option = true;
-		if (strchr("cjTtCrSNbfDMPRL", c) || c == 6 || c == 9 || c == 14 || c >= 200)
+		if (strchr("cjTtCrSNbfDMPRLl", c) || (c >= 4 && c <= 7) || c == 9 || c == 14 || c >= 200)
 			o->bench_option = true;
 		switch (c)
 		{
@@ -587,7 +661,10 @@ parse_options(int argc, char **argv, Options *o)
 				}
 				if (o->nscripts >= MAX_SCRIPTS)
 					bad_option("at most %d SQL scripts are allowed", MAX_SCRIPTS);
-				o->scripts[o->nscripts] = c == 'S' ? "select-only" : c == 'N' ? "simple-update" : optarg;
+				o->scripts[o->nscripts] = c == 'S' ? "select-only" : c == 'N' ? "simple-update"
+					: script_option(optarg, c == 'b', &o->total_weight);
+				if (c == 'S' || c == 'N')
+					o->total_weight++;
 				o->script_is_file[o->nscripts] = (c == 'f');
 				o->nscripts++;
 				break;
@@ -638,10 +715,33 @@ parse_options(int argc, char **argv, Options *o)
 					}
 					o->random_seed = optarg;
 				}
+				if (o->random_seed)
+					fprintf(stderr, "%s: setting random seed to %s\n", progname, o->random_seed);
 				break;
 			case 14:
+				if (atoi(optarg) < 0)
+					bad_option("invalid number of maximum tries: \"%s\"", optarg);
 				o->max_tries = parse_int(optarg, "--max-tries", 0, INT_MAX);
 				break;
+			case 'l':
+				o->log = true;
+				break;
+			case 4:
+				if (atof(optarg) <= 0.0 || atof(optarg) > 1.0)
+					bad_option("invalid sampling rate: \"%s\"", optarg);
+				o->sampling_rate = optarg;
+				break;
+			case 5:
+				o->agg_interval = parse_int(optarg, "--aggregate-interval", 1, INT_MAX);
+				break;
+			case 7:
+				o->log_prefix = optarg;
+				break;
+			case 'v':
+			case 10:
+			case 13:
+			case 15:
+				break;			/* refused after the checks */
 			case 200:
 				o->sweep = optarg;
 				break;
@@ -679,12 +779,30 @@ parse_options(int argc, char **argv, Options *o)
 			bad_option("some of the specified options cannot be used in initialization (-i) mode");
 		if (o->partition_method && (!o->partitions || atoi(o->partitions) == 0))
 			bad_option("--partition-method requires greater than zero --partitions");
+		if (o->refused >= 0)
+			refuse(refusals[o->refused].option, refusals[o->refused].reason);
 		return;
 	}
+	if (o->nscripts > 0 && o->total_weight == 0)
+		bad_option("total script weight must not be zero");
 	if (o->init_option)
 		bad_option("some of the specified options cannot be used in benchmarking mode");
 	if (o->duration && o->transactions)
 		bad_option("specify either a number of transactions (-t) or a duration (-T), not both");
+	if (o->sampling_rate && !o->log)
+		bad_option("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+	if (o->sampling_rate && o->agg_interval)
+		bad_option("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+	if (o->agg_interval && !o->log)
+		bad_option("log aggregation is allowed only when actually logging transactions");
+	if (o->log_prefix && !o->log)
+		bad_option("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+	if (o->duration && o->agg_interval && atoi(o->agg_interval) > atoi(o->duration))
+		bad_option("number of seconds for aggregation (%d) must not be higher than test duration (%d)",
+				   atoi(o->agg_interval), atoi(o->duration));
+	if (o->duration && o->agg_interval && atoi(o->duration) % atoi(o->agg_interval) != 0)
+		bad_option("duration (%d) must be a multiple of aggregation interval (%d)",
+				   atoi(o->duration), atoi(o->agg_interval));
 	if (o->progress_timestamp && o->progress == 0)
 		bad_option("--progress-timestamp is allowed only under --progress");
 	if (o->max_tries && atoi(o->max_tries) == 0 && !o->latency_limit && !o->duration)
@@ -693,6 +811,8 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--sweep gives the client counts: do not give -c/--client too");
 	if (o->repeats && !o->sweep)
 		bad_option("--repeats is allowed only with --sweep");
+	if (o->refused >= 0)
+		refuse(refusals[o->refused].option, refusals[o->refused].reason);
 }
 
 static PGconn *
@@ -727,7 +847,13 @@ run_init(PGconn *conn, const Options *o)
 	call_add(&c, "foreign_keys", "boolean", o->foreign_keys ? "true" : NULL);
 	call_add(&c, "tablespace", "text", o->tablespace);
 	call_add(&c, "index_tablespace", "text", o->index_tablespace);
-	fprintf(stderr, "dropping old tables...\ncreating tables...\ngenerating data (server-side)...\n");
+	/* pgbench's lines for the steps pgbench_init takes (its "v" is an ANALYZE) */
+	fprintf(stderr, "dropping old tables...\ncreating tables...\n");
+	if (o->partitions && atoi(o->partitions) > 0)
+		fprintf(stderr, "creating %d partitions...\n", atoi(o->partitions));
+	fprintf(stderr, "generating data (server-side)...\ncreating primary keys...\n");
+	if (o->foreign_keys)
+		fprintf(stderr, "creating foreign keys...\n");
 	cancel = PQgetCancel(conn);
 	init_cancel = cancel;
 	res = call_run(conn, "pgbench_init", &c);
@@ -851,6 +977,44 @@ add_sweep(Call *c, const char *sweep)
 }
 
 /*
+ * A report's "transaction type: NAME" or "SQL script N: NAME" line whose
+ * NAME is a -f file's registered name (script_name) printed as pgbench
+ * prints it, with the file's path; false for any other line.
+ */
+static bool
+file_line(const char *line, const Options *o)
+{
+	const char *name = NULL;
+	int			prefix;
+
+	if (strncmp(line, "transaction type: ", 18) == 0)
+		name = line + 18;
+	else if (strncmp(line, "SQL script ", 11) == 0 && strstr(line, ": "))
+		name = strstr(line, ": ") + 2;
+	if (name == NULL)
+		return false;
+	prefix = (int) (name - line);
+	for (int i = 0; i < o->nscripts; i++)
+	{
+		const char *arg = o->scripts[i];
+		const char *at = strrchr(arg, '@');
+		char	   *path;
+
+		if (!o->script_is_file[i])
+			continue;
+		path = at ? strndup(arg, at - arg) : strdup(arg);
+		if (path && strcmp(script_name(path), name) == 0)
+		{
+			printf("%.*s%s\n", prefix, line, path);
+			free(path);
+			return true;
+		}
+		free(path);
+	}
+	return false;
+}
+
+/*
  * Prints the pgbench part of pgbenchx.report(id): what pgbench would print
  * with these options.  report() prints as with -P and -r (pgbenchx always
  * measures both): without -P, -R or -L pgbench prints no "latency stddev",
@@ -873,6 +1037,8 @@ print_report(PGconn *conn, const char *id, const Options *o)
 		if (strcmp(line, "-- pgbenchx --") == 0)
 			break;
 		if (!stddev && strncmp(line, "latency stddev = ", 17) == 0)
+			continue;
+		if (file_line(line, o))
 			continue;
 		if (!o->per_command)
 		{
@@ -1088,8 +1254,6 @@ run_bench(PGconn *conn, const Options *o)
 	const char *sv = PQparameterStatus(conn, "server_version");
 	int			code;
 
-	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
-	fflush(stdout);
 	if (sweep)
 		add_sweep(&c, o->sweep);
 	else
@@ -1117,6 +1281,9 @@ run_bench(PGconn *conn, const Options *o)
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)
 		return 1;
+	/* pgbench's banner once the run is on: nothing on stdout when it is refused */
+	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
+	fflush(stdout);
 	id = strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);
 	code = follow(conn, id, sweep, o);
