@@ -92,6 +92,8 @@ typedef struct
 	bool		log;
 	const char *sampling_rate, *agg_interval, *log_prefix;
 	int			refused;		/* the first refused option's index in refusals, or -1 */
+	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
+	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
 	long long	total_weight;
 } Options;
 
@@ -264,7 +266,12 @@ call_run(PGconn *conn, const char *func, const Call *c)
 	free(sql.data);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
+		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
 		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
+			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
+					progname, progname, PQdb(conn));
 		PQclear(res);
 		return NULL;
 	}
@@ -431,9 +438,7 @@ check_init_steps(Options *o, const char *steps)
 			o->foreign_keys = true;
 		return;
 	}
-	refuse("-I/--init-steps",
-		   "pgbench_init drops, creates, generates (server-side), indexes and analyzes in one "
-		   "transaction: the steps must include d, t, g or G, and p (v is accepted, f adds the foreign keys)");
+	o->bad_steps = true;		/* refused in -i mode, after pgbench's checks */
 }
 
 #define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
@@ -570,10 +575,12 @@ parse_options(int argc, char **argv, Options *o)
 	while ((c = getopt_long(argc, argv, "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:",
 							long_options, NULL)) != -1)
 	{
-		/* refused after pgbench's own checks of the command line (check_options) */
+		/* refused after pgbench's own checks of the command line (the end of this function) */
 		for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
 			if (c == refusals[i].code && o->refused < 0)
 				o->refused = (int) i;
+		if (c == 'v')
+			o->vacuum_all = true;
 		/* pgbench's initialization_option_set and benchmarking_option_set */
 		if (strchr("IqF", c) || c == 1 || c == 2 || c == 3 || c == 8 || c == 11 || c == 12)
 			o->init_option = true;
@@ -779,6 +786,10 @@ parse_options(int argc, char **argv, Options *o)
 			bad_option("some of the specified options cannot be used in initialization (-i) mode");
 		if (o->partition_method && (!o->partitions || atoi(o->partitions) == 0))
 			bad_option("--partition-method requires greater than zero --partitions");
+		if (o->bad_steps)
+			refuse("-I/--init-steps",
+				   "pgbench_init drops, creates, generates (server-side), indexes and analyzes in one "
+				   "transaction: the steps must include d, t, g or G, and p (v is accepted, f adds the foreign keys)");
 		if (o->refused >= 0)
 			refuse(refusals[o->refused].option, refusals[o->refused].reason);
 		return;
@@ -811,7 +822,7 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--sweep gives the client counts: do not give -c/--client too");
 	if (o->repeats && !o->sweep)
 		bad_option("--repeats is allowed only with --sweep");
-	if (o->refused >= 0)
+	if (o->refused >= 0 && !(o->vacuum_all && o->no_vacuum && refusals[o->refused].code == 'v'))
 		refuse(refusals[o->refused].option, refusals[o->refused].reason);
 }
 
@@ -1254,6 +1265,15 @@ run_bench(PGconn *conn, const Options *o)
 	const char *sv = PQparameterStatus(conn, "server_version");
 	int			code;
 
+	if (o->scale)
+	{
+		/* pgbench's warning: a run's scale is pgbench_branches' count */
+		res = PQexec(conn, "SELECT pg_catalog.count(*) FROM pgbench_branches");
+		if (PQresultStatus(res) == PGRES_TUPLES_OK)
+			fprintf(stderr, "%s: warning: scale option ignored, using count from pgbench_branches table (%s)\n",
+					progname, PQgetvalue(res, 0, 0));
+		PQclear(res);
+	}
 	if (sweep)
 		add_sweep(&c, o->sweep);
 	else
