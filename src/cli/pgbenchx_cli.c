@@ -387,14 +387,15 @@ usage(void)
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "  --verbose-errors         accepted (the clients' errors are in the server's log)\n"
 		   "\nBeyond pgbench:\n"
 		   "  --sweep=MIN..MAX|N,N,... one run per client count (run_sweep), instead of -c\n"
 		   "  --repeats=NUM            with --sweep: run the whole ladder NUM times\n"
 		   "  --label=TEXT             free text kept with the run\n"
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
-		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v,\n"
-		   "  --failures-detailed, --verbose-errors, --show-script\n"
+		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v (but with -n),\n"
+		   "  --failures-detailed, --show-script\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -461,8 +462,6 @@ static const struct
 	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
 	{13, "--failures-detailed",
 	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
-	{15, "--verbose-errors",
-	"not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log"},
 };
 
 /*
@@ -747,7 +746,9 @@ parse_options(int argc, char **argv, Options *o)
 			case 'v':
 			case 10:
 			case 13:
+				break;
 			case 15:
+				/* accepted: pgbenchx prints no client's error message, verbose or not */
 				break;			/* refused after the checks */
 			case 200:
 				o->sweep = optarg;

@@ -160,7 +160,7 @@ foreach my $bad ([ '--bogus' ], [ '-c', '0' ], [ '-M', 'pipelined' ], [ '-c', 'x
 	s/^\S*pgbenchx?:/PROG:/mg, s/"\S*pgbenchx? --help"/"PROG --help"/g foreach ($s_err, $x_err);
 	is($x_err, $s_err, "@$bad: pgbench's words");
 }
-foreach my $refused ([ '-l' ], [ '--aggregate-interval', '1' ], [ '-v' ])
+foreach my $refused ([ '-l' ], [ '-l', '--aggregate-interval', '1' ], [ '-v' ], [ '-i', '-I', 'dtg' ])
 {
 	($rc, $out, $err) = run($cli, @$refused, $db);
 	is($rc, 1, "@$refused: refused, exit 1");
