@@ -6,7 +6,8 @@
 # stored run id, and the run is in pgbenchx.runs with the options given; -P
 # prints pgbench's progress lines; -f sends a file's text; bad options exit
 # 1 with pgbench's words; a run whose clients abort exits 2, as pgbench's;
-# --sweep makes a sweep; SIGINT cancels the run on the server.  Short runs
+# --sweep makes a sweep; SIGINT cancels the run on the server; the seed-000
+# loop's grep 'tps =' prints pgbench's form.  Short runs
 # (1-2 s), scale 1.
 use strict;
 use warnings;
@@ -122,6 +123,23 @@ foreach my $c (@cases)
 			"$name: pgbench's progress lines");
 	}
 }
+
+# the seed-000 loop as written (issue 24), with -h/-p of this node and -T 1:
+# its grep 'tps =' prints, for pgbench and for pgbenchx, one line per client
+# count in the same form
+my %loop;
+foreach my $prog ($pgbench, $cli)
+{
+	my ($out, $err) = ('', '');
+	my $loop = sprintf(q{for c in 1 2 4; do '%s' -h '%s' -p %d -S -T 1 -j 2 -c $c postgres; done | grep 'tps ='},
+		$prog, $node->host, $node->port);
+	IPC::Run::run([ 'bash', '-o', 'pipefail', '-c', $loop ], '>', \$out, '2>', \$err);
+	is($? >> 8, 0, "the seed loop with $prog") or diag($err);
+	$loop{$prog} = $out;
+}
+is(scalar(() = $loop{$cli} =~ /^tps = /mg), 3, "the seed loop with pgbenchx: grep 'tps =' finds a line per client count");
+is(shape(split /\n/, $loop{$cli}), shape(split /\n/, $loop{$pgbench}), "the seed loop: grep 'tps =' has pgbench's form")
+  or diag("pgbenchx:\n$loop{$cli}\npgbench:\n$loop{$pgbench}");
 
 # the options given are the stored run's
 ($rc, $out, $err) = run($cli, '-c', '3', '-j', '1', '-t', '5', '-S', '-C', '--max-tries', '2',
