@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libpq-fe.h"
 #include "cli_commands.h"
@@ -374,6 +375,7 @@ usage(void)
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
 		   "  -j, --jobs=NUM           number of driver workers (default: 1)\n"
+		   "  -l, --log                write pgbench's aggregated log (with --aggregate-interval)\n"
 		   "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
 		   "  -M, --protocol=simple|extended|prepared\n"
 		   "                           protocol for submitting queries (default: simple)\n"
@@ -384,6 +386,8 @@ usage(void)
 		   "  -s, --scale=NUM          ignored: the scale is read from pgbench_branches\n"
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
+		   "  --aggregate-interval=NUM aggregate data over NUM seconds (from the stored samples)\n"
+		   "  --log-prefix=PREFIX      prefix for the log file (default: \"pgbench_log\")\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
@@ -394,7 +398,7 @@ usage(void)
 		   "  --label=TEXT             free text kept with the run\n"
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
-		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v (but with -n),\n"
+		   "  -l without --aggregate-interval, --sampling-rate, -v (but with -n),\n"
 		   "  --failures-detailed, --show-script\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
@@ -442,8 +446,9 @@ check_init_steps(Options *o, const char *steps)
 	o->bad_steps = true;		/* refused in -i mode, after pgbench's checks */
 }
 
-#define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
-	"--log-prefix) are not written yet: the per-second results are in pgbenchx.samples"
+#define LOGS_NOT_YET "per-transaction logs (-l without --aggregate-interval, --sampling-rate) " \
+	"are not written yet: -l --aggregate-interval=N writes pgbench's aggregated log from the " \
+	"per-second results in pgbenchx.samples"
 
 /* the options pgbenchx refuses (their getopt codes below), with the reason */
 static const struct
@@ -452,10 +457,7 @@ static const struct
 	const char *option;
 	const char *reason;
 }			refusals[] = {
-	{'l', "-l/--log", LOGS_NOT_YET},
 	{4, "--sampling-rate", LOGS_NOT_YET},
-	{5, "--aggregate-interval", LOGS_NOT_YET},
-	{7, "--log-prefix", LOGS_NOT_YET},
 	{'v', "-v/--vacuum-all",
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
@@ -825,6 +827,13 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--repeats is allowed only with --sweep");
 	if (o->refused >= 0 && !(o->vacuum_all && o->no_vacuum && refusals[o->refused].code == 'v'))
 		refuse(refusals[o->refused].option, refusals[o->refused].reason);
+	if (o->log && !o->agg_interval)
+		refuse("-l/--log", LOGS_NOT_YET);
+	if (o->log && (o->rate || o->latency_limit || (o->max_tries && atoi(o->max_tries) != 1)))
+		refuse("-l/--log",
+			   "not with -R, -L or --max-tries: the aggregated log's lag, skipped and retry fields are not stored per second");
+	if (o->log && o->sweep)
+		refuse("-l/--log", "not with --sweep: the aggregated log is written for one run");
 }
 
 static PGconn *
@@ -1256,6 +1265,66 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 	return code;
 }
 
+/*
+ * -l --aggregate-interval=N: pgbench 15's aggregated log (one line per
+ * interval, its 15 fields, latencies in microseconds) of the run, written
+ * once it ended to PREFIX.PID (--log-prefix, default pgbench_log), as
+ * pgbench's thread 0 writes it; from the run's per-second samples, so its
+ * volume is one line per N seconds whatever the rate.  Each interval holds
+ * the samples' seconds ((k-1)N, kN] of the measured interval; its start is
+ * the run's started_at (whole seconds) plus (k-1)N.  num_transactions and
+ * sum_latency are the samples' (exact); sum_latency_2, min_latency and
+ * max_latency are the latency histograms' (bucket midpoints and bounds:
+ * within the histograms' 0.78%).  The lag, skipped, retry and failure kind
+ * fields are 0, as pgbench prints them without -R, -L, --max-tries and
+ * --failures-detailed (refused with -l).  Returns 0, or 1 after saying why.
+ */
+static int
+write_aggregate_log(PGconn *conn, const char *id, const Options *o)
+{
+	char		path[1024];
+	const char *params[2] = {id, o->agg_interval};
+	PGresult   *res;
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s.%d", o->log_prefix ? o->log_prefix : "pgbench_log", (int) getpid());
+	res = query(conn,
+				"SELECT floor(extract(epoch FROM r.started_at))::bigint + (w.k - 1) * $2::int,"
+				"       coalesce(sum(s.transactions), 0),"
+				"       coalesce(sum(s.transactions * s.latency_avg_ms) * 1000, 0),"
+				"       coalesce(h.sq, 0), coalesce(h.mn, 0), coalesce(h.mx, 0)"
+				" FROM pgbenchx.runs r"
+				" CROSS JOIN pg_catalog.generate_series(1, (SELECT coalesce(ceil(max(x.second)::numeric / $2::int), 0)::int"
+				"        FROM pgbenchx.samples x WHERE x.run_id = $1::bigint)) w(k)"
+				" LEFT JOIN pgbenchx.samples s ON s.run_id = r.run_id"
+				"        AND s.second > (w.k - 1) * $2::int AND s.second <= w.k * $2::int"
+				" LEFT JOIN LATERAL (SELECT sum(b.count * ((b.lower_ms + b.upper_ms) / 2 * 1000) ^ 2) AS sq,"
+				"        min(b.lower_ms) * 1000 AS mn, max(b.upper_ms) * 1000 AS mx"
+				"        FROM pgbenchx.samples s2 CROSS JOIN LATERAL pgbenchx.latency_buckets(s2.latency_hist) b"
+				"        WHERE s2.run_id = r.run_id AND s2.second > (w.k - 1) * $2::int AND s2.second <= w.k * $2::int) h ON true"
+				" WHERE r.run_id = $1::bigint"
+				" GROUP BY w.k, r.started_at, h.sq, h.mn, h.mx ORDER BY w.k",
+				2, params);
+	f = fopen(path, "w");
+	if (f == NULL)
+	{
+		fprintf(stderr, "%s: error: could not open logfile \"%s\": %s\n", progname, path, strerror(errno));
+		PQclear(res);
+		return 1;
+	}
+	for (int i = 0; i < PQntuples(res); i++)
+		fprintf(f, "%s %s %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0\n",
+				PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), atof(PQgetvalue(res, i, 2)),
+				atof(PQgetvalue(res, i, 3)), atof(PQgetvalue(res, i, 4)), atof(PQgetvalue(res, i, 5)));
+	PQclear(res);
+	if (fclose(f) != 0)
+	{
+		fprintf(stderr, "%s: error: could not write logfile \"%s\": %s\n", progname, path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int
 run_bench(PGconn *conn, const Options *o)
 {
@@ -1308,6 +1377,8 @@ run_bench(PGconn *conn, const Options *o)
 	id = strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);
 	code = follow(conn, id, sweep, o);
+	if (o->log && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)
+		code = 1;
 	free(id);
 	return code;
 }
