@@ -95,6 +95,7 @@ typedef struct
 	int			refused;		/* the first refused option's index in refusals, or -1 */
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
 	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
+	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
 	long long	total_weight;
 } Options;
 
@@ -252,6 +253,33 @@ call_add(Call *c, const char *name, const char *cast, const char *value)
 	c->n++;
 }
 
+/*
+ * One statement with text parameters: its result, or NULL after printing
+ * the server's error (and pgbench's hint or words where the error is one
+ * pgbench has its own words for)
+ */
+static PGresult *
+call_run_sql(PGconn *conn, const char *sql, int n, const char *const *values)
+{
+	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
+			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
+					progname, progname, PQdb(conn));
+		if (primary && strncmp(primary, "no script named ", 16) == 0)
+			fprintf(stderr, "%s: detail: no builtin script found for name %s, nor a registered one\n",
+					progname, primary + 16);
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
 /* runs SELECT func(name => $1::cast, ...); the result, or NULL after saying why */
 static PGresult *
 call_run(PGconn *conn, const char *func, const Call *c)
@@ -263,19 +291,8 @@ call_run(PGconn *conn, const char *func, const Call *c)
 	for (int i = 0; i < c->n; i++)
 		buf_append(&sql, "%s%s => $%d::%s", i ? ", " : "", c->names[i], i + 1, c->casts[i]);
 	buf_append(&sql, ")");
-	res = PQexecParams(conn, sql.data, c->n, NULL, c->values, NULL, NULL, 0);
+	res = call_run_sql(conn, sql.data, c->n, c->values);
 	free(sql.data);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
-		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
-			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
-					progname, progname, PQdb(conn));
-		PQclear(res);
-		return NULL;
-	}
 	return res;
 }
 
@@ -391,6 +408,7 @@ usage(void)
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "  --show-script=NAME       show builtin (or registered) script code, then exit\n"
 		   "  --verbose-errors         accepted (the clients' errors are in the server's log)\n"
 		   "\nBeyond pgbench:\n"
 		   "  --sweep=MIN..MAX|N,N,... one run per client count (run_sweep), instead of -c\n"
@@ -399,7 +417,7 @@ usage(void)
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
 		   "  -l without --aggregate-interval, --sampling-rate, -v (but with -n),\n"
-		   "  --failures-detailed, --show-script\n"
+		   "  --failures-detailed\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -461,7 +479,6 @@ static const struct
 	{'v', "-v/--vacuum-all",
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
-	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
 	{13, "--failures-detailed",
 	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
 };
@@ -745,8 +762,11 @@ parse_options(int argc, char **argv, Options *o)
 			case 7:
 				o->log_prefix = optarg;
 				break;
-			case 'v':
 			case 10:
+				/* as pgbench: the script shown, nothing else done (main) */
+				o->show_script = script_option(optarg, true, &o->total_weight);
+				break;
+			case 'v':
 			case 13:
 				break;
 			case 15:
@@ -778,6 +798,8 @@ parse_options(int argc, char **argv, Options *o)
 		try_help();
 	}
 
+	if (o->show_script)
+		return;					/* pgbench shows it and exits: nothing else is checked */
 	if (o->variables.len)
 		buf_append(&o->variables, "}");
 	if (o->tags.len)
@@ -851,6 +873,30 @@ connect_db(const Options *o)
 	}
 	PQsetNoticeReceiver(conn, on_notice, NULL);
 	return conn;
+}
+
+/*
+ * --show-script NAME: pgbench's "-- NAME: DESCRIPTION" and the script's
+ * text on stderr, from pgbenchx.script_text (a built-in's prefix was made
+ * its name by script_option; a registered script by its name).
+ */
+static int
+show_script(PGconn *conn, const char *name)
+{
+	static const char *const descs[] = {"<builtin: TPC-B (sort of)>", "<builtin: simple update>",
+	"<builtin: select only>"};
+	const char *desc = "<registered with pgbenchx.add_script>";
+	const char *params[1] = {name};
+	PGresult   *res = call_run_sql(conn, "SELECT pgbenchx.script_text($1::pg_catalog.text)", 1, params);
+
+	if (res == NULL)
+		return 1;
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i], name) == 0)
+			desc = descs[i];
+	fprintf(stderr, "-- %s: %s\n%s\n", name, desc, PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 0;
 }
 
 static int
@@ -1415,7 +1461,10 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: a sleep ends at once */
 
 	conn = connect_db(&o);
-	code = o.init ? run_init(conn, &o) : run_bench(conn, &o);
+	if (o.show_script)
+		code = show_script(conn, o.show_script);
+	else
+		code = o.init ? run_init(conn, &o) : run_bench(conn, &o);
 	PQfinish(conn);
 	return code;
 }

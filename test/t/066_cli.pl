@@ -226,6 +226,15 @@ foreach my $refused ([ '-l' ], [ '-l', '--sampling-rate', '0.5' ], [ '-l', '--ag
 		"@$refused: with the reason");
 }
 
+# --show-script: a built-in's text, by its prefix, as pgbench shows it
+foreach my $name ('se', 'tpcb-like')
+{
+	my ($s_rc, undef, $s_err) = run($pgbench, '--show-script', $name);
+	my ($x_rc, $x_out, $x_err) = run($cli, '--show-script', $name, $db);
+	is($x_rc, 0, "--show-script $name: exit 0") or diag($x_err);
+	is($x_err, $s_err, "--show-script $name: pgbench's lines");
+}
+
 # a run whose clients abort: exit 2, as pgbench's
 open($fh, '>', "$file.bad") or die;
 print $fh "SELECT 1/0;\n";
