@@ -1136,12 +1136,16 @@ print_report(PGconn *conn, const char *id, const Options *o)
 /*
  * -P: pgbench's progress lines for the run's complete windows of N seconds
  * since *done, from its samples.  The stddev is the window's histogram's
- * (bucket midpoints: within the histograms' 0.78%).  Lag, skipped and
- * retries are not in the samples and are not printed.
+ * (bucket midpoints: within the histograms' 0.78%).  As pgbench: with -R
+ * the window's lag (the schedule lags summed, over its transactions), with
+ * -L too its skipped transactions, with --max-tries other than 1 its
+ * retried transactions and retries (0 for samples recorded before 0.5).
  */
 static void
-print_progress(PGconn *conn, const char *run, int every, bool timestamp, int *done)
+print_progress(PGconn *conn, const char *run, const Options *o, int *done)
 {
+	int			every = o->progress;
+	bool		timestamp = o->progress_timestamp;
 	char		from[16], to[16];
 	const char *params[3];
 	PGresult   *res;
@@ -1168,16 +1172,27 @@ print_progress(PGconn *conn, const char *run, int every, bool timestamp, int *do
 					"        coalesce(sum(transactions * latency_avg_ms) / nullif(sum(transactions), 0), 0),"
 					"        coalesce((SELECT sqrt(greatest(sq - mean ^ 2, 0)) FROM m), 0),"
 					"        coalesce(sum(failed), 0),"
-					"        extract(epoch FROM (SELECT started_at FROM pgbenchx.runs WHERE run_id = $1::bigint)) + $3::int"
+					"        extract(epoch FROM (SELECT started_at FROM pgbenchx.runs WHERE run_id = $1::bigint)) + $3::int,"
+					"        coalesce(sum(lag_sum_ms) / nullif(sum(transactions), 0), 0),"
+					"        coalesce(sum(skipped), 0), coalesce(sum(retried), 0), coalesce(sum(retries), 0)"
 					" FROM s",
 					3, params);
 		if (timestamp)
 			fprintf(stderr, "progress: %.3f s", atof(PQgetvalue(res, 0, 4)));
 		else
 			fprintf(stderr, "progress: %.1f s", (double) (*done + every));
-		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed\n",
+		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed",
 				atof(PQgetvalue(res, 0, 0)), atof(PQgetvalue(res, 0, 1)),
 				atof(PQgetvalue(res, 0, 2)), PQgetvalue(res, 0, 3));
+		if (o->rate)
+		{
+			fprintf(stderr, ", lag %.3f ms", atof(PQgetvalue(res, 0, 5)));
+			if (o->latency_limit)
+				fprintf(stderr, ", %s skipped", PQgetvalue(res, 0, 6));
+		}
+		if (o->max_tries && atoi(o->max_tries) != 1)
+			fprintf(stderr, ", %s retried, %s retries", PQgetvalue(res, 0, 7), PQgetvalue(res, 0, 8));
+		fprintf(stderr, "\n");
 		PQclear(res);
 		*done += every;
 	}
@@ -1257,7 +1272,7 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			const char *status = PQgetvalue(res, i, 1);
 
 			if (o->progress && strcmp(run, current) == 0)
-				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+				print_progress(conn, run, o, &progress_done);
 			print_report(conn, run, o);
 			if (strcmp(status, "completed") != 0)
 			{
@@ -1296,7 +1311,7 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 					snprintf(current, sizeof(current), "%s", run);
 					progress_done = 0;
 				}
-				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+				print_progress(conn, run, o, &progress_done);
 			}
 		}
 		sleep_ms(200);

@@ -96,7 +96,8 @@ my @cases = (
 	[ 'select-only, -T', [ '-c', '2', '-j', '1', '-T', '1', '-S' ] ],
 	[ 'tpcb-like, -t, -M prepared, -r', [ '-c', '2', '-j', '2', '-t', '20', '-M', 'prepared', '-r' ] ],
 	[ 'a mix with -P, -n', [ '-c', '2', '-j', '1', '-T', '2', '-b', 'simple-update@2', '-S', '-P', '1', '-n' ] ],
-	[ '-R with -L', [ '-c', '2', '-j', '1', '-T', '1', '-S', '-R', '100', '-L', '50' ] ],
+	[ '-R with -L, -P', [ '-c', '2', '-j', '1', '-T', '2', '-S', '-R', '100', '-L', '50', '-P', '1' ] ],
+	[ '--max-tries 2, -P', [ '-c', '2', '-j', '1', '-T', '2', '-S', '--max-tries', '2', '-P', '1' ] ],
 );
 foreach my $c (@cases)
 {
@@ -119,7 +120,13 @@ foreach my $c (@cases)
 		"completed|$tx", "$name: run $id is stored, with the transactions printed");
 	if ($name =~ /-P/)
 	{
-		like($xerr, qr/^progress: \d+\.\d s, \d+\.\d tps, lat \d+\.\d{3} ms stddev \d+\.\d{3}, \d+ failed$/m,
+		# pgbench's progress line, with lag and skipped (-R, -L) or retries
+		# (--max-tries) as pgbench prints them
+		my ($want) = grep { /^progress: / } split /\n/, $serr;
+		my ($got) = grep { /^progress: / } split /\n/, $xerr;
+		is(shape($got // ''), shape($want // 'no progress line'), "$name: the progress line has pgbench's fields")
+		  or diag("pgbenchx:\n$xerr\npgbench:\n$serr");
+		like($xerr, qr/^progress: \d+\.\d s, \d+\.\d tps, lat \d+\.\d{3} ms stddev \d+\.\d{3}, \d+ failed(?:, lag \d+\.\d{3} ms(?:, \d+ skipped)?)?(?:, \d+ retried, \d+ retries)?$/m,
 			"$name: pgbench's progress lines");
 	}
 }
