@@ -1386,6 +1386,26 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 	return 0;
 }
 
+/*
+ * The clients' extra libpq parameters (run_bench's conninfo): PGOPTIONS,
+ * which pgbench's own clients read from the environment (the server's
+ * clients do not see this program's), as options='...'; NULL without it.
+ */
+static const char *
+clients_conninfo(void)
+{
+	const char *env = getenv("PGOPTIONS");
+	Buf			ci = {0};
+
+	if (env == NULL || *env == '\0')
+		return NULL;
+	buf_append(&ci, "options='");
+	for (const char *p = env; *p; p++)
+		buf_append(&ci, "%s%c", (*p == '\'' || *p == '\\') ? "\\" : "", *p);
+	buf_append(&ci, "'");
+	return ci.data;
+}
+
 static int
 run_bench(PGconn *conn, const Options *o)
 {
@@ -1428,6 +1448,7 @@ run_bench(PGconn *conn, const Options *o)
 	if (o->tags.len)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
+	call_add(&c, "conninfo", "text", clients_conninfo());
 
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)

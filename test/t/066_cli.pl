@@ -213,6 +213,22 @@ like($node->safe_psql('postgres', "SELECT body FROM pgbenchx.custom_scripts WHER
 	qr/^\\set aid random\(1, :naccounts\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\s*$/,
 	'-f: the file\'s text is registered');
 
+# PGOPTIONS reaches the clients, as pgbench's own clients read it (001's
+# retry cases set the isolation level so); run_sweep takes it too
+$node->safe_psql('postgres', 'CREATE TABLE iso_seen (level text)');
+open($fh, '>', "$file.iso") or die;
+print $fh "INSERT INTO iso_seen SELECT current_setting('transaction_isolation');\n";
+close $fh;
+{
+	local $ENV{PGOPTIONS} = '-c default_transaction_isolation=repeatable\ read';
+	($rc, $out, $err) = run($cli, '-c', '1', '-t', '2', '-f', "$file.iso", $db);
+	is($rc, 0, 'a run with PGOPTIONS') or diag($err);
+	($rc, $out, $err) = run($cli, '--sweep', '1', '-t', '1', '-f', "$file.iso", $db);
+	is($rc, 0, 'a sweep with PGOPTIONS') or diag($err);
+}
+is($node->safe_psql('postgres', "SELECT string_agg(DISTINCT level, ',') || ' ' || count(*) FROM iso_seen"),
+	'repeatable read 3', 'PGOPTIONS: the clients ran with its setting');
+
 # bad options: exit 1, pgbench's words
 foreach my $bad ([ '--bogus' ], [ '-c', '0' ], [ '-M', 'pipelined' ], [ '-c', 'x' ],
 	[ '-t', '1', '-T', '1' ], [ '-i', '-c', '2' ], [ '--partition-method', 'hash', '-i' ])
