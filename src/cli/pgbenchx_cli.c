@@ -10,7 +10,12 @@
  * following the run by polling pgbenchx.runs (and, with -P, printing
  * pgbench's progress lines from pgbenchx.samples), printing the pgbench part
  * of pgbenchx.report(id) as that pgbench would print it, and one line with
- * the stored id.  SIGINT cancels the run on the server (pgbenchx.cancel),
+ * the stored id; -l --aggregate-interval writes pgbench's aggregated log
+ * from the samples once the run ended; --show-script shows a script's text;
+ * PGOPTIONS goes to the clients (run_bench's conninfo).  A first argument
+ * naming a subcommand (report, compare, chart, export, import) is handed to
+ * src/cli/cli_commands.c.  pgbench's own checks of the command line come
+ * before any refusal of pgbenchx's.  SIGINT cancels the run on the server (pgbenchx.cancel),
  * or -i's statement, and then ends the program by SIGINT, as pgbench's
  * default action does.
  * Exit codes are pgbench's: 0, 1 for bad options and errors before the run,
