@@ -1391,24 +1391,35 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 	return 0;
 }
 
+/* KEY='VALUE' into a conninfo string, quoted as libpq reads it */
+static void
+conninfo_add(Buf *ci, const char *key, const char *value)
+{
+	buf_append(ci, "%s%s='", ci->len ? " " : "", key);
+	for (const char *p = value; *p; p++)
+		buf_append(ci, "%s%c", (*p == '\'' || *p == '\\') ? "\\" : "", *p);
+	buf_append(ci, "'");
+}
+
 /*
- * The clients' extra libpq parameters (run_bench's conninfo): PGOPTIONS,
- * which pgbench's own clients read from the environment (the server's
- * clients do not see this program's), as options='...'; NULL without it.
+ * The clients' extra libpq parameters (run_bench's conninfo), what
+ * pgbench's own clients would have used and the server's clients cannot
+ * see: PGOPTIONS, as options='...'; and the password this program logged in
+ * with, when the server asked for one (a non-superuser's clients must log
+ * in with a password: docs/security.md; the results show it as ********).
+ * NULL when there is neither.
  */
 static const char *
-clients_conninfo(void)
+clients_conninfo(PGconn *conn)
 {
 	const char *env = getenv("PGOPTIONS");
 	Buf			ci = {0};
 
-	if (env == NULL || *env == '\0')
-		return NULL;
-	buf_append(&ci, "options='");
-	for (const char *p = env; *p; p++)
-		buf_append(&ci, "%s%c", (*p == '\'' || *p == '\\') ? "\\" : "", *p);
-	buf_append(&ci, "'");
-	return ci.data;
+	if (env != NULL && *env != '\0')
+		conninfo_add(&ci, "options", env);
+	if (PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn))
+		conninfo_add(&ci, "password", PQpass(conn));
+	return ci.len ? ci.data : NULL;
 }
 
 static int
@@ -1453,7 +1464,7 @@ run_bench(PGconn *conn, const Options *o)
 	if (o->tags.len)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
-	call_add(&c, "conninfo", "text", clients_conninfo());
+	call_add(&c, "conninfo", "text", clients_conninfo(conn));
 
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)

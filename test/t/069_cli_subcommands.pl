@@ -178,5 +178,27 @@ $node->safe_psql('postgres', q{
 			. join(',', @mine) . ")"), 'runner', 'the runner\'s import is the runner\'s');
 }
 
+# a run by that runner: its clients must log in with its password
+# (docs/security.md), which pgbenchx passes on from its own login (SCRAM
+# here, the password from the environment); the results show it masked
+$node->safe_psql('postgres', q{
+	ALTER ROLE runner PASSWORD 'runner-secret';
+	GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO runner;
+});
+my $hba = $node->data_dir . '/pg_hba.conf';
+open($fh, '>', $hba) or die;
+print $fh "local all " . $node->safe_psql('postgres', 'SELECT current_user') . " trust\n";
+print $fh "local all all scram-sha-256\n";
+close $fh;
+$node->reload;
+{
+	local $ENV{PGPASSWORD} = 'runner-secret';
+	($rc, $out, $err) = run('-h', $node->host, '-p', $node->port, '-U', 'runner', '-c', '1', '-t', '5', '-S', '-n', 'postgres');
+	is($rc, 0, 'the runner\'s run, logged in with its password') or diag($err);
+	my ($id) = $out =~ /^run_id = (\d+)$/m;
+	is($node->safe_psql('postgres', "SELECT status || ' ' || owner || ' ' || conninfo FROM pgbenchx.runs WHERE run_id = "
+			. ($id // 0)), "completed runner password='********'", 'its clients logged in with it; it is not stored');
+}
+
 $node->stop;
 done_testing();
