@@ -10,7 +10,12 @@
  * following the run by polling pgbenchx.runs (and, with -P, printing
  * pgbench's progress lines from pgbenchx.samples), printing the pgbench part
  * of pgbenchx.report(id) as that pgbench would print it, and one line with
- * the stored id.  SIGINT cancels the run on the server (pgbenchx.cancel),
+ * the stored id; -l --aggregate-interval writes pgbench's aggregated log
+ * from the samples once the run ended; --show-script shows a script's text;
+ * PGOPTIONS goes to the clients (run_bench's conninfo).  A first argument
+ * naming a subcommand (report, compare, chart, export, import) is handed to
+ * src/cli/cli_commands.c.  pgbench's own checks of the command line come
+ * before any refusal of pgbenchx's.  SIGINT cancels the run on the server (pgbenchx.cancel),
  * or -i's statement, and then ends the program by SIGINT, as pgbench's
  * default action does.
  * Exit codes are pgbench's: 0, 1 for bad options and errors before the run,
@@ -34,15 +39,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libpq-fe.h"
+#include "cli_commands.h"
 
 #ifndef PGBENCHX_CLI_VERSION
 #define PGBENCHX_CLI_VERSION "unknown"
 #endif
 
 #define MAX_ARGS 40
-#define MAX_SCRIPTS 64
+#define MAX_SCRIPTS 128			/* pgbench's */
 
 static const char *progname = "pgbenchx";
 static volatile sig_atomic_t interrupted = 0;
@@ -87,6 +94,14 @@ typedef struct
 	Buf			variables;		/* -D, a jsonb object's text */
 	Buf			tags;			/* --tag, a jsonb object's text */
 	const char *label, *sweep, *repeats;
+	/* pgbench's logging options: checked as pgbench checks them, then refused */
+	bool		log;
+	const char *sampling_rate, *agg_interval, *log_prefix;
+	int			refused;		/* the first refused option's index in refusals, or -1 */
+	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
+	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
+	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
+	long long	total_weight;
 } Options;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -243,6 +258,33 @@ call_add(Call *c, const char *name, const char *cast, const char *value)
 	c->n++;
 }
 
+/*
+ * One statement with text parameters: its result, or NULL after printing
+ * the server's error (and pgbench's hint or words where the error is one
+ * pgbench has its own words for)
+ */
+static PGresult *
+call_run_sql(PGconn *conn, const char *sql, int n, const char *const *values)
+{
+	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
+			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
+					progname, progname, PQdb(conn));
+		if (primary && strncmp(primary, "no script named ", 16) == 0)
+			fprintf(stderr, "%s: detail: no builtin script found for name %s, nor a registered one\n",
+					progname, primary + 16);
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
 /* runs SELECT func(name => $1::cast, ...); the result, or NULL after saying why */
 static PGresult *
 call_run(PGconn *conn, const char *func, const Call *c)
@@ -254,14 +296,8 @@ call_run(PGconn *conn, const char *func, const Call *c)
 	for (int i = 0; i < c->n; i++)
 		buf_append(&sql, "%s%s => $%d::%s", i ? ", " : "", c->names[i], i + 1, c->casts[i]);
 	buf_append(&sql, ")");
-	res = PQexecParams(conn, sql.data, c->n, NULL, c->values, NULL, NULL, 0);
+	res = call_run_sql(conn, sql.data, c->n, c->values);
 	free(sql.data);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
-		PQclear(res);
-		return NULL;
-	}
 	return res;
 }
 
@@ -361,6 +397,7 @@ usage(void)
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
 		   "  -j, --jobs=NUM           number of driver workers (default: 1)\n"
+		   "  -l, --log                write pgbench's aggregated log (with --aggregate-interval)\n"
 		   "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
 		   "  -M, --protocol=simple|extended|prepared\n"
 		   "                           protocol for submitting queries (default: simple)\n"
@@ -371,28 +408,34 @@ usage(void)
 		   "  -s, --scale=NUM          ignored: the scale is read from pgbench_branches\n"
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
+		   "  --aggregate-interval=NUM aggregate data over NUM seconds (from the stored samples)\n"
+		   "  --log-prefix=PREFIX      prefix for the log file (default: \"pgbench_log\")\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "  --show-script=NAME       show builtin (or registered) script code, then exit\n"
+		   "  --verbose-errors         accepted (the clients' errors are in the server's log)\n"
 		   "\nBeyond pgbench:\n"
 		   "  --sweep=MIN..MAX|N,N,... one run per client count (run_sweep), instead of -c\n"
 		   "  --repeats=NUM            with --sweep: run the whole ladder NUM times\n"
 		   "  --label=TEXT             free text kept with the run\n"
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
-		   "  -l, --aggregate-interval, --sampling-rate, --log-prefix, -v,\n"
-		   "  --failures-detailed, --verbose-errors, --show-script\n"
+		   "  -l without --aggregate-interval, --sampling-rate, -v (but with -n),\n"
+		   "  --failures-detailed\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
 		   "  -p, --port=PORT          database server port number\n"
 		   "  -U, --username=USERNAME  connect as specified database user\n"
 		   "  -V, --version            output version information, then exit\n"
-		   "  -?, --help               show this help, then exit\n"
-		   "\n"
-		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
-		   "Each run is kept in pgbenchx.runs; its id is printed last.\n",
+		   "  -?, --help               show this help, then exit\n",
 		   progname, progname);
+	cli_commands_usage(stdout);
+	printf("\n"
+		   "The server runs the clients: the pgbenchx extension must be installed in DBNAME.\n"
+		   "Each run is kept in pgbenchx.runs; its id is printed last.\n"
+		   "\nReport bugs to the pgbenchx project's issue tracker.\n");
 }
 
 static const char *const builtins[] = {"tpcb-like", "simple-update", "select-only"};
@@ -401,20 +444,34 @@ static const char *const builtins[] = {"tpcb-like", "simple-update", "select-onl
 static void
 check_init_steps(Options *o, const char *steps)
 {
-	if (strcmp(steps, "dtgvp") == 0 || strcmp(steps, "dtGvp") == 0)
-		return;
-	if (strcmp(steps, "dtgvpf") == 0 || strcmp(steps, "dtGvpf") == 0)
+	/* pgbench's checkInitSteps first: its words */
+	if (*steps == '\0')
+		bad_option("no initialization steps specified");
+	for (const char *p = steps; *p; p++)
+		if (strchr("dtgGvpf ", *p) == NULL)
+		{
+			fprintf(stderr, "%s: error: unrecognized initialization step \"%c\"\n", progname, *p);
+			fprintf(stderr, "%s: detail: Allowed step characters are: \"dtgGvpf\".\n", progname);
+			exit(1);
+		}
+	/*
+	 * pgbench_init does every step but f, in its own order, in one
+	 * transaction: the same tables whatever order the steps are given in,
+	 * but not fewer steps.  "v": it ends with ANALYZE (no VACUUM).
+	 */
+	if (strchr(steps, 'd') && strchr(steps, 't') && (strchr(steps, 'g') || strchr(steps, 'G')) &&
+		strchr(steps, 'p'))
 	{
-		o->foreign_keys = true;
+		if (strchr(steps, 'f'))
+			o->foreign_keys = true;
 		return;
 	}
-	refuse("-I/--init-steps",
-		   "pgbench_init drops, creates, generates (server-side), vacuums and indexes in one "
-		   "transaction: only \"dtgvp\" or \"dtGvp\" (with \"f\" at the end for foreign keys) mean what it does");
+	o->bad_steps = true;		/* refused in -i mode, after pgbench's checks */
 }
 
-#define LOGS_NOT_YET "per-transaction logs (-l, --aggregate-interval, --sampling-rate, " \
-	"--log-prefix) are not written yet: the per-second results are in pgbenchx.samples"
+#define LOGS_NOT_YET "per-transaction logs (-l without --aggregate-interval, --sampling-rate) " \
+	"are not written yet: -l --aggregate-interval=N writes pgbench's aggregated log from the " \
+	"per-second results in pgbenchx.samples"
 
 /* the options pgbenchx refuses (their getopt codes below), with the reason */
 static const struct
@@ -423,19 +480,64 @@ static const struct
 	const char *option;
 	const char *reason;
 }			refusals[] = {
-	{'l', "-l/--log", LOGS_NOT_YET},
 	{4, "--sampling-rate", LOGS_NOT_YET},
-	{5, "--aggregate-interval", LOGS_NOT_YET},
-	{7, "--log-prefix", LOGS_NOT_YET},
 	{'v', "-v/--vacuum-all",
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
-	{10, "--show-script", "not yet: SELECT pgbenchx.script_text('NAME') shows a script"},
 	{13, "--failures-detailed",
 	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
-	{15, "--verbose-errors",
-	"not yet: the clients' errors are not sent to pgbenchx; see pgbenchx.runs.error and the server log"},
 };
+
+/*
+ * -b NAME[@W] or -f FILE[@W] as pgbench reads it (parseScriptWeight,
+ * findBuiltin): the weight checked, a builtin's prefix made its name; a
+ * -b name that is no builtin's prefix is left as given (a script registered
+ * in pgbenchx.scripts).  Adds the weight to *total.
+ */
+static const char *
+script_option(const char *arg, bool builtin, long long *total)
+{
+	const char *at = strrchr(arg, '@');
+	size_t		len = at ? (size_t) (at - arg) : strlen(arg);
+	long		weight = 1;
+	const char *found = NULL;
+	int			nfound = 0;
+	Buf			out = {0};
+
+	if (at)
+	{
+		char	   *end;
+
+		errno = 0;
+		weight = strtol(at + 1, &end, 10);
+		if (errno != 0 || end == at + 1 || *end != '\0')
+			bad_option("invalid weight specification: %s", at);
+		if (weight > INT_MAX || weight < 0)
+			bad_option("weight specification out of range (0 .. %d): %lld", INT_MAX, (long long) weight);
+	}
+	*total += weight;
+	if (!builtin)
+		return arg;
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strncmp(builtins[i], arg, len) == 0)
+		{
+			found = builtins[i];
+			nfound++;
+		}
+	if (nfound > 1)
+	{
+		fprintf(stderr, "%s: error: ambiguous builtin name: %d builtin scripts found for prefix \"%.*s\"\n",
+				progname, nfound, (int) len, arg);
+		fprintf(stderr, "Available builtin scripts:\n");
+		for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			fprintf(stderr, "\t%s\n", builtins[i]);
+		exit(1);
+	}
+	if (nfound == 0)
+		return arg;
+	buf_append(&out, "%s%s", found, at ? at : "");
+	return out.data;
+}
 
 static void
 parse_options(int argc, char **argv, Options *o)
@@ -492,16 +594,20 @@ parse_options(int argc, char **argv, Options *o)
 	};
 	int			c;
 
+	o->refused = -1;
 	while ((c = getopt_long(argc, argv, "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:",
 							long_options, NULL)) != -1)
 	{
+		/* refused after pgbench's own checks of the command line (the end of this function) */
 		for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
-			if (c == refusals[i].code)
-				refuse(refusals[i].option, refusals[i].reason);
+			if (c == refusals[i].code && o->refused < 0)
+				o->refused = (int) i;
+		if (c == 'v')
+			o->vacuum_all = true;
 		/* pgbench's initialization_option_set and benchmarking_option_set */
 		if (strchr("IqF", c) || c == 1 || c == 2 || c == 3 || c == 8 || c == 11 || c == 12)
 			o->init_option = true;
-		if (strchr("cjTtCrSNbfDMPRL", c) || c == 6 || c == 9 || c == 14 || c >= 200)
+		if (strchr("cjTtCrSNbfDMPRLl", c) || (c >= 4 && c <= 7) || c == 9 || c == 14 || c >= 200)
 			o->bench_option = true;
 		switch (c)
 		{
@@ -585,7 +691,10 @@ parse_options(int argc, char **argv, Options *o)
 				}
 				if (o->nscripts >= MAX_SCRIPTS)
 					bad_option("at most %d SQL scripts are allowed", MAX_SCRIPTS);
-				o->scripts[o->nscripts] = c == 'S' ? "select-only" : c == 'N' ? "simple-update" : optarg;
+				o->scripts[o->nscripts] = c == 'S' ? "select-only" : c == 'N' ? "simple-update"
+					: script_option(optarg, c == 'b', &o->total_weight);
+				if (c == 'S' || c == 'N')
+					o->total_weight++;
 				o->script_is_file[o->nscripts] = (c == 'f');
 				o->nscripts++;
 				break;
@@ -636,10 +745,38 @@ parse_options(int argc, char **argv, Options *o)
 					}
 					o->random_seed = optarg;
 				}
+				if (o->random_seed)
+					fprintf(stderr, "%s: setting random seed to %s\n", progname, o->random_seed);
 				break;
 			case 14:
+				if (atoi(optarg) < 0)
+					bad_option("invalid number of maximum tries: \"%s\"", optarg);
 				o->max_tries = parse_int(optarg, "--max-tries", 0, INT_MAX);
 				break;
+			case 'l':
+				o->log = true;
+				break;
+			case 4:
+				if (atof(optarg) <= 0.0 || atof(optarg) > 1.0)
+					bad_option("invalid sampling rate: \"%s\"", optarg);
+				o->sampling_rate = optarg;
+				break;
+			case 5:
+				o->agg_interval = parse_int(optarg, "--aggregate-interval", 1, INT_MAX);
+				break;
+			case 7:
+				o->log_prefix = optarg;
+				break;
+			case 10:
+				/* as pgbench: the script shown, nothing else done (main) */
+				o->show_script = script_option(optarg, true, &o->total_weight);
+				break;
+			case 'v':
+			case 13:
+				break;
+			case 15:
+				/* accepted: pgbenchx prints no client's error message, verbose or not */
+				break;			/* refused after the checks */
 			case 200:
 				o->sweep = optarg;
 				break;
@@ -666,6 +803,8 @@ parse_options(int argc, char **argv, Options *o)
 		try_help();
 	}
 
+	if (o->show_script)
+		return;					/* pgbench shows it and exits: nothing else is checked */
 	if (o->variables.len)
 		buf_append(&o->variables, "}");
 	if (o->tags.len)
@@ -677,12 +816,34 @@ parse_options(int argc, char **argv, Options *o)
 			bad_option("some of the specified options cannot be used in initialization (-i) mode");
 		if (o->partition_method && (!o->partitions || atoi(o->partitions) == 0))
 			bad_option("--partition-method requires greater than zero --partitions");
+		if (o->bad_steps)
+			refuse("-I/--init-steps",
+				   "pgbench_init drops, creates, generates (server-side), indexes and analyzes in one "
+				   "transaction: the steps must include d, t, g or G, and p (v is accepted, f adds the foreign keys)");
+		if (o->refused >= 0)
+			refuse(refusals[o->refused].option, refusals[o->refused].reason);
 		return;
 	}
+	if (o->nscripts > 0 && o->total_weight == 0)
+		bad_option("total script weight must not be zero");
 	if (o->init_option)
 		bad_option("some of the specified options cannot be used in benchmarking mode");
 	if (o->duration && o->transactions)
 		bad_option("specify either a number of transactions (-t) or a duration (-T), not both");
+	if (o->sampling_rate && !o->log)
+		bad_option("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+	if (o->sampling_rate && o->agg_interval)
+		bad_option("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+	if (o->agg_interval && !o->log)
+		bad_option("log aggregation is allowed only when actually logging transactions");
+	if (o->log_prefix && !o->log)
+		bad_option("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+	if (o->duration && o->agg_interval && atoi(o->agg_interval) > atoi(o->duration))
+		bad_option("number of seconds for aggregation (%d) must not be higher than test duration (%d)",
+				   atoi(o->agg_interval), atoi(o->duration));
+	if (o->duration && o->agg_interval && atoi(o->duration) % atoi(o->agg_interval) != 0)
+		bad_option("duration (%d) must be a multiple of aggregation interval (%d)",
+				   atoi(o->duration), atoi(o->agg_interval));
 	if (o->progress_timestamp && o->progress == 0)
 		bad_option("--progress-timestamp is allowed only under --progress");
 	if (o->max_tries && atoi(o->max_tries) == 0 && !o->latency_limit && !o->duration)
@@ -691,6 +852,15 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--sweep gives the client counts: do not give -c/--client too");
 	if (o->repeats && !o->sweep)
 		bad_option("--repeats is allowed only with --sweep");
+	if (o->refused >= 0 && !(o->vacuum_all && o->no_vacuum && refusals[o->refused].code == 'v'))
+		refuse(refusals[o->refused].option, refusals[o->refused].reason);
+	if (o->log && !o->agg_interval)
+		refuse("-l/--log", LOGS_NOT_YET);
+	if (o->log && (o->rate || o->latency_limit || (o->max_tries && atoi(o->max_tries) != 1)))
+		refuse("-l/--log",
+			   "not with -R, -L or --max-tries: the aggregated log's lag, skipped and retry fields are not stored per second");
+	if (o->log && o->sweep)
+		refuse("-l/--log", "not with --sweep: the aggregated log is written for one run");
 }
 
 static PGconn *
@@ -710,6 +880,30 @@ connect_db(const Options *o)
 	return conn;
 }
 
+/*
+ * --show-script NAME: pgbench's "-- NAME: DESCRIPTION" and the script's
+ * text on stderr, from pgbenchx.script_text (a built-in's prefix was made
+ * its name by script_option; a registered script by its name).
+ */
+static int
+show_script(PGconn *conn, const char *name)
+{
+	static const char *const descs[] = {"<builtin: TPC-B (sort of)>", "<builtin: simple update>",
+	"<builtin: select only>"};
+	const char *desc = "<registered with pgbenchx.add_script>";
+	const char *params[1] = {name};
+	PGresult   *res = call_run_sql(conn, "SELECT pgbenchx.script_text($1::pg_catalog.text)", 1, params);
+
+	if (res == NULL)
+		return 1;
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i], name) == 0)
+			desc = descs[i];
+	fprintf(stderr, "-- %s: %s\n%s\n", name, desc, PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 0;
+}
+
 static int
 run_init(PGconn *conn, const Options *o)
 {
@@ -725,7 +919,13 @@ run_init(PGconn *conn, const Options *o)
 	call_add(&c, "foreign_keys", "boolean", o->foreign_keys ? "true" : NULL);
 	call_add(&c, "tablespace", "text", o->tablespace);
 	call_add(&c, "index_tablespace", "text", o->index_tablespace);
-	fprintf(stderr, "dropping old tables...\ncreating tables...\ngenerating data (server-side)...\n");
+	/* pgbench's lines for the steps pgbench_init takes (its "v" is an ANALYZE) */
+	fprintf(stderr, "dropping old tables...\ncreating tables...\n");
+	if (o->partitions && atoi(o->partitions) > 0)
+		fprintf(stderr, "creating %d partitions...\n", atoi(o->partitions));
+	fprintf(stderr, "generating data (server-side)...\ncreating primary keys...\n");
+	if (o->foreign_keys)
+		fprintf(stderr, "creating foreign keys...\n");
 	cancel = PQgetCancel(conn);
 	init_cancel = cancel;
 	res = call_run(conn, "pgbench_init", &c);
@@ -849,6 +1049,44 @@ add_sweep(Call *c, const char *sweep)
 }
 
 /*
+ * A report's "transaction type: NAME" or "SQL script N: NAME" line whose
+ * NAME is a -f file's registered name (script_name) printed as pgbench
+ * prints it, with the file's path; false for any other line.
+ */
+static bool
+file_line(const char *line, const Options *o)
+{
+	const char *name = NULL;
+	int			prefix;
+
+	if (strncmp(line, "transaction type: ", 18) == 0)
+		name = line + 18;
+	else if (strncmp(line, "SQL script ", 11) == 0 && strstr(line, ": "))
+		name = strstr(line, ": ") + 2;
+	if (name == NULL)
+		return false;
+	prefix = (int) (name - line);
+	for (int i = 0; i < o->nscripts; i++)
+	{
+		const char *arg = o->scripts[i];
+		const char *at = strrchr(arg, '@');
+		char	   *path;
+
+		if (!o->script_is_file[i])
+			continue;
+		path = at ? strndup(arg, at - arg) : strdup(arg);
+		if (path && strcmp(script_name(path), name) == 0)
+		{
+			printf("%.*s%s\n", prefix, line, path);
+			free(path);
+			return true;
+		}
+		free(path);
+	}
+	return false;
+}
+
+/*
  * Prints the pgbench part of pgbenchx.report(id): what pgbench would print
  * with these options.  report() prints as with -P and -r (pgbenchx always
  * measures both): without -P, -R or -L pgbench prints no "latency stddev",
@@ -871,6 +1109,8 @@ print_report(PGconn *conn, const char *id, const Options *o)
 		if (strcmp(line, "-- pgbenchx --") == 0)
 			break;
 		if (!stddev && strncmp(line, "latency stddev = ", 17) == 0)
+			continue;
+		if (file_line(line, o))
 			continue;
 		if (!o->per_command)
 		{
@@ -901,12 +1141,16 @@ print_report(PGconn *conn, const char *id, const Options *o)
 /*
  * -P: pgbench's progress lines for the run's complete windows of N seconds
  * since *done, from its samples.  The stddev is the window's histogram's
- * (bucket midpoints: within the histograms' 0.78%).  Lag, skipped and
- * retries are not in the samples and are not printed.
+ * (bucket midpoints: within the histograms' 0.78%).  As pgbench: with -R
+ * the window's lag (the schedule lags summed, over its transactions), with
+ * -L too its skipped transactions, with --max-tries other than 1 its
+ * retried transactions and retries (0 for samples recorded before 0.5).
  */
 static void
-print_progress(PGconn *conn, const char *run, int every, bool timestamp, int *done)
+print_progress(PGconn *conn, const char *run, const Options *o, int *done)
 {
+	int			every = o->progress;
+	bool		timestamp = o->progress_timestamp;
 	char		from[16], to[16];
 	const char *params[3];
 	PGresult   *res;
@@ -933,16 +1177,27 @@ print_progress(PGconn *conn, const char *run, int every, bool timestamp, int *do
 					"        coalesce(sum(transactions * latency_avg_ms) / nullif(sum(transactions), 0), 0),"
 					"        coalesce((SELECT sqrt(greatest(sq - mean ^ 2, 0)) FROM m), 0),"
 					"        coalesce(sum(failed), 0),"
-					"        extract(epoch FROM (SELECT started_at FROM pgbenchx.runs WHERE run_id = $1::bigint)) + $3::int"
+					"        extract(epoch FROM (SELECT started_at FROM pgbenchx.runs WHERE run_id = $1::bigint)) + $3::int,"
+					"        coalesce(sum(lag_sum_ms) / nullif(sum(transactions), 0), 0),"
+					"        coalesce(sum(skipped), 0), coalesce(sum(retried), 0), coalesce(sum(retries), 0)"
 					" FROM s",
 					3, params);
 		if (timestamp)
 			fprintf(stderr, "progress: %.3f s", atof(PQgetvalue(res, 0, 4)));
 		else
 			fprintf(stderr, "progress: %.1f s", (double) (*done + every));
-		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed\n",
+		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed",
 				atof(PQgetvalue(res, 0, 0)), atof(PQgetvalue(res, 0, 1)),
 				atof(PQgetvalue(res, 0, 2)), PQgetvalue(res, 0, 3));
+		if (o->rate)
+		{
+			fprintf(stderr, ", lag %.3f ms", atof(PQgetvalue(res, 0, 5)));
+			if (o->latency_limit)
+				fprintf(stderr, ", %s skipped", PQgetvalue(res, 0, 6));
+		}
+		if (o->max_tries && atoi(o->max_tries) != 1)
+			fprintf(stderr, ", %s retried, %s retries", PQgetvalue(res, 0, 7), PQgetvalue(res, 0, 8));
+		fprintf(stderr, "\n");
 		PQclear(res);
 		*done += every;
 	}
@@ -1022,7 +1277,7 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			const char *status = PQgetvalue(res, i, 1);
 
 			if (o->progress && strcmp(run, current) == 0)
-				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+				print_progress(conn, run, o, &progress_done);
 			print_report(conn, run, o);
 			if (strcmp(status, "completed") != 0)
 			{
@@ -1061,7 +1316,7 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 					snprintf(current, sizeof(current), "%s", run);
 					progress_done = 0;
 				}
-				print_progress(conn, run, o->progress, o->progress_timestamp, &progress_done);
+				print_progress(conn, run, o, &progress_done);
 			}
 		}
 		sleep_ms(200);
@@ -1076,6 +1331,97 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 	return code;
 }
 
+/*
+ * -l --aggregate-interval=N: pgbench 15's aggregated log (one line per
+ * interval, its 15 fields, latencies in microseconds) of the run, written
+ * once it ended to PREFIX.PID (--log-prefix, default pgbench_log), as
+ * pgbench's thread 0 writes it; from the run's per-second samples, so its
+ * volume is one line per N seconds whatever the rate.  Each interval holds
+ * the samples' seconds ((k-1)N, kN] of the measured interval; its start is
+ * the run's started_at (whole seconds) plus (k-1)N.  num_transactions and
+ * sum_latency are the samples' (exact); sum_latency_2, min_latency and
+ * max_latency are the latency histograms' (bucket midpoints and bounds:
+ * within the histograms' 0.78%).  The lag, skipped, retry and failure kind
+ * fields are 0, as pgbench prints them without -R, -L, --max-tries and
+ * --failures-detailed (refused with -l).  Returns 0, or 1 after saying why.
+ */
+static int
+write_aggregate_log(PGconn *conn, const char *id, const Options *o)
+{
+	char		path[1024];
+	const char *params[2] = {id, o->agg_interval};
+	PGresult   *res;
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s.%d", o->log_prefix ? o->log_prefix : "pgbench_log", (int) getpid());
+	res = query(conn,
+				"SELECT floor(extract(epoch FROM r.started_at))::bigint + (w.k - 1) * $2::int,"
+				"       coalesce(sum(s.transactions), 0),"
+				"       coalesce(sum(s.transactions * s.latency_avg_ms) * 1000, 0),"
+				"       coalesce(h.sq, 0), coalesce(h.mn, 0), coalesce(h.mx, 0)"
+				" FROM pgbenchx.runs r"
+				" CROSS JOIN pg_catalog.generate_series(1, (SELECT coalesce(ceil(max(x.second)::numeric / $2::int), 0)::int"
+				"        FROM pgbenchx.samples x WHERE x.run_id = $1::bigint)) w(k)"
+				" LEFT JOIN pgbenchx.samples s ON s.run_id = r.run_id"
+				"        AND s.second > (w.k - 1) * $2::int AND s.second <= w.k * $2::int"
+				" LEFT JOIN LATERAL (SELECT sum(b.count * ((b.lower_ms + b.upper_ms) / 2 * 1000) ^ 2) AS sq,"
+				"        min(b.lower_ms) * 1000 AS mn, max(b.upper_ms) * 1000 AS mx"
+				"        FROM pgbenchx.samples s2 CROSS JOIN LATERAL pgbenchx.latency_buckets(s2.latency_hist) b"
+				"        WHERE s2.run_id = r.run_id AND s2.second > (w.k - 1) * $2::int AND s2.second <= w.k * $2::int) h ON true"
+				" WHERE r.run_id = $1::bigint"
+				" GROUP BY w.k, r.started_at, h.sq, h.mn, h.mx ORDER BY w.k",
+				2, params);
+	f = fopen(path, "w");
+	if (f == NULL)
+	{
+		fprintf(stderr, "%s: error: could not open logfile \"%s\": %s\n", progname, path, strerror(errno));
+		PQclear(res);
+		return 1;
+	}
+	for (int i = 0; i < PQntuples(res); i++)
+		fprintf(f, "%s %s %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0\n",
+				PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), atof(PQgetvalue(res, i, 2)),
+				atof(PQgetvalue(res, i, 3)), atof(PQgetvalue(res, i, 4)), atof(PQgetvalue(res, i, 5)));
+	PQclear(res);
+	if (fclose(f) != 0)
+	{
+		fprintf(stderr, "%s: error: could not write logfile \"%s\": %s\n", progname, path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* KEY='VALUE' into a conninfo string, quoted as libpq reads it */
+static void
+conninfo_add(Buf *ci, const char *key, const char *value)
+{
+	buf_append(ci, "%s%s='", ci->len ? " " : "", key);
+	for (const char *p = value; *p; p++)
+		buf_append(ci, "%s%c", (*p == '\'' || *p == '\\') ? "\\" : "", *p);
+	buf_append(ci, "'");
+}
+
+/*
+ * The clients' extra libpq parameters (run_bench's conninfo), what
+ * pgbench's own clients would have used and the server's clients cannot
+ * see: PGOPTIONS, as options='...'; and the password this program logged in
+ * with, when the server asked for one (a non-superuser's clients must log
+ * in with a password: docs/security.md; the results show it as ********).
+ * NULL when there is neither.
+ */
+static const char *
+clients_conninfo(PGconn *conn)
+{
+	const char *env = getenv("PGOPTIONS");
+	Buf			ci = {0};
+
+	if (env != NULL && *env != '\0')
+		conninfo_add(&ci, "options", env);
+	if (PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn))
+		conninfo_add(&ci, "password", PQpass(conn));
+	return ci.len ? ci.data : NULL;
+}
+
 static int
 run_bench(PGconn *conn, const Options *o)
 {
@@ -1086,8 +1432,15 @@ run_bench(PGconn *conn, const Options *o)
 	const char *sv = PQparameterStatus(conn, "server_version");
 	int			code;
 
-	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
-	fflush(stdout);
+	if (o->scale)
+	{
+		/* pgbench's warning: a run's scale is pgbench_branches' count */
+		res = PQexec(conn, "SELECT pg_catalog.count(*) FROM pgbench_branches");
+		if (PQresultStatus(res) == PGRES_TUPLES_OK)
+			fprintf(stderr, "%s: warning: scale option ignored, using count from pgbench_branches table (%s)\n",
+					progname, PQgetvalue(res, 0, 0));
+		PQclear(res);
+	}
 	if (sweep)
 		add_sweep(&c, o->sweep);
 	else
@@ -1111,13 +1464,19 @@ run_bench(PGconn *conn, const Options *o)
 	if (o->tags.len)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
+	call_add(&c, "conninfo", "text", clients_conninfo(conn));
 
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)
 		return 1;
+	/* pgbench's banner once the run is on: nothing on stdout when it is refused */
+	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
+	fflush(stdout);
 	id = strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);
 	code = follow(conn, id, sweep, o);
+	if (o->log && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)
+		code = 1;
 	free(id);
 	return code;
 }
@@ -1143,6 +1502,8 @@ main(int argc, char **argv)
 				   PGBENCHX_CLI_VERSION, PQlibVersion());
 			return 0;
 		}
+		if (cli_is_command(argv[1]))
+			return cli_command_main(argc - 1, argv + 1, argv[0]);
 	}
 	parse_options(argc, argv, &o);
 
@@ -1152,7 +1513,10 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: a sleep ends at once */
 
 	conn = connect_db(&o);
-	code = o.init ? run_init(conn, &o) : run_bench(conn, &o);
+	if (o.show_script)
+		code = show_script(conn, o.show_script);
+	else
+		code = o.init ? run_init(conn, &o) : run_bench(conn, &o);
 	PQfinish(conn);
 	return code;
 }

@@ -459,6 +459,10 @@ stats_second_merge(stats_second *dst, const stats_second *src)
 	dst->transactions += src->transactions;
 	dst->failed += src->failed;
 	stats_hist_merge(&dst->latency, &src->latency);
+	dst->skipped += src->skipped;
+	dst->retried += src->retried;
+	dst->retries += src->retries;
+	dst->lag_sum_us += src->lag_sum_us;
 }
 
 void

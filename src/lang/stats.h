@@ -47,7 +47,7 @@
  *	  stats_moments   48
  *	  stats_hist    6960     (48 + 1728 * 4)
  *	  stats_total  13872     (48 + 1728 * 8)
- *	  stats_second  6976     (16 + stats_hist)
+ *	  stats_second  7008     (16 + stats_hist + 32)
  *	  stats_run    13888     (16 + stats_total)
  *
  * Moments are exact integers: sum in uint64 (exact below 2^64 us, about
@@ -100,12 +100,20 @@ typedef struct stats_total
 	uint64_t	counts[STATS_BUCKETS];
 } stats_total;
 
-/* One driver's (or the merged) second: counters plus latency histogram. */
+/*
+ * One driver's (or the merged) second: counters plus latency histogram.
+ * The -R/-L/--max-tries counters (issue 24: pgbench's -P line prints them
+ * per window) come after the histogram, so its offset does not move.
+ */
 typedef struct stats_second
 {
 	uint64_t	transactions;	/* successful transactions completed */
 	uint64_t	failed;			/* serialization / deadlock failures */
 	stats_hist	latency;		/* latencies of successful transactions */
+	uint64_t	skipped;		/* -R with -L: too late to start */
+	uint64_t	retried;		/* transactions that ended after more than one try */
+	uint64_t	retries;		/* tries beyond the first, in all */
+	uint64_t	lag_sum_us;		/* -R: schedule lag of the transactions started, us */
 } stats_second;
 
 /* A whole run: the sum of its seconds. */

@@ -509,8 +509,13 @@ results_write_sample(int64 run_id, int second, const stats_second *s, double spa
 	results_int8(&st, (int64) s->failed);
 	results_float8(&st, span_s);
 	results_hist(&st, &s->latency, NULL);
+	results_int8(&st, (int64) s->skipped);
+	results_int8(&st, (int64) s->retried);
+	results_int8(&st, (int64) s->retries);
+	results_float8(&st, s->lag_sum_us / 1000.0);
 	results_exec_ext("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-					 "latency_p99_ms, failed, covered_s, latency_hist) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", &st, true, NULL);
+					 "latency_p99_ms, failed, covered_s, latency_hist, skipped, retried, retries, lag_sum_ms) "
+					 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)", &st, true, NULL);
 	/* every second: do not let the coordinator's context grow by one per second */
 	pfree(DatumGetPointer(st.values[8]));
 }

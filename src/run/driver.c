@@ -278,6 +278,8 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 		dr->counts->retries += c->tries - 1;
 		sc->retried++;
 		sc->retries += c->tries - 1;
+		driver_slot(dr)->retried++;
+		driver_slot(dr)->retries += c->tries - 1;
 	}
 	c->tries = 0;
 	pg_atomic_write_u64(&dr->me->transactions,
@@ -806,6 +808,7 @@ driver_client_schedule(DriverRun *dr, DriverClient *c, TimestampTz now)
 	{
 		dr->counts->skipped++;
 		driver_script_counts(dr, c)->skipped++;
+		driver_slot(dr)->skipped++;
 		c->ntx++;
 		if (dr->run->transactions > 0 && c->ntx >= dr->run->transactions)
 			return false;
@@ -1409,6 +1412,7 @@ driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
 					c->txn_start = c->txn_scheduled;
 					dr->counts->lag_count++;
 					dr->counts->lag_sum_usec += lag;
+					driver_slot(dr)->lag_sum_us += (uint64) Max(lag, 0);
 					dr->counts->lag_max_usec = Max(dr->counts->lag_max_usec, lag);
 				}
 				c->phase = CLIENT_START_COMMAND;

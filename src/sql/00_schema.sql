@@ -246,6 +246,10 @@ CREATE TABLE pgbenchx.samples (
     failed          bigint NOT NULL DEFAULT 0,
     covered_s       float8 NOT NULL DEFAULT 1 CHECK (covered_s OPERATOR(pg_catalog.>) 0::pg_catalog.float8),  -- seconds of the measured interval this row covers
     latency_hist    bytea,    -- that second's latency histogram (issue 14)
+    skipped         bigint,   -- -R with -L: transactions too late to start (0.5; NULL before)
+    retried         bigint,   -- transactions retried (0.5; NULL before)
+    retries         bigint,   -- retries in all (0.5; NULL before)
+    lag_sum_ms      float8,   -- -R: the schedule lags summed, ms (0.5; NULL before)
     PRIMARY KEY (run_id, second)
 );
 

@@ -161,6 +161,10 @@ COMMENT ON COLUMN pgbenchx.samples.latency_avg_ms IS 'latency average of that se
 COMMENT ON COLUMN pgbenchx.samples.latency_p99_ms IS '99th percentile latency of that second, ms';
 COMMENT ON COLUMN pgbenchx.samples.failed IS 'transactions that failed in that second';
 COMMENT ON COLUMN pgbenchx.samples.covered_s IS 'seconds of the measured interval this row covers: 1, but for a last second cut short (rows from before 0.3 read 1)';
+COMMENT ON COLUMN pgbenchx.samples.skipped IS '-R with -L: transactions of that second too late to start; NULL for samples recorded before 0.5';
+COMMENT ON COLUMN pgbenchx.samples.retried IS 'transactions of that second that ended after more than one try; NULL for samples recorded before 0.5';
+COMMENT ON COLUMN pgbenchx.samples.retries IS 'tries beyond the first in that second; NULL for samples recorded before 0.5';
+COMMENT ON COLUMN pgbenchx.samples.lag_sum_ms IS '-R: the schedule lags of the transactions started in that second, summed, ms (pgbench -P divides by the transactions); NULL for samples recorded before 0.5';
 COMMENT ON COLUMN pgbenchx.samples.latency_hist IS 'the latency histogram of that second: pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms; NULL for samples recorded before 0.3';
 
 -- pgbenchx.system_samples

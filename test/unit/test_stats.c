@@ -100,7 +100,7 @@ test_bucket_layout(void)
 	CHECK(STATS_BUCKETS == 1728, "%d", STATS_BUCKETS);
 	CHECK(sizeof(stats_hist) == 6960, "%zu", sizeof(stats_hist));
 	CHECK(sizeof(stats_total) == 13872, "%zu", sizeof(stats_total));
-	CHECK(sizeof(stats_second) == 6976, "%zu", sizeof(stats_second));
+	CHECK(sizeof(stats_second) == 7008, "%zu", sizeof(stats_second));
 	CHECK(sizeof(stats_run) == 13888, "%zu", sizeof(stats_run));
 
 	/* every bucket: tiles the range, its bounds map back to it, width ok */

@@ -1,0 +1,204 @@
+# The client program's subcommands (src/cli/cli_commands.c, issue 24):
+# `pgbenchx report ID`, `compare A B`, `chart ID -o FILE`, `export IDS` and
+# `import [FILE]` print what the SQL functions return (report, chart and
+# export byte for byte as psql gets them, compare as psql's aligned table),
+# over -h/-p/-U/-d; a bad command line exits 1 with pgbench's words, a
+# server's ERROR is printed as psql prints it (ERROR, DETAIL, HINT) and
+# exits 1, leaving no file behind.  A granted non-superuser runner uses
+# them with a search_path that puts its own schema first: the CLI's SQL
+# names nothing through it.  Short runs: -t 20 on scale 1.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use JSON::PP;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('cli_sub', scale => 1);
+my $cli = pgbenchx_cli();
+my $db = $node->connstr('postgres');
+
+# run(args..., {stdin => text}): exit code, stdout, stderr of pgbenchx
+sub run
+{
+	my $opt = ref $_[-1] eq 'HASH' ? pop : {};
+	my ($in, $out, $err) = ($opt->{stdin} // '', '', '');
+	IPC::Run::run([ $cli, @_ ], '<', \$in, '>', \$out, '2>', \$err);
+	return ($? >> 8, $out, $err);
+}
+
+# psql's output of a query, aligned (its default when not on a terminal)
+sub psql_aligned
+{
+	my ($sql) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'psql', '-X', '-d', $db, '-c', $sql ], '>', \$out, '2>', \$err)
+	  or die "psql: $err";
+	return $out;
+}
+
+# two sweeps of two client counts, each point twice (an interval to compare)
+my @sweeps;
+foreach my $label ('a', 'b')
+{
+	my ($rc, $out, $err) = run('--sweep', '1,2', '--repeats', '2', '-t', '20', '-S', '--label', $label, $db);
+	is($rc, 0, "sweep $label") or diag($err);
+	my ($sweep) = $out =~ /^sweep_id = (\d+)$/m;
+	push @sweeps, $sweep;
+}
+my ($sa, $sb) = @sweeps;
+my $run = $node->safe_psql('postgres', "SELECT min(run_id) FROM pgbenchx.runs WHERE sweep_id = $sa");
+
+# report: report(id)'s text, a run's and a sweep's, several in one call
+foreach my $id ($run, $sa)
+{
+	my ($rc, $out, $err) = run('report', '-d', $db, $id);
+	is($rc, 0, "report $id exits 0") or diag($err);
+	is($out, $node->safe_psql('postgres', "SELECT pgbenchx.report($id)") . "\n", "report $id: report($id)'s text");
+}
+my ($rc, $out, $err) = run('report', "$run,$sa", '-d', $db);
+is($rc, 0, 'report with two ids (options after them too)') or diag($err);
+is(scalar(() = $out =~ /^(?:tps = |sweep \d+:)/mg), 2, 'report RUN,SWEEP: both');
+
+# a server's error as psql prints it, exit 1
+($rc, $out, $err) = run('report', '-d', $db, '999999');
+is($rc, 1, 'report of an unknown id exits 1');
+like($err, qr/\AERROR:  no run or sweep has id 999999\nDETAIL:  .+\nHINT:  .+\n(?:CONTEXT:  .+\n)?\z/,
+	'report of an unknown id: the ERROR, DETAIL and HINT as psql prints them');
+is($out, '', 'and nothing on stdout');
+
+# compare: psql's table of compare(a, b)
+($rc, $out, $err) = run('compare', '-d', $db, $sa, $sb);
+is($rc, 0, 'compare exits 0') or diag($err);
+is($out, psql_aligned("SELECT clients, tps_a, tps_b, ratio, pct_diff, p99_a, p99_b, ratio_low, ratio_high, "
+		. "significant, conclusion FROM pgbenchx.compare($sa, $sb) ORDER BY clients"),
+	"compare: psql's aligned table of compare($sa, $sb) (qpm columns, all NULL, left out)");
+like($out, qr/^\(2 rows\)$/m, 'compare: a row per client count');
+($rc, $out, $err) = run('compare', '-d', $db, $sa, $run);
+is($rc, 1, 'compare with a run id exits 1');
+like($err, qr/\AERROR:  no sweep has id $run\nDETAIL:  $run is the id of a run, not of a sweep/, 'with the server\'s words');
+
+# chart: a run's panels, or the sweeps' chart; the file only when it exists
+my $svg = $node->basedir . '/run.svg';
+($rc, $out, $err) = run('chart', $run, '-o', $svg, '-d', $db);
+is($rc, 0, 'chart RUN -o FILE exits 0') or diag($err);
+is(slurp_file($svg), $node->safe_psql('postgres', "SELECT pgbenchx.chart_run($run)") . "\n", 'chart RUN: chart_run\'s SVG');
+($rc, $out, $err) = run('chart', "$sa,$sb", '-d', $db);
+is($rc, 0, 'chart SWEEPS to stdout exits 0') or diag($err);
+is($out, $node->safe_psql('postgres', "SELECT pgbenchx.chart_sweeps(ARRAY[$sa, $sb])") . "\n", 'chart SWEEPS: chart_sweeps\'s SVG');
+my $none = $node->basedir . '/none.svg';
+($rc, $out, $err) = run('chart', '999999', '-o', $none, '-d', $db);
+is($rc, 1, 'chart of an unknown id exits 1');
+like($err, qr/^ERROR:  no sweep has id 999999$/m, 'with the server\'s error');
+ok(!-e $none, 'and no file is left');
+($rc, $out, $err) = run('chart', $run, $sa, '-d', $db);
+is($rc, 1, 'chart of a run and a sweep exits 1');
+like($err, qr/^pgbenchx: error: $run is a run: a chart shows one run, or several sweeps$/m, 'and says why');
+
+# export, then import: the same sweeps under new ids
+($rc, my $json, $err) = run('export', '-d', $db, $sa, $sb);
+is($rc, 0, 'export exits 0') or diag($err);
+my $doc = decode_json($json);
+is($doc->{format}, 'pgbenchx-export', 'export: an export document');
+is(join(',', map { $_->{label} } @{ $doc->{sweeps} }), 'a,b', 'export: both sweeps, in order');
+is(scalar(@{ $doc->{runs} }), 8, 'export: their 8 runs');
+($rc, $out, $err) = run('export', '-d', $db, $run);
+is($rc, 1, 'export of a run id exits 1');
+like($err, qr/\AERROR:  no sweep has id $run\nDETAIL:  Only sweeps can be exported/, 'with the server\'s reason');
+
+my $file = $node->basedir . '/sweeps.json';
+open(my $fh, '>', $file) or die "$file: $!";
+print $fh $json;
+close $fh;
+($rc, $out, $err) = run('import', '-d', $db, $file);
+is($rc, 0, 'import FILE exits 0') or diag($err);
+my @new = $out =~ /^sweep_id = (\d+)$/mg;
+is(scalar(@new), 2, 'import: a line per new sweep') or diag($out);
+is($node->safe_psql('postgres', "SELECT string_agg(label || ':' || (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id), ',' "
+		. "ORDER BY sweep_id) FROM pgbenchx.sweeps s WHERE sweep_id IN ($new[0], $new[1])"),
+	'a:4,b:4', 'import: the sweeps and their runs are here');
+($rc, $out, $err) = run('import', '-d', $db, { stdin => '{"format": "nonsense"}' });
+is($rc, 1, 'import of a document that is not an export exits 1');
+like($err, qr/\AERROR:  /, 'with the server\'s ERROR');
+($rc, $out, $err) = run('import', '-d', $db, { stdin => '' });
+is($rc, 1, 'import of nothing exits 1');
+like($err, qr/^pgbenchx: error: nothing to import: standard input is empty$/m, 'and says so');
+
+# bad command lines: exit 1, pgbench's words and the hint
+foreach my $bad ([ ['report'], qr/report takes at least one id/ ],
+	[ [ 'report', 'x1' ], qr/invalid id "x1"/ ],
+	[ [ 'compare', '1' ], qr/compare takes two sweep ids/ ],
+	[ [ 'compare', '1', '2', '3' ], qr/too many ids/ ],
+	[ [ 'export', '--bogus', '1' ], qr/unrecognized option/ ],
+	[ [ 'report', '-o', 'f', '1' ], qr/invalid option/ ],
+	[ [ 'import', 'a', 'b' ], qr/too many command-line arguments/ ])
+{
+	my ($args, $want) = @$bad;
+	($rc, $out, $err) = run(@$args);
+	is($rc, 1, "@$args: exit 1");
+	like($err, $want, "@$args: says why");
+	like($err, qr/^pgbenchx: hint: Try "pgbenchx $args->[0] --help" for more information\.$/m, "@$args: the hint");
+}
+($rc, $out) = run('chart', '--help');
+is($rc, 0, 'chart --help exits 0');
+like($out, qr/^  -o, --output=FILE /m, 'chart --help: its -o');
+
+# a granted non-superuser runner, -h/-p/-U, with a schema of its own first on
+# its search_path: a function or type named as the CLI's would be there
+$node->safe_psql('postgres', q{
+	CREATE ROLE runner LOGIN;
+	SELECT pgbenchx.grant_runner('runner');
+	CREATE SCHEMA mine AUTHORIZATION runner;
+});
+$node->safe_psql('postgres', q{
+	SET ROLE runner;
+	CREATE FUNCTION mine.unnest(anyarray) RETURNS SETOF bigint LANGUAGE plpgsql AS
+	  $$BEGIN RAISE EXCEPTION 'hijacked unnest'; END$$;
+	CREATE FUNCTION mine.report(bigint) RETURNS text LANGUAGE sql AS $$SELECT 'hijacked report'$$;
+	CREATE FUNCTION mine.export(bigint[]) RETURNS jsonb LANGUAGE sql AS $$SELECT '{"hijacked": true}'::jsonb$$;
+});
+{
+	local $ENV{PGOPTIONS} = '-c search_path=mine,pg_catalog,public';
+	my @conn = ('-h', $node->host, '-p', $node->port, '-U', 'runner', '-d', 'postgres');
+	($rc, $out, $err) = run('report', @conn, $run);
+	is($rc, 0, 'the runner: report') or diag($err);
+	unlike($out, qr/hijacked/, 'the runner: report is pgbenchx.report');
+	($rc, $out, $err) = run('export', @conn, $sa);
+	is($rc, 0, 'the runner: export') or diag($err);
+	unlike($out, qr/hijacked/, 'the runner: export is pgbenchx.export');
+	($rc, $out, $err) = run('import', @conn, $file);
+	is($rc, 0, 'the runner: import') or diag($err);
+	my @mine = $out =~ /^sweep_id = (\d+)$/mg;
+	is(scalar(@mine), 2, 'the runner: import is pgbenchx.import, with pg_catalog.unnest');
+	is($node->safe_psql('postgres', "SELECT string_agg(DISTINCT owner, ',') FROM pgbenchx.sweeps WHERE sweep_id IN ("
+			. join(',', @mine) . ")"), 'runner', 'the runner\'s import is the runner\'s');
+}
+
+# a run by that runner: its clients must log in with its password
+# (docs/security.md), which pgbenchx passes on from its own login (SCRAM
+# here, the password from the environment); the results show it masked
+$node->safe_psql('postgres', q{
+	ALTER ROLE runner PASSWORD 'runner-secret';
+	GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO runner;
+});
+my $hba = $node->data_dir . '/pg_hba.conf';
+open($fh, '>', $hba) or die;
+print $fh "local all " . $node->safe_psql('postgres', 'SELECT current_user') . " trust\n";
+print $fh "local all all scram-sha-256\n";
+close $fh;
+$node->reload;
+{
+	local $ENV{PGPASSWORD} = 'runner-secret';
+	($rc, $out, $err) = run('-h', $node->host, '-p', $node->port, '-U', 'runner', '-c', '1', '-t', '5', '-S', '-n', 'postgres');
+	is($rc, 0, 'the runner\'s run, logged in with its password') or diag($err);
+	my ($id) = $out =~ /^run_id = (\d+)$/m;
+	is($node->safe_psql('postgres', "SELECT status || ' ' || owner || ' ' || conninfo FROM pgbenchx.runs WHERE run_id = "
+			. ($id // 0)), "completed runner password='********'", 'its clients logged in with it; it is not stored');
+}
+
+$node->stop;
+done_testing();
