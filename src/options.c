@@ -199,6 +199,17 @@ pgbx_check_repeats(const PgbxValue *v)
 				 errhint("Pass repeats => 1 or more.")));
 }
 
+static void
+pgbx_check_warmup(const PgbxValue *v)
+{
+	if (v->i4 < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must be at least 0, not %d", v->i4),
+				 errdetail("warmup runs each configuration that many times at each client count before the counted runs; they are stored and flagged, not counted."),
+				 errhint("Pass warmup => 0 or more.")));
+}
+
 #define PGBX_AT(field)		offsetof(PgbxCall, field)
 #define PGBX_NO_FLAG		(-1)
 
@@ -258,6 +269,8 @@ pgbx_call_name(int call)
 			return "run_sweep";
 		case PGBX_PART:
 			return "launch_part";
+		case PGBX_EXPERIMENT:
+			return "run_experiment";
 		default:
 			return "run_replay";
 	}

@@ -1237,6 +1237,35 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 }
 
 /*
+ * The spec step i runs with: the spec itself, or for an experiment a copy
+ * with its configuration laid over it (run_spec.h's RunConfig), so that the
+ * maintenance, the trust check, the drivers and the runs row all see the
+ * configuration's conninfo, protocol and session settings.
+ */
+static RunSpec *
+coordinator_step_spec(RunSpec *spec, int i)
+{
+	static RunSpec *step_spec = NULL;
+	const RunConfig *cfg;
+
+	if (spec->nconfigs == 0)
+		return spec;
+	if (step_spec == NULL)
+		step_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
+	memcpy(step_spec, spec, sizeof(RunSpec));
+	cfg = &spec->configs[spec->step_config[i]];
+	step_spec->config = spec->step_config[i];
+	step_spec->is_warmup = spec->step_warmup[i];
+	step_spec->protocol = cfg->protocol;
+	step_spec->scale_detected = cfg->scale_detected;
+	step_spec->nsettings = cfg->nsettings;
+	memcpy(step_spec->settings, cfg->settings, sizeof(step_spec->settings));
+	strlcpy(step_spec->conninfo, cfg->conninfo, sizeof(step_spec->conninfo));
+	strlcpy(step_spec->conninfo_shown, cfg->conninfo_shown, sizeof(step_spec->conninfo_shown));
+	return step_spec;
+}
+
+/*
  * Record what an error or a termination left, once: the run in progress and
  * the sweep get their final status, and the drivers are stopped.
  */
@@ -1489,13 +1518,14 @@ coordinator_main(Datum main_arg)
 		{
 			int			clients = spec->clients[i];
 			int64		run_id = spec->id;
+			RunSpec    *step_spec = coordinator_step_spec(spec, i);
 
 			if (spec->is_sweep)
-				run_id = results_create_run(spec, 0, clients, coordinator_jobs(spec, clients),
+				run_id = results_create_run(step_spec, 0, clients, coordinator_jobs(spec, clients),
 											spec->step_repeat[i]);
 			coordinator_step.run_id = run_id;
 			progress_step(run_id, i + 1, clients);
-			if (strcmp(coordinator_run_step(spec, run_id, clients, &cancelled), "failed") == 0)
+			if (strcmp(coordinator_run_step(step_spec, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;
 			CHECK_FOR_INTERRUPTS();
 		}
