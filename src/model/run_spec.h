@@ -44,6 +44,8 @@ typedef struct RunConfig
 	int			scale_detected;
 	int			nsettings;
 	char		settings[RUN_SPEC_SETTINGS_LEN];	/* nsettings "name\0value\0" */
+	int			nserver;		/* a superuser's reloadable server settings */
+	char		server[RUN_SPEC_SETTINGS_LEN];	/* nserver "name\0value\0": ALTER SYSTEM */
 	char		conninfo[RUN_CONNINFO_LEN];		/* complete, for the clients */
 	char		conninfo_shown[RUN_CONNINFO_LEN];	/* password removed */
 } RunConfig;

@@ -43,7 +43,12 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "postmaster/postmaster.h"
+#include "utils/guc.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -1236,6 +1241,219 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	return status;
 }
 
+/* ---------------------------------------------------------------------
+ * An experiment's server settings (issue 23; a superuser's): written with
+ * ALTER SYSTEM and applied with a reload before the steps of the
+ * configuration that sets them, and put back as they were in
+ * postgresql.auto.conf at the end, on an error, a cancel or a terminate.
+ * ALTER SYSTEM is not allowed in a transaction block, so not through SPI:
+ * AlterSystemSetConfigFile is called here directly, each in a transaction
+ * of its own (it checks the role's privilege in the catalogue).
+ * --------------------------------------------------------------------- */
+
+typedef struct CoordinatorServerSetting
+{
+	char	   *name;
+	char	   *prior;			/* in postgresql.auto.conf before: NULL none */
+	char	   *applied;		/* what we wrote: NULL nothing (prior stands) */
+} CoordinatorServerSetting;
+
+static CoordinatorServerSetting *coordinator_server = NULL;
+static int	coordinator_nserver = 0;
+
+/* the value of name that configuration config sets, or NULL */
+static const char *
+coordinator_server_value(const RunSpec *spec, int config, const char *name)
+{
+	const RunConfig *cfg = &spec->configs[config];
+	const char *p = cfg->server;
+
+	for (int i = 0; i < cfg->nserver; i++)
+	{
+		const char *value = p + strlen(p) + 1;
+
+		if (pg_strcasecmp(p, name) == 0)
+			return value;
+		p = value + strlen(value) + 1;
+	}
+	return NULL;
+}
+
+/* ALTER SYSTEM SET name = value, or RESET with value NULL */
+static void
+coordinator_alter_system(const char *name, const char *value)
+{
+	AlterSystemStmt *stmt = makeNode(AlterSystemStmt);
+	VariableSetStmt *set = makeNode(VariableSetStmt);
+
+	set->name = pstrdup(name);
+	if (value)
+	{
+		A_Const    *c = makeNode(A_Const);
+
+		c->val.sval.type = T_String;
+		c->val.sval.sval = pstrdup(value);
+		c->location = -1;
+		set->kind = VAR_SET_VALUE;
+		set->args = list_make1(c);
+	}
+	else
+		set->kind = VAR_RESET;
+	stmt->setstmt = set;
+	StartTransactionCommand();
+	AlterSystemSetConfigFile(stmt);
+	CommitTransactionCommand();
+}
+
+/*
+ * The settings any configuration sets, with what postgresql.auto.conf had
+ * for each before (pg_file_settings, read once at the start).
+ */
+static void
+coordinator_server_setup(const RunSpec *spec)
+{
+	for (int c = 0; c < spec->nconfigs; c++)
+		coordinator_nserver += spec->configs[c].nserver;
+	if (coordinator_nserver == 0)
+		return;
+	coordinator_server = MemoryContextAllocZero(TopMemoryContext,
+												sizeof(CoordinatorServerSetting) * coordinator_nserver);
+	coordinator_nserver = 0;
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	for (int c = 0; c < spec->nconfigs; c++)
+	{
+		const char *p = spec->configs[c].server;
+
+		for (int i = 0; i < spec->configs[c].nserver; i++)
+		{
+			const char *value = p + strlen(p) + 1;
+			bool		known = false;
+
+			for (int k = 0; k < coordinator_nserver && !known; k++)
+				known = pg_strcasecmp(coordinator_server[k].name, p) == 0;
+			if (!known)
+			{
+				Oid			argtypes[1] = {TEXTOID};
+				Datum		args[1] = {CStringGetTextDatum(p)};
+				CoordinatorServerSetting *s = &coordinator_server[coordinator_nserver++];
+
+				s->name = MemoryContextStrdup(TopMemoryContext, p);
+				if (SPI_execute_with_args("SELECT setting FROM pg_catalog.pg_file_settings "
+										  "WHERE pg_catalog.lower(name) OPERATOR(pg_catalog.=) pg_catalog.lower($1) "
+										  "AND sourcefile OPERATOR(pg_catalog.~~) '%/postgresql.auto.conf' "
+										  "ORDER BY seqno DESC LIMIT 1",
+										  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+					elog(ERROR, "could not read pg_file_settings");
+				if (SPI_processed > 0)
+				{
+					char	   *prior = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+					if (prior)
+						s->prior = MemoryContextStrdup(TopMemoryContext, prior);
+				}
+			}
+			p = value + strlen(value) + 1;
+		}
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * Ask the postmaster to reload; with wait, until it has (it signals its
+ * children, this worker among them, once it has read the files again), so
+ * that the clients connecting next get the new values.
+ */
+static void
+coordinator_server_reload(bool wait)
+{
+	TimestampTz deadline = GetCurrentTimestamp() + 10 * USECS_PER_SEC;
+
+	ConfigReloadPending = false;
+	if (kill(PostmasterPid, SIGHUP) != 0)
+		ereport(WARNING,
+				(errmsg("pgbenchx could not signal the postmaster to reload: %m")));
+	while (wait && !ConfigReloadPending && GetCurrentTimestamp() < deadline)
+		coordinator_wait_latch(20);
+	if (ConfigReloadPending)
+	{
+		ConfigReloadPending = false;
+		ProcessConfigFile(PGC_SIGHUP);
+	}
+}
+
+/* before a step: the server settings of its configuration, the others as they were */
+static void
+coordinator_server_apply(const RunSpec *spec, int config)
+{
+	bool		changed = false;
+
+	for (int k = 0; k < coordinator_nserver; k++)
+	{
+		CoordinatorServerSetting *s = &coordinator_server[k];
+		const char *want = coordinator_server_value(spec, config, s->name);
+
+		if (want == NULL && s->applied == NULL)
+			continue;			/* the prior value stands */
+		if (want && s->applied && strcmp(want, s->applied) == 0)
+			continue;
+		coordinator_alter_system(s->name, want ? want : s->prior);
+		if (s->applied)
+			pfree(s->applied);
+		s->applied = want ? MemoryContextStrdup(TopMemoryContext, want) : NULL;
+		changed = true;
+	}
+	if (changed)
+		coordinator_server_reload(true);
+}
+
+/*
+ * The end, however it comes: every setting written back as it was.  Each
+ * in its own attempt, so that one failure leaves the others restored; a
+ * failure is a WARNING naming the setting and what to run.
+ */
+static void
+coordinator_server_restore(void)
+{
+	volatile bool changed = false;
+
+	for (volatile int k = 0; k < coordinator_nserver; k++)
+	{
+		CoordinatorServerSetting *s = &coordinator_server[k];
+
+		if (s->applied == NULL)
+			continue;
+		PG_TRY();
+		{
+			coordinator_alter_system(s->name, s->prior);
+			changed = true;
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(TopMemoryContext);
+			edata = CopyErrorData();
+			FlushErrorState();
+			AbortOutOfAnyTransaction();
+			ereport(WARNING,
+					(errmsg("pgbenchx could not restore server setting \"%s\": %s", s->name, edata->message),
+					 errhint("Run ALTER SYSTEM %s %s%s%s and SELECT pg_reload_conf().",
+							 s->prior ? "SET" : "RESET", s->name, s->prior ? " = " : "",
+							 s->prior ? quote_literal_cstr(s->prior) : "")));
+			FreeErrorData(edata);
+		}
+		PG_END_TRY();
+		s->applied = NULL;
+	}
+	if (changed)
+		coordinator_server_reload(false);
+}
+
 /*
  * The spec step i runs with: the spec itself, or for an experiment a copy
  * with its configuration laid over it (run_spec.h's RunConfig), so that the
@@ -1285,6 +1503,8 @@ coordinator_abandon(const char *status, const char *message)
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
+	/* an experiment's server settings, put back first (each on its own) */
+	coordinator_server_restore();
 	PG_TRY();
 	{
 		if (step->run_id != 0)
@@ -1425,6 +1645,8 @@ coordinator_main(Datum main_arg)
 
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGUSR2, coordinator_sigusr2);
+	/* an experiment's server settings wait for the reload to reach us */
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	BackgroundWorkerUnblockSignals();
 	/*
 	 * A cancel interrupts every loopback wait: a statement (the maintenance
@@ -1513,12 +1735,16 @@ coordinator_main(Datum main_arg)
 		}
 		coordinator_hs = NULL;
 		dsm_detach(seg);
+		coordinator_server_setup(spec);
 
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
 			int			clients = spec->clients[i];
 			int64		run_id = spec->id;
 			RunSpec    *step_spec = coordinator_step_spec(spec, i);
+
+			if (coordinator_nserver > 0)
+				coordinator_server_apply(spec, spec->step_config[i]);
 
 			if (spec->is_sweep)
 				run_id = results_create_run(step_spec, 0, clients, coordinator_jobs(spec, clients),
@@ -1529,6 +1755,7 @@ coordinator_main(Datum main_arg)
 				any_failed = true;
 			CHECK_FOR_INTERRUPTS();
 		}
+		coordinator_server_restore();
 		if (spec->is_sweep)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",

@@ -30,6 +30,7 @@
 
 #include "access/xact.h"
 #include "commands/dbcommands.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
@@ -1166,8 +1167,52 @@ launch_check_setting(int index, const char *name, const char *value)
 							 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
 }
 
+/*
+ * A server setting of a configuration (a superuser's): one that a reload
+ * applies (ALTER SYSTEM and pg_reload_conf, in the coordinator), with a
+ * value the server takes; refused are those that need a restart.
+ */
 static void
-launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg)
+launch_check_server_setting(int index, const char *name, const char *value)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	char	   *context;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("configuration %d: only a superuser may set server settings", index + 1),
+				 errdetail("A configuration's \"server\" settings are written with ALTER SYSTEM for the whole server."),
+				 errhint("Ask a superuser to run the experiment, or compare session settings (\"settings\").")));
+	args[0] = CStringGetTextDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT context FROM pg_catalog.pg_settings "
+							  "WHERE pg_catalog.lower(name) OPERATOR(pg_catalog.=) pg_catalog.lower($1)",
+							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_settings");
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("configuration %d: server setting: unrecognized configuration parameter \"%s\"", index + 1,
+						script_sql_echo(name)),
+				 errhint("SELECT name FROM pg_settings lists the server's settings.")));
+	context = MemoryContextStrdup(CurTransactionContext,
+								  SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	if (strcmp(context, "postmaster") == 0 || strcmp(context, "internal") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("configuration %d: parameter \"%s\" cannot be changed without restarting the server",
+						index + 1, script_sql_echo(name)),
+				 errdetail("An experiment applies its server settings with ALTER SYSTEM and a reload, between runs."),
+				 errhint("Run the same experiment before and after the restart and compare the two (docs/comparing.md, \"Settings that need a restart\").")));
+	(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, false, ERROR, false);
+}
+
+static void
+launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg, bool server)
 {
 	JsonbIterator *it;
 	JsonbValue	k;
@@ -1178,11 +1223,19 @@ launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg)
 	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("configuration %d: \"settings\" must be an object", index + 1),
+				 errmsg("configuration %d: \"%s\" must be an object", index + 1, server ? "server" : "settings"),
 				 errhint("Pass \"settings\": {\"synchronous_commit\": \"off\", \"work_mem\": \"8MB\"}.")));
 	n = JsonContainerSize(v->val.binary.data);
-	cfg->setting_names = palloc0(sizeof(char *) * Max(n, 1));
-	cfg->setting_values = palloc0(sizeof(char *) * Max(n, 1));
+	if (server)
+	{
+		cfg->server_names = palloc0(sizeof(char *) * Max(n, 1));
+		cfg->server_values = palloc0(sizeof(char *) * Max(n, 1));
+	}
+	else
+	{
+		cfg->setting_names = palloc0(sizeof(char *) * Max(n, 1));
+		cfg->setting_values = palloc0(sizeof(char *) * Max(n, 1));
+	}
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
 	{
@@ -1195,16 +1248,28 @@ launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg)
 		name = pnstrdup(k.val.string.val, k.val.string.len);
 		tok = JsonbIteratorNext(&it, &val, true);
 		value = launch_setting_value(&val, index, name);
-		launch_check_setting(index, name, value);
+		if (server)
+			launch_check_server_setting(index, name, value);
+		else
+			launch_check_setting(index, name, value);
 		len += strlen(name) + strlen(value) + 2;
 		if (len >= RUN_SPEC_SETTINGS_LEN)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("configuration %d: its settings are too long", index + 1),
 					 errhint("Keep a configuration's settings under %d bytes.", RUN_SPEC_SETTINGS_LEN)));
-		cfg->setting_names[cfg->nsettings] = name;
-		cfg->setting_values[cfg->nsettings] = value;
-		cfg->nsettings++;
+		if (server)
+		{
+			cfg->server_names[cfg->nserver] = name;
+			cfg->server_values[cfg->nserver] = value;
+			cfg->nserver++;
+		}
+		else
+		{
+			cfg->setting_names[cfg->nsettings] = name;
+			cfg->setting_values[cfg->nsettings] = value;
+			cfg->nsettings++;
+		}
 	}
 }
 
@@ -1243,18 +1308,14 @@ launch_config(JsonbValue *v, int index, const LaunchOptions *opts, LaunchConfig 
 		else if (strcmp(key, "protocol") == 0)
 			cfg->protocol = launch_config_string(&val, index, key);
 		else if (strcmp(key, "settings") == 0)
-			launch_config_settings(&val, index, cfg);
+			launch_config_settings(&val, index, cfg, false);
 		else if (strcmp(key, "server") == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("configuration %d: server settings are not supported yet", index + 1),
-					 errdetail("A configuration sets the clients' session settings (\"settings\"), its conninfo, dbname and protocol."),
-					 errhint("Run the experiment once per server setting and compare the two with pgbenchx.compare (docs/comparing.md).")));
+			launch_config_settings(&val, index, cfg, true);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("configuration %d has no member \"%s\"", index + 1, script_sql_echo(key)),
-					 errhint("A configuration may have name, conninfo, dbname, protocol and settings.")));
+					 errhint("A configuration may have name, conninfo, dbname, protocol, settings and server.")));
 	}
 	if (cfg->name == NULL || cfg->name[0] == '\0' || strlen(cfg->name) >= NAMEDATALEN)
 		ereport(ERROR,
@@ -1417,6 +1478,17 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 			memcpy(p + nl, cfg->setting_values[s], vl);
 			p += nl + vl;
 		}
+		out->nserver = cfg->nserver;
+		p = out->server;
+		for (int s = 0; s < cfg->nserver; s++)
+		{
+			size_t		nl = strlen(cfg->server_names[s]) + 1;
+			size_t		vl = strlen(cfg->server_values[s]) + 1;
+
+			memcpy(p, cfg->server_names[s], nl);
+			memcpy(p + nl, cfg->server_values[s], vl);
+			p += nl + vl;
+		}
 
 		appendStringInfoString(&json, i > 0 ? ", {\"name\": " : "{\"name\": ");
 		escape_json(&json, cfg->name);
@@ -1436,7 +1508,21 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 			appendStringInfoString(&json, ": ");
 			escape_json(&json, cfg->setting_values[s]);
 		}
-		appendStringInfoString(&json, "}}");
+		appendStringInfoString(&json, "}");
+		if (cfg->nserver > 0)
+		{
+			appendStringInfoString(&json, ", \"server\": {");
+			for (int s = 0; s < cfg->nserver; s++)
+			{
+				if (s > 0)
+					appendStringInfoString(&json, ", ");
+				escape_json(&json, cfg->server_names[s]);
+				appendStringInfoString(&json, ": ");
+				escape_json(&json, cfg->server_values[s]);
+			}
+			appendStringInfoChar(&json, '}');
+		}
+		appendStringInfoChar(&json, '}');
 		pfree(t);
 	}
 	appendStringInfoChar(&json, ']');

@@ -46,6 +46,9 @@ typedef struct LaunchConfig
 	int			nsettings;
 	const char **setting_names;
 	const char **setting_values;
+	int			nserver;		/* reloadable server settings (a superuser's) */
+	const char **server_names;
+	const char **server_values;
 } LaunchConfig;
 
 /* The options of run_bench / run_sweep, as SQL passed them. */

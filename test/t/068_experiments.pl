@@ -87,8 +87,13 @@ my @bad = (
 		qr/setting "search_path" cannot be a configuration's session setting/, 'search_path' ],
 	[ '[{"name": "a"}, {"name": "b", "settings": ["work_mem"]}]', qr/"settings" must be an object/, 'settings not an object' ],
 	[ '[{"name": "a"}, {"name": "b", "protocol": "smoke"}]', qr/invalid protocol "smoke"/, 'a bad protocol' ],
-	[ '[{"name": "a"}, {"name": "b", "server": {"wal_compression": "on"}}]', qr/server settings are not supported yet/,
-		'server settings (not yet)' ],
+	[ '[{"name": "a"}, {"name": "b", "server": {"shared_buffers": "1GB"}}]',
+		qr/parameter "shared_buffers" cannot be changed without restarting the server.*Settings that need a restart/s,
+		'a server setting that needs a restart' ],
+	[ '[{"name": "a"}, {"name": "b", "server": {"work_mem": "lots"}}]', qr/invalid value for parameter "work_mem"/,
+		'a bad server value' ],
+	[ '[{"name": "a"}, {"name": "b", "server": {"no_such_setting": "1"}}]',
+		qr/server setting: unrecognized configuration parameter "no_such_setting"/, 'an unknown server setting' ],
 	[ '[{"name": "a"}, {"name": "b", "dbname": "nowhere"}]', qr/nowhere/, 'a database that does not exist' ],
 );
 for my $b (@bad)
@@ -110,6 +115,62 @@ like($err, qr/an experiment has at most 256 runs/, 'refused: too many runs');
 like($err, qr/session settings cannot be used with connect_per_transaction/, 'refused: settings with -C');
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, 'no refused experiment left a sweep or a run');
+
+# --- server settings (a superuser's): applied per configuration, restored ------
+# postgresql.auto.conf has work_mem 5MB before: the baseline's clients get
+# it, the other configuration's 6MB, and 5MB is back after
+q1("ALTER SYSTEM SET work_mem = '5MB'; SELECT pg_reload_conf()");
+sub auto_conf
+{
+	return q1("SELECT coalesce(string_agg(setting, ','), 'none') FROM pg_file_settings "
+		  . "WHERE name = 'work_mem' AND sourcefile LIKE '%postgresql.auto.conf'");
+}
+q1("TRUNCATE seen");
+my $s1 = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"base\"}, "
+	  . "{\"name\": \"big\", \"server\": {\"work_mem\": \"6MB\"}}]', 1, 1, transactions => 10, repeats => 2, "
+	  . "warmup => 0, script => 'see', vacuum => false, checkpoint => false)");
+wait_for($s1);
+is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $s1"), 'completed', 'the experiment with server settings completed');
+is(q1("SELECT string_agg(work_mem || ':' || n, ',' ORDER BY work_mem) FROM (SELECT work_mem, count(*) n FROM seen GROUP BY 1) x"),
+	'5MB:20,6MB:20', "each configuration's clients had its server setting (ALTER SYSTEM and a reload, ABBA)");
+is(auto_conf(), '5MB', 'postgresql.auto.conf has its own work_mem again');
+is(q1("SELECT sets -> 'server' ->> 'work_mem' FROM pgbenchx.experiment_report($s1) WHERE config = 2"), '6MB',
+	'experiment_report shows the server setting');
+
+# cancelled by pgbenchx.cancel, by pg_cancel_backend of the coordinator, and
+# failed by an error of a later step: restored each time
+q1("CREATE TABLE t2 (v int); CREATE ROLE other_owner; SELECT pgbenchx.add_script('t2', 'INSERT INTO t2 VALUES (1);')");
+for my $how ('cancel', 'pg_cancel_backend', 'error')
+{
+	my $x = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"big\", "
+		  . "\"server\": {\"work_mem\": \"6MB\"}}, {\"name\": \"base\"}]', 1, 1, duration => "
+		  . ($how eq 'error' ? 2 : 30) . ", repeats => 2, warmup => 0, script => 't2', vacuum => false, checkpoint => false)");
+	ok(run_sampled($node, "sweep_id = $x"), "$how: the experiment measures");
+	is(auto_conf(), '6MB', "$how: the first configuration's setting is written");
+	if ($how eq 'cancel')
+	{
+		q1("SELECT pgbenchx.cancel($x)");
+	}
+	elsif ($how eq 'pg_cancel_backend')
+	{
+		q1("SELECT pg_cancel_backend(coordinator_pid) FROM pgbenchx.sweeps WHERE sweep_id = $x");
+	}
+	else
+	{
+		# the next step's trust check refuses: another role owns the table now
+		q1("ALTER TABLE t2 OWNER TO other_owner");
+	}
+	wait_for($x);
+	# a cancel of the coordinator's statement is an error of the coordinator: failed, saying so
+	my %end = (cancel => qr/^cancelled /, pg_cancel_backend => qr/^failed .*cancel/, error => qr/^failed .*other_owner/);
+	like(q1("SELECT status || ' ' || coalesce(error, '') FROM pgbenchx.sweeps WHERE sweep_id = $x"), $end{$how},
+		"$how: the experiment ended as it should, saying why");
+	ok($node->poll_query_until('postgres', "SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx coord%'"),
+		"$how: the coordinator is gone");
+	is(auto_conf(), '5MB', "$how: postgresql.auto.conf has its own work_mem again");
+	q1("ALTER TABLE t2 OWNER TO $su") if $how eq 'error';
+}
+q1("ALTER SYSTEM RESET work_mem; SELECT pg_reload_conf()");
 
 # --- a granted runner --------------------------------------------------------
 q1("CREATE ROLE runner LOGIN PASSWORD 'r-secret'; CREATE ROLE mallory; SELECT pgbenchx.grant_runner('runner');");
@@ -152,6 +213,10 @@ $before = q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT co
 	  . "checkpoint => false, conninfo => 'password=r-secret')");
 like($err, qr/42501.*permission denied to set parameter "log_statement"/s,
 	"a runner cannot set a superuser's setting for its clients");
+($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\", "
+	  . "\"server\": {\"work_mem\": \"6MB\"}}]', 1, 1, transactions => 5, script => 'rsee', "
+	  . "checkpoint => false, conninfo => 'password=r-secret')");
+like($err, qr/42501.*only a superuser may set server settings/s, "a runner cannot set server settings");
 ($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
 	  . "transactions => 5, script => 'rsee', checkpoint => false)");
 like($err, qr/password is required/, "a runner's configurations need a password");
