@@ -302,8 +302,13 @@ progress_launch_message(const RunSpec *spec)
 	}
 	else
 	{
-		appendStringInfo(&buf, "sweep " INT64_FORMAT ": %d run%s of ", id,
-						 spec->nsteps, PLURAL(spec->nsteps));
+		/* an experiment (issue 23) is a sweep whose runs alternate configurations */
+		if (spec->nconfigs > 0)
+			appendStringInfo(&buf, "experiment " INT64_FORMAT ": %d configurations, %d run%s of ", id,
+							 spec->nconfigs, spec->nsteps, PLURAL(spec->nsteps));
+		else
+			appendStringInfo(&buf, "sweep " INT64_FORMAT ": %d run%s of ", id,
+							 spec->nsteps, PLURAL(spec->nsteps));
 		if (spec->knobs.replay)
 			appendStringInfo(&buf, "%d statement%s per client",
 							 spec->ncommands, PLURAL(spec->ncommands));
