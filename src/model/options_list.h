@@ -87,6 +87,9 @@ PGBX_OPTION(configs, "configs", JSONB, PGBX_EXPERIMENT, true, NULL, false, NULL,
 PGBX_OPTION(experiment_repeats, "repeats", INT4, PGBX_EXPERIMENT, false, "3", false, NULL, o.experiment_repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
 PGBX_OPTION(warmup, "warmup", INT4, PGBX_EXPERIMENT, false, "1", false, NULL, o.warmup, PGBX_NO_FLAG, pgbx_check_warmup, NOT_SENT)
 PGBX_OPTION(record_system, "record_system", BOOL, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, "true", false, NULL, o.record_system, PGBX_NO_FLAG, NULL, SENT)
+/* run_experiment: blocks added until each ratio is within target_ci, within budget seconds */
+PGBX_OPTION(target_ci, "target_ci", FLOAT8, PGBX_EXPERIMENT, false, NULL, true, NULL, o.target_ci, PGBX_AT(o.target_ci_given), pgbx_check_target_ci, NOT_SENT)
+PGBX_OPTION(budget, "budget", INT4, PGBX_EXPERIMENT, false, NULL, true, NULL, o.budget, PGBX_AT(o.budget_given), pgbx_check_budget, NOT_SENT)
 
 /* launch_part's own: exactly one of script, scripts and replay_queries (part.c checks) */
 /* the recorder sends the mix as scripts */

@@ -100,6 +100,8 @@ typedef struct RunSpec
 	 */
 	int			nconfigs;
 	int			warmup;
+	double		target_ci;		/* 0: none; else blocks are added (coordinator) */
+	int			budget_s;		/* with target_ci: the experiment's time budget */
 	int			step_config[RUN_SPEC_MAX_STEPS];
 	bool		step_warmup[RUN_SPEC_MAX_STEPS];
 	int			config;

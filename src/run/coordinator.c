@@ -1455,6 +1455,65 @@ coordinator_server_restore(void)
 }
 
 /*
+ * An experiment with target_ci (issue 23): at the end of a client count's
+ * runs, another ABBA block (two rounds of the configurations, in order and
+ * reversed, continuing the alternation) goes in after step i unless every
+ * ratio to the baseline there is within +-target_ci already, the budget
+ * (from the experiment's start) has run out, or the spec has no room.
+ * What ended it is kept in *stopped_by, the worst over the client counts:
+ * run limit, then budget, then target.
+ */
+static void
+coordinator_experiment_more(RunSpec *spec, int i, TimestampTz start, const char **stopped_by)
+{
+	int			clients = spec->clients[i];
+	int			n = spec->nconfigs;
+	int			counted = 0;
+	int			at = i + 1;
+	const char *why = NULL;
+
+	if (at < spec->nsteps && spec->clients[at] == clients)
+		return;					/* not the end of this client count */
+	if (results_experiment_within_target(spec->id, clients, spec->target_ci))
+		why = "target";
+	else if (GetCurrentTimestamp() >= start + (int64) spec->budget_s * USECS_PER_SEC)
+		why = "budget";
+	else if (spec->nsteps + 2 * n > RUN_SPEC_MAX_STEPS)
+		why = "run limit";
+	if (why)
+	{
+		if (*stopped_by == NULL || strcmp(*stopped_by, "target") == 0 ||
+			(strcmp(*stopped_by, "budget") == 0 && strcmp(why, "run limit") == 0))
+			*stopped_by = why;
+		return;
+	}
+	for (int k = 0; k <= i; k++)
+		if (spec->clients[k] == clients && !spec->step_warmup[k])
+			counted++;
+	counted /= n;
+	memmove(&spec->clients[at + 2 * n], &spec->clients[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_repeat[at + 2 * n], &spec->step_repeat[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_config[at + 2 * n], &spec->step_config[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_warmup[at + 2 * n], &spec->step_warmup[at], sizeof(bool) * (spec->nsteps - at));
+	for (int r = 0; r < 2; r++)
+	{
+		bool		reversed = (counted + r) % 2 == 1;
+
+		for (int k = 0; k < n; k++)
+		{
+			int			s = at + r * n + k;
+
+			spec->clients[s] = clients;
+			spec->step_config[s] = reversed ? n - 1 - k : k;
+			spec->step_warmup[s] = false;
+			spec->step_repeat[s] = counted + r + 1;
+		}
+	}
+	spec->nsteps += 2 * n;
+	progress_steps(spec->nsteps);
+}
+
+/*
  * The spec step i runs with: the spec itself, or for an experiment a copy
  * with its configuration laid over it (run_spec.h's RunConfig), so that the
  * maintenance, the trust check, the drivers and the runs row all see the
@@ -1698,6 +1757,8 @@ coordinator_main(Datum main_arg)
 	PG_TRY();
 	{
 		bool		any_failed = false;
+		TimestampTz experiment_start;
+		const char *stopped_by = NULL;
 
 		/* we hold the only lock: any row still "running" lost its coordinator */
 		if (!spec->part_unlocked)
@@ -1736,6 +1797,7 @@ coordinator_main(Datum main_arg)
 		coordinator_hs = NULL;
 		dsm_detach(seg);
 		coordinator_server_setup(spec);
+		experiment_start = GetCurrentTimestamp();
 
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
@@ -1753,9 +1815,13 @@ coordinator_main(Datum main_arg)
 			progress_step(run_id, i + 1, clients);
 			if (strcmp(coordinator_run_step(step_spec, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;
+			if (spec->target_ci > 0 && !cancelled)
+				coordinator_experiment_more(spec, i, experiment_start, &stopped_by);
 			CHECK_FOR_INTERRUPTS();
 		}
 		coordinator_server_restore();
+		if (stopped_by && !cancelled)
+			results_experiment_stopped_by(spec->id, stopped_by);
 		if (spec->is_sweep)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",

@@ -48,6 +48,7 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/timeout.h"
 #include "utils/wait_event.h"
 
@@ -900,6 +901,8 @@ launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_
 	{
 		spec->repeats = opts->experiment_repeats;
 		spec->warmup = opts->warmup;
+		spec->target_ci = opts->target_ci_given ? opts->target_ci : 0;
+		spec->budget_s = opts->budget_given ? opts->budget : 0;
 		for (int i = 0; i < opts->nsteps; i++)
 		{
 			spec->step_repeat[i] = opts->step_repeat[i];
@@ -1380,6 +1383,24 @@ launch_experiment_steps(LaunchOptions *opts, const int *clients, int nclients)
 						 errhint("Give each configuration its own name.")));
 	}
 
+	if (opts->target_ci_given != opts->budget_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_ci and budget go together"),
+				 errdetail("With target_ci, ABBA blocks are added until each ratio's interval is within it or the budget runs out."),
+				 errhint("Pass both target_ci => 0.02 and budget => seconds, or neither.")));
+	if (opts->budget_given && !superuser() && launch_max_duration > 0 && opts->budget > launch_max_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("budget %d s is above pgbenchx.max_duration (%d s)", opts->budget, launch_max_duration),
+				 errdetail("A role that is not a superuser runs at most pgbenchx.max_duration seconds per call."),
+				 errhint("Pass a smaller budget, or ask a superuser to raise pgbenchx.max_duration.")));
+	if (opts->target_ci_given && !opts->duration_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_ci needs a duration"),
+				 errdetail("Runs bounded by transactions differ in length, and the budget is in seconds."),
+				 errhint("Pass duration => seconds.")));
 	rounds = opts->warmup + opts->experiment_repeats;
 	if ((int64) nclients * nconfigs * rounds > LAUNCH_MAX_STEPS)
 		ereport(ERROR,

@@ -98,6 +98,10 @@ typedef struct LaunchOptions
 	Jsonb	   *configs_given;	/* the configs argument */
 	int			warmup;
 	int			experiment_repeats;
+	bool		target_ci_given;
+	double		target_ci;		/* add ABBA blocks until each ratio is within +-this */
+	bool		budget_given;
+	int			budget;			/* seconds: the experiment's time budget with target_ci */
 	int		   *step_repeat;
 	int		   *step_config;
 	bool	   *step_warmup;

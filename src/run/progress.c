@@ -148,6 +148,19 @@ progress_start(const RunSpec *spec)
 	SpinLockRelease(&p->mutex);
 }
 
+/* the steps of the sweep: an experiment with target_ci adds some (coordinator.c) */
+void
+progress_steps(int steps)
+{
+	RunProgress *p = progress_mine;
+
+	if (p == NULL)
+		return;
+	SpinLockAcquire(&p->mutex);
+	p->steps = steps;
+	SpinLockRelease(&p->mutex);
+}
+
 void
 progress_step(int64 run_id, int step, int clients)
 {

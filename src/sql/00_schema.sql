@@ -131,7 +131,10 @@ CREATE TABLE pgbenchx.sweeps (
     environment_id bigint REFERENCES pgbenchx.environments,
     owner        name,           -- the role that started it (cancel follows pg_cancel_backend's rule)
     configs      jsonb,          -- run_experiment: its configurations (passwords removed); NULL for a sweep
-    warmup       int             -- run_experiment: warm-up runs per configuration and client count
+    warmup       int,            -- run_experiment: warm-up runs per configuration and client count
+    target_ci    float8,         -- run_experiment: blocks added until each ratio is within +-this
+    budget_s     int,            -- run_experiment: the time budget with target_ci
+    stopped_by   text            -- run_experiment with target_ci: 'target', 'budget' or 'run limit'
 );
 
 -- One row per benchmark run (one client count for one duration).

@@ -462,7 +462,9 @@ CREATE OR REPLACE FUNCTION run_experiment(
     connect_per_transaction boolean DEFAULT false,
     tags         jsonb DEFAULT NULL,
     check_tpcb   boolean DEFAULT false,
-    record_system boolean DEFAULT true)
+    record_system boolean DEFAULT true,
+    target_ci    float8 DEFAULT NULL,
+    budget       int DEFAULT NULL)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -481,7 +483,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'check_tpcb', check_tpcb,
-             'record_system', record_system)
+             'record_system', record_system,
+             'target_ci', target_ci, 'budget', budget)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb

@@ -65,6 +65,9 @@ COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured wh
 COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
 COMMENT ON COLUMN pgbenchx.sweeps.configs IS 'run_experiment: its configurations in order (name, protocol, conninfo without password, session settings); NULL for a sweep';
 COMMENT ON COLUMN pgbenchx.sweeps.warmup IS 'run_experiment: warm-up runs of each configuration at each client count';
+COMMENT ON COLUMN pgbenchx.sweeps.target_ci IS 'run_experiment: ABBA blocks were added until each ratio''s 95% interval was within +-target_ci of it (relative), or the budget ran out';
+COMMENT ON COLUMN pgbenchx.sweeps.budget_s IS 'run_experiment: the time budget in seconds that went with target_ci';
+COMMENT ON COLUMN pgbenchx.sweeps.stopped_by IS 'run_experiment with target_ci: target (every ratio within it), budget (the budget ran out first) or run limit (256 runs)';
 
 -- pgbenchx.runs
 COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';

@@ -469,7 +469,7 @@ my %covers = (
 	'launch_sweep(jsonb)' => 'sweep',
 	'launch_replay(jsonb)' => 'replay',
 	# an experiment (issue 23): configurations alternated, and its report
-	'run_experiment(jsonb, integer, integer, integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean)' => 'experiment',
+	'run_experiment(jsonb, integer, integer, integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, double precision, integer)' => 'experiment',
 	'launch_experiment(jsonb)' => 'experiment',
 	'experiment_report(bigint)' => 'experiment',
 	# a generator's side of a run driven from several servers (issue 14)

@@ -113,8 +113,38 @@ like($err, qr/an experiment has at most 256 runs/, 'refused: too many runs');
 	"SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\", \"settings\": {\"work_mem\": \"5MB\"}}]', 1, 1, "
 	  . "transactions => 5, script => 'see', connect_per_transaction => true)");
 like($err, qr/session settings cannot be used with connect_per_transaction/, 'refused: settings with -C');
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, duration => 1, target_ci => 0.02)");
+like($err, qr/target_ci and budget go together/, 'refused: target_ci without a budget');
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, duration => 1, target_ci => 2, budget => 10)");
+like($err, qr/target_ci must be between 0 and 1, not 2/, 'refused: target_ci out of range');
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, transactions => 5, target_ci => 0.1, budget => 10)");
+like($err, qr/target_ci needs a duration/, 'refused: target_ci with transactions');
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, 'no refused experiment left a sweep or a run');
+
+# --- target_ci: blocks added until the intervals are narrow, or the budget ends --
+# a target no run reaches: the planned A B B A (about 6 s) leaves budget, so
+# blocks are added, the alternation continued, until 12 s have passed
+my $t1 = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
+	  . "duration => 1, repeats => 2, warmup => 0, script => 'select-only', vacuum => false, checkpoint => false, "
+	  . "target_ci => 0.000001, budget => 12)");
+wait_for($t1);
+is(q1("SELECT status || ' ' || stopped_by FROM pgbenchx.sweeps WHERE sweep_id = $t1"), 'completed budget',
+	'an unreachable target: the budget ended it');
+my $order = q1("SELECT string_agg(config::text, '' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $t1");
+like($order, qr/^1221(1221)+$/, "blocks were added after the planned runs, still ABBA ($order)");
+# a target every ratio reaches at once (sleeps of 10 ms: steady tps; +-50%)
+q1("SELECT pgbenchx.add_script('sleep10', \$s\$\\sleep 10 ms\nSELECT 1;\n\$s\$)");
+my $t2 = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
+	  . "duration => 1, repeats => 3, warmup => 0, script => 'sleep10', vacuum => false, checkpoint => false, "
+	  . "target_ci => 0.5, budget => 60)");
+wait_for($t2);
+is(q1("SELECT status || ' ' || stopped_by || ' ' || (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id) "
+	  . "FROM pgbenchx.sweeps s WHERE sweep_id = $t2"), 'completed target 6',
+	'a target reached with the planned runs: nothing added, and sweeps says so');
 
 # --- server settings (a superuser's): applied per configuration, restored ------
 # postgresql.auto.conf has work_mem 5MB before: the baseline's clients get
@@ -217,6 +247,9 @@ like($err, qr/42501.*permission denied to set parameter "log_statement"/s,
 	  . "\"server\": {\"work_mem\": \"6MB\"}}]', 1, 1, transactions => 5, script => 'rsee', "
 	  . "checkpoint => false, conninfo => 'password=r-secret')");
 like($err, qr/42501.*only a superuser may set server settings/s, "a runner cannot set server settings");
+($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, duration => 1, "
+	  . "target_ci => 0.02, budget => 1000000, script => 'rsee', checkpoint => false, conninfo => 'password=r-secret')");
+like($err, qr/42501.*budget 1000000 s is above pgbenchx.max_duration/s, "a runner's budget is bounded");
 ($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
 	  . "transactions => 5, script => 'rsee', checkpoint => false)");
 like($err, qr/password is required/, "a runner's configurations need a password");

@@ -7,6 +7,9 @@
  * routines create them.
  */
 ALTER TABLE pgbenchx.sweeps ADD COLUMN configs jsonb,
-                            ADD COLUMN warmup int;
+                            ADD COLUMN warmup int,
+                            ADD COLUMN target_ci float8,
+                            ADD COLUMN budget_s int,
+                            ADD COLUMN stopped_by text;
 ALTER TABLE pgbenchx.runs ADD COLUMN config int,
                           ADD COLUMN warmup boolean NOT NULL DEFAULT false;
