@@ -65,6 +65,12 @@ my $report = q1("SELECT string_agg(concat_ws(' ', clients, config, name, runs, w
 # (t = 12.7): then there is no interval, and method says why
 like($report, qr/^1 1 base 2 1 t t t f baseline\n1 2 tuned 2 1 t t t (t Fieller, 2 and 2 runs|f not tested: the baseline's runs are too spread) 7MB$/,
 	'experiment_report: per configuration, the counted runs, interval, ratio to the baseline and what it sets');
+my $svg = q1("SELECT pgbenchx.chart_sweeps(ARRAY[$e])");
+is(join(',', $svg =~ /<polyline class="sweep" data-sweep-id="$e" data-config="(\d)"/g), '1,2',
+	'chart_sweeps draws an experiment as one line per configuration');
+like($svg, qr/>base<tspan[^>]*> \(experiment $e, configuration 1: peak.*>tuned<tspan[^>]*> \(experiment $e, configuration 2: peak/s,
+	'each line is named by its configuration in the legend');
+is(() = $svg =~ /median of 2 runs/g, 2, 'the warm-ups are not drawn: each point is the median of the 2 counted runs');
 my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM pgbenchx.experiment_report(" . ($e + 1000000) . ")");
 like($err, qr/no experiment has id/, 'experiment_report refuses an unknown id');
 
