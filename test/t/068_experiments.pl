@@ -71,7 +71,26 @@ is(join(',', $svg =~ /<polyline class="sweep" data-sweep-id="$e" data-config="(\
 like($svg, qr/>base<tspan[^>]*> \(experiment $e, configuration 1: peak.*>tuned<tspan[^>]*> \(experiment $e, configuration 2: peak/s,
 	'each line is named by its configuration in the legend');
 is(() = $svg =~ /median of 2 runs/g, 2, 'the warm-ups are not drawn: each point is the median of the 2 counted runs');
-my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM pgbenchx.experiment_report(" . ($e + 1000000) . ")");
+# export and import keep an experiment: its configurations, each run's and the warm-ups
+my $imp = q1("SELECT (pgbenchx.import(pgbenchx.export(ARRAY[$e])))[1]");
+is(q1("SELECT (SELECT configs FROM pgbenchx.sweeps WHERE sweep_id = $imp) = (SELECT configs FROM pgbenchx.sweeps WHERE sweep_id = $e)"),
+	't', 'an imported experiment keeps its configurations');
+is(q1("SELECT string_agg(config || ':' || warmup, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $imp"),
+	'1:true,2:true,1:false,2:false,2:false,1:false', "and each run's configuration and warm-up flag");
+is(q1("SELECT count(*) FROM pgbenchx.experiment_report($imp)"), '2', 'experiment_report reads the imported one');
+# a document of 0.4 has no warmup: its runs are not warm-ups
+# (from another database, so that it is not the one imported above)
+my $old = q1("WITH d AS (SELECT jsonb_set(pgbenchx.export(ARRAY[$e]), '{provenance,database}', '\"elsewhere\"') AS doc) "
+	  . "SELECT (pgbenchx.import(jsonb_set(doc, '{runs}', "
+	  . "(SELECT jsonb_agg(r - 'warmup' - 'config') FROM jsonb_array_elements(doc->'runs') r))))[1] FROM d");
+isnt($old, $imp, 'the document from elsewhere is imported anew');
+is(q1("SELECT count(*) FILTER (WHERE NOT warmup) FROM pgbenchx.runs WHERE sweep_id = $old"), '6',
+	'runs of a document without warmup import as counted runs');
+my ($ret, $out, $err) = $node->psql('postgres', "WITH d AS (SELECT pgbenchx.export(ARRAY[$e]) AS doc) "
+	  . "SELECT pgbenchx.import(jsonb_set(doc, '{sweeps,0,configs}', '[{\"name\": \"only\"}]')) FROM d");
+like($err, qr/"configs" or "stopped_by" of element 1 of "sweeps" in the import document is not one an experiment records/,
+	'import refuses configurations an experiment cannot have');
+($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM pgbenchx.experiment_report(" . ($e + 1000000) . ")");
 like($err, qr/no experiment has id/, 'experiment_report refuses an unknown id');
 
 # --- bad input: refused before anything starts, nothing changed -------------
