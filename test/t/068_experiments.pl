@@ -65,6 +65,10 @@ my $report = q1("SELECT string_agg(concat_ws(' ', clients, config, name, runs, w
 # (t = 12.7): then there is no interval, and method says why
 like($report, qr/^1 1 base 2 1 t t t f baseline\n1 2 tuned 2 1 t t t (t Fieller, 2 and 2 runs|f not tested: the baseline's runs are too spread) 7MB$/,
 	'experiment_report: per configuration, the counted runs, interval, ratio to the baseline and what it sets');
+my $rep = q1("SELECT pgbenchx.report($e)");
+like($rep, qr/^experiment $e: see, completed, 2 configurations, 1 warm-up each \(not counted\)\n\s*clients\s+configuration\s+runs/,
+	'report (and so wait) shows an experiment by configuration');
+like($rep, qr/^\s+1  base\s+2 .*baseline\n\s+1  tuned\s+2 /m, 'one line per client count and configuration, counted runs only');
 my $svg = q1("SELECT pgbenchx.chart_sweeps(ARRAY[$e])");
 is(join(',', $svg =~ /<polyline class="sweep" data-sweep-id="$e" data-config="(\d)"/g), '1,2',
 	'chart_sweeps draws an experiment as one line per configuration');
