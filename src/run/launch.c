@@ -1166,6 +1166,13 @@ launch_check_setting(int index, const char *name, const char *value)
 							index + 1, name),
 					 errdetail("It decides whose tables and functions the clients reach, which pgbenchx checks before each run with the clients' own settings."),
 					 errhint("Set it for the role or the database (ALTER ROLE ... SET), or compare databases with \"dbname\".")));
+	/* not a placeholder for a name nothing defines: that would stay in this session */
+	if (GetConfigOption(name, true, false) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unrecognized configuration parameter \"%s\"", script_sql_echo(name)),
+				 errdetail("Configuration %d sets it as a session setting.", index + 1),
+				 errhint("SHOW ALL lists the settings; a module's own are known once it is loaded.")));
 	(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
 							 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
 }

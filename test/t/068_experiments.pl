@@ -28,6 +28,12 @@ sub wait_for { q1("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"
 # a second database, with a table each configuration's clients write into
 q1("CREATE DATABASE other");
 qo("CREATE EXTENSION pgbenchx");
+# other's pgbench tables in a tablespace of their own (on a real machine,
+# another file system): experiment_report shows where each configuration's were
+my $tsdir = $node->basedir . '/ts_other';
+mkdir $tsdir or die "mkdir $tsdir: $!";
+q1("CREATE TABLESPACE ts_other LOCATION '$tsdir'");
+qo("SET client_min_messages = warning; SELECT pgbench_init(1, tablespace => 'ts_other')");
 for my $db ('postgres', 'other')
 {
 	$node->safe_psql($db, "CREATE TABLE seen (work_mem text, db text, jit text)");
@@ -65,6 +71,9 @@ my $report = q1("SELECT string_agg(concat_ws(' ', clients, config, name, runs, w
 # (t = 12.7): then there is no interval, and method says why
 like($report, qr/^1 1 base 2 1 t t t f baseline\n1 2 tuned 2 1 t t t (t Fieller, 2 and 2 runs|f not tested: the baseline's runs are too spread) 7MB$/,
 	'experiment_report: per configuration, the counted runs, interval, ratio to the baseline and what it sets');
+is(q1("SELECT string_agg(config || ':' || coalesce(environment ->> 'tablespace', 'default'), ',' ORDER BY config) "
+	  . "FROM pgbenchx.experiment_report($e)"), '1:default,2:ts_other',
+	"experiment_report names the tablespace of each configuration's tables");
 my $rep = q1("SELECT pgbenchx.report($e)");
 like($rep, qr/^experiment $e: see, completed, 2 configurations, 1 warm-up each \(not counted\)\n\s*clients\s+configuration\s+runs/,
 	'report (and so wait) shows an experiment by configuration');
@@ -108,6 +117,8 @@ my @bad = (
 	[ '[{"name": "a"}, {"name": "b", "colour": "red"}]', qr/configuration 2 has no member "colour"/, 'an unknown member' ],
 	[ '[{"name": "a"}, {"name": "b", "settings": {"no_such_setting": "1"}}]',
 		qr/unrecognized configuration parameter "no_such_setting"/, 'an unknown setting' ],
+	[ '[{"name": "a"}, {"name": "b", "settings": {"no_such.module_setting": "1"}}]',
+		qr/unrecognized configuration parameter "no_such.module_setting"/, 'a setting of no module' ],
 	[ '[{"name": "a"}, {"name": "b", "settings": {"work_mem": "lots"}}]',
 		qr/invalid value for parameter "work_mem"/, 'a bad value' ],
 	[ '[{"name": "a"}, {"name": "b", "settings": {"shared_buffers": "1GB"}}]',
