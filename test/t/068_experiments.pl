@@ -207,10 +207,10 @@ is(auto_conf(), '5MB', 'postgresql.auto.conf has its own work_mem again');
 is(q1("SELECT sets -> 'server' ->> 'work_mem' FROM pgbenchx.experiment_report($s1) WHERE config = 2"), '6MB',
 	'experiment_report shows the server setting');
 
-# cancelled by pgbenchx.cancel, by pg_cancel_backend of the coordinator, and
-# failed by an error of a later step: restored each time
+# cancelled by pgbenchx.cancel, by pg_cancel_backend of the coordinator,
+# terminated, and failed by an error of a later step: restored each time
 q1("CREATE TABLE t2 (v int); CREATE ROLE other_owner; SELECT pgbenchx.add_script('t2', 'INSERT INTO t2 VALUES (1);')");
-for my $how ('cancel', 'pg_cancel_backend', 'error')
+for my $how ('cancel', 'pg_cancel_backend', 'pg_terminate_backend', 'error')
 {
 	my $x = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"big\", "
 		  . "\"server\": {\"work_mem\": \"6MB\"}}, {\"name\": \"base\"}]', 1, 1, duration => "
@@ -225,6 +225,10 @@ for my $how ('cancel', 'pg_cancel_backend', 'error')
 	{
 		q1("SELECT pg_cancel_backend(coordinator_pid) FROM pgbenchx.sweeps WHERE sweep_id = $x");
 	}
+	elsif ($how eq 'pg_terminate_backend')
+	{
+		q1("SELECT pg_terminate_backend(coordinator_pid) FROM pgbenchx.sweeps WHERE sweep_id = $x");
+	}
 	else
 	{
 		# the next step's trust check refuses: another role owns the table now
@@ -232,7 +236,8 @@ for my $how ('cancel', 'pg_cancel_backend', 'error')
 	}
 	wait_for($x);
 	# a cancel of the coordinator's statement is an error of the coordinator: failed, saying so
-	my %end = (cancel => qr/^cancelled /, pg_cancel_backend => qr/^failed .*cancel/, error => qr/^failed .*other_owner/);
+	my %end = (cancel => qr/^cancelled /, pg_cancel_backend => qr/^failed .*cancel/,
+		pg_terminate_backend => qr/^aborted .*terminated/, error => qr/^failed .*other_owner/);
 	like(q1("SELECT status || ' ' || coalesce(error, '') FROM pgbenchx.sweeps WHERE sweep_id = $x"), $end{$how},
 		"$how: the experiment ended as it should, saying why");
 	ok($node->poll_query_until('postgres', "SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx coord%'"),
