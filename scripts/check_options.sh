@@ -55,6 +55,7 @@ FILENAME == list && inentry && /\)[ \t]*$/ {
 		else if (t == "PGBX_SWEEP") calls = "S"
 		else if (t == "PGBX_LIST") calls = "L"
 		else if (t == "PGBX_REPLAY") calls = "R"
+		else if (t == "PGBX_EXPERIMENT") calls = "E"
 		else if (t == "PGBX_RUNS") calls = "BSL"
 		else if (t == "PGBX_ALL") calls = "BSLR"
 		else if (t == "PGBX_PART") calls = ""
@@ -65,7 +66,7 @@ FILENAME == list && inentry && /\)[ \t]*$/ {
 	next
 }
 # a wrapper: CREATE OR REPLACE FUNCTION run_x( params ) ... $$ body $$;
-FILENAME == sql && /^CREATE OR REPLACE FUNCTION run_(bench|sweep|replay)\(/ {
+FILENAME == sql && /^CREATE OR REPLACE FUNCTION run_(bench|sweep|replay|experiment)\(/ {
 	fn = $0
 	sub(/^CREATE OR REPLACE FUNCTION /, "", fn)
 	sub(/\(.*/, "", fn)
@@ -77,7 +78,7 @@ FILENAME == sql && inparams && /^\)|^RETURNS/ { inparams = 0; inbody = 1; next }
 FILENAME == sql && inparams {
 	pname = trim($1)
 	if (call == "") {
-		call = (fn == "run_bench") ? "B" : (fn == "run_replay") ? "R" : (pname == "clients") ? "L" : "S"
+		call = (fn == "run_bench") ? "B" : (fn == "run_replay") ? "R" : (fn == "run_experiment") ? "E" : (pname == "clients") ? "L" : "S"
 		if (call in wrapper)
 			fail(sql ": a second wrapper " fn " for the same call")
 	}
@@ -106,9 +107,9 @@ FILENAME != list && FILENAME != sql {
 }
 END {
 	what["B"] = "run_bench"; what["S"] = "run_sweep(min_clients, max_clients, ...)"
-	what["L"] = "run_sweep(clients int[], ...)"; what["R"] = "run_replay"
-	for (i = 1; i <= 4; i++) {
-		c = substr("BSLR", i, 1)
+	what["L"] = "run_sweep(clients int[], ...)"; what["R"] = "run_replay"; what["E"] = "run_experiment"
+	for (i = 1; i <= 5; i++) {
+		c = substr("BSLRE", i, 1)
 		if (!(c in wrapper))
 			fail(sql ": no wrapper for " what[c])
 	}

@@ -199,6 +199,39 @@ pgbx_check_repeats(const PgbxValue *v)
 				 errhint("Pass repeats => 1 or more.")));
 }
 
+static void
+pgbx_check_warmup(const PgbxValue *v)
+{
+	if (v->i4 < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must be at least 0, not %d", v->i4),
+				 errdetail("warmup runs each configuration that many times at each client count before the counted runs; they are stored and flagged, not counted."),
+				 errhint("Pass warmup => 0 or more.")));
+}
+
+static void
+pgbx_check_target_ci(const PgbxValue *v)
+{
+	if (!(v->f8 > 0 && v->f8 < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_ci must be between 0 and 1, not %g", v->f8),
+				 errdetail("target_ci is the half-width of each ratio's 95%% interval to reach, relative to the ratio (0.02: within 2%%)."),
+				 errhint("Pass target_ci => 0.02, with budget => seconds.")));
+}
+
+static void
+pgbx_check_budget(const PgbxValue *v)
+{
+	if (v->i4 < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("budget must be at least 1 second, not %d", v->i4),
+				 errdetail("budget bounds how long an experiment with target_ci runs, in seconds."),
+				 errhint("Pass budget => 600 or more.")));
+}
+
 #define PGBX_AT(field)		offsetof(PgbxCall, field)
 #define PGBX_NO_FLAG		(-1)
 
@@ -258,6 +291,8 @@ pgbx_call_name(int call)
 			return "run_sweep";
 		case PGBX_PART:
 			return "launch_part";
+		case PGBX_EXPERIMENT:
+			return "run_experiment";
 		default:
 			return "run_replay";
 	}

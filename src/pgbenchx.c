@@ -63,6 +63,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_launch_bench);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_sweep);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_replay);
 PG_FUNCTION_INFO_V1(pgbenchx_launch_part);
+PG_FUNCTION_INFO_V1(pgbenchx_launch_experiment);
 
 /* pgbenchx.max_jobs: a run needs one job, so 0 would mean nothing */
 static bool
@@ -238,6 +239,25 @@ pgbenchx_launch_sweep(PG_FUNCTION_ARGS)
 	pgbx_check_client_range(c.min_clients, c.max_clients);
 	c.o.nsteps = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
 	c.o.clients = ladder;
+	PG_RETURN_INT64(launch_start(&c.o, true));
+}
+
+/*
+ * pgbenchx.launch_experiment(options jsonb): run_experiment's seam (issue
+ * 23), the configurations alternated at each client count of the ladder
+ * (launch_experiment_steps lays the steps out)
+ */
+Datum
+pgbenchx_launch_experiment(PG_FUNCTION_ARGS)
+{
+	PgbxCall	c;
+	int			ladder[LAUNCH_MAX_STEPS];
+	int			nclients;
+
+	pgbx_read_options(fcinfo, PGBX_EXPERIMENT, &c);
+	pgbx_check_client_range(c.min_clients, c.max_clients);
+	nclients = launch_ladder(c.min_clients, c.max_clients, ladder, LAUNCH_MAX_STEPS);
+	launch_experiment_steps(&c.o, ladder, nclients);
 	PG_RETURN_INT64(launch_start(&c.o, true));
 }
 

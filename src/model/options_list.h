@@ -52,37 +52,44 @@ PGBX_OPTION(queries, "queries", TEXT, PGBX_REPLAY, true, NULL, false,
 			"Pass the statements to replay, or a server file name with from_file => true.",
 			queries, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the ladder is the recorder's: each step's parts get their clients */
-PGBX_OPTION(min_clients, "min_clients", INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, min_clients, PGBX_NO_FLAG, NULL, NOT_SENT)
-PGBX_OPTION(max_clients, "max_clients", INT4, PGBX_SWEEP | PGBX_REPLAY, true, NULL, false, NULL, max_clients, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(min_clients, "min_clients", INT4, PGBX_SWEEP | PGBX_REPLAY | PGBX_EXPERIMENT, true, NULL, false, NULL, min_clients, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(max_clients, "max_clients", INT4, PGBX_SWEEP | PGBX_REPLAY | PGBX_EXPERIMENT, true, NULL, false, NULL, max_clients, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the recorder read the file: the parts get the statements */
 PGBX_OPTION(from_file, "from_file", BOOL, PGBX_REPLAY, false, "false", false, NULL, from_file, PGBX_NO_FLAG, NULL, NOT_SENT)
 PGBX_OPTION(shuffle, "shuffle", BOOL, PGBX_REPLAY | PGBX_PART, false, "false", false, NULL, o.shuffle, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(duration, "duration", INT4, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, o.duration, PGBX_AT(o.duration_given), pgbx_check_duration, SENT)
+PGBX_OPTION(duration, "duration", INT4, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.duration, PGBX_AT(o.duration_given), pgbx_check_duration, SENT)
 /* the mix goes to the parts inline, as scripts */
-PGBX_OPTION(script, "script", TEXT, PGBX_RUNS, false, "tpcb-like", false, NULL, o.script, PGBX_NO_FLAG, NULL, NOT_SENT)
-PGBX_OPTION(jobs, "jobs", INT4, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, o.jobs, PGBX_AT(o.jobs_given), pgbx_check_jobs, SENT)
-PGBX_OPTION(protocol, "protocol", TEXT, PGBX_ALL | PGBX_PART, false, "simple", false, NULL, o.protocol, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(transactions, "transactions", INT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, o.transactions, PGBX_AT(o.transactions_given), pgbx_check_transactions, SENT)
+PGBX_OPTION(script, "script", TEXT, PGBX_RUNS | PGBX_EXPERIMENT, false, "tpcb-like", false, NULL, o.script, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(jobs, "jobs", INT4, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.jobs, PGBX_AT(o.jobs_given), pgbx_check_jobs, SENT)
+PGBX_OPTION(protocol, "protocol", TEXT, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, "simple", false, NULL, o.protocol, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(transactions, "transactions", INT8, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.transactions, PGBX_AT(o.transactions_given), pgbx_check_transactions, SENT)
 /* the maintenance is done once, by the recorder, on the server under test */
-PGBX_OPTION(vacuum, "vacuum", BOOL, PGBX_RUNS, false, "true", false, NULL, o.vacuum, PGBX_NO_FLAG, NULL, NOT_SENT)
-PGBX_OPTION(checkpoint, "checkpoint", BOOL, PGBX_ALL, false, "true", false, NULL, o.checkpoint, PGBX_NO_FLAG, NULL, NOT_SENT)
-PGBX_OPTION(label, "label", TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, o.label, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(conninfo, "conninfo", TEXT, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, o.conninfo, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(random_seed, "random_seed", INT8, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, o.random_seed, PGBX_AT(o.random_seed_given), NULL, SENT)
-PGBX_OPTION(variables, "variables", JSONB, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, o.variables, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(rate, "rate", FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, o.rate, PGBX_AT(o.rate_given), pgbx_check_rate, SENT)
-PGBX_OPTION(latency_limit, "latency_limit", FLOAT8, PGBX_RUNS | PGBX_PART, false, NULL, true, NULL, o.latency_limit, PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit, SENT)
-PGBX_OPTION(max_tries, "max_tries", INT4, PGBX_RUNS | PGBX_PART, false, "1", false, NULL, o.max_tries, PGBX_NO_FLAG, pgbx_check_max_tries, SENT)
-PGBX_OPTION(connect_per_transaction, "connect_per_transaction", BOOL, PGBX_RUNS | PGBX_PART, false, "false", false, NULL, o.connect_per_transaction, PGBX_NO_FLAG, NULL, SENT)
-PGBX_OPTION(tags, "tags", JSONB, PGBX_ALL | PGBX_PART, false, NULL, true, NULL, o.tags, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(vacuum, "vacuum", BOOL, PGBX_RUNS | PGBX_EXPERIMENT, false, "true", false, NULL, o.vacuum, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(checkpoint, "checkpoint", BOOL, PGBX_ALL | PGBX_EXPERIMENT, false, "true", false, NULL, o.checkpoint, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(label, "label", TEXT, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.label, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(conninfo, "conninfo", TEXT, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.conninfo, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(random_seed, "random_seed", INT8, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.random_seed, PGBX_AT(o.random_seed_given), NULL, SENT)
+PGBX_OPTION(variables, "variables", JSONB, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.variables, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(rate, "rate", FLOAT8, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.rate, PGBX_AT(o.rate_given), pgbx_check_rate, SENT)
+PGBX_OPTION(latency_limit, "latency_limit", FLOAT8, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.latency_limit, PGBX_AT(o.latency_limit_given), pgbx_check_latency_limit, SENT)
+PGBX_OPTION(max_tries, "max_tries", INT4, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, "1", false, NULL, o.max_tries, PGBX_NO_FLAG, pgbx_check_max_tries, SENT)
+PGBX_OPTION(connect_per_transaction, "connect_per_transaction", BOOL, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, "false", false, NULL, o.connect_per_transaction, PGBX_NO_FLAG, NULL, SENT)
+PGBX_OPTION(tags, "tags", JSONB, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.tags, PGBX_NO_FLAG, NULL, SENT)
 /* the steps are the recorder's: each part is one run */
 PGBX_OPTION(repeats, "repeats", INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, o.repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
 /* refused with generators (launch.c): the parts of a run end apart */
-PGBX_OPTION(check_tpcb, "check_tpcb", BOOL, PGBX_RUNS, false, "false", false, NULL, o.check_tpcb, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(check_tpcb, "check_tpcb", BOOL, PGBX_RUNS | PGBX_EXPERIMENT, false, "false", false, NULL, o.check_tpcb, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the recorder's: a part drives no generators */
 PGBX_OPTION(generators, "generators", TEXT_LIST, PGBX_ALL, false, NULL, true, NULL, generators, PGBX_NO_FLAG, NULL, NOT_SENT)
 PGBX_OPTION(max_clock_offset_ms, "max_clock_offset_ms", FLOAT8, PGBX_ALL, false, "100", false, NULL, o.max_clock_offset_ms, PGBX_NO_FLAG, pgbx_check_max_clock_offset, NOT_SENT)
-PGBX_OPTION(record_system, "record_system", BOOL, PGBX_ALL | PGBX_PART, false, "true", false, NULL, o.record_system, PGBX_NO_FLAG, NULL, SENT)
+/* run_experiment's own (issue 23): the configurations, their repeats and warm-ups */
+PGBX_OPTION(configs, "configs", JSONB, PGBX_EXPERIMENT, true, NULL, false, NULL, o.configs_given, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(experiment_repeats, "repeats", INT4, PGBX_EXPERIMENT, false, "3", false, NULL, o.experiment_repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
+PGBX_OPTION(warmup, "warmup", INT4, PGBX_EXPERIMENT, false, "1", false, NULL, o.warmup, PGBX_NO_FLAG, pgbx_check_warmup, NOT_SENT)
+PGBX_OPTION(record_system, "record_system", BOOL, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, "true", false, NULL, o.record_system, PGBX_NO_FLAG, NULL, SENT)
+/* run_experiment: blocks added until each ratio is within target_ci, within budget seconds */
+PGBX_OPTION(target_ci, "target_ci", FLOAT8, PGBX_EXPERIMENT, false, NULL, true, NULL, o.target_ci, PGBX_AT(o.target_ci_given), pgbx_check_target_ci, NOT_SENT)
+PGBX_OPTION(budget, "budget", INT4, PGBX_EXPERIMENT, false, NULL, true, NULL, o.budget, PGBX_AT(o.budget_given), pgbx_check_budget, NOT_SENT)
 
 /* launch_part's own: exactly one of script, scripts and replay_queries (part.c checks) */
 /* the recorder sends the mix as scripts */

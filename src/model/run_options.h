@@ -18,6 +18,7 @@
 #define PGBX_LIST		0x04	/* run_sweep(clients int[], ...) */
 #define PGBX_REPLAY		0x08	/* run_replay */
 #define PGBX_PART		0x10	/* launch_part (part.c): a generator's share of a run */
+#define PGBX_EXPERIMENT	0x20	/* run_experiment (issue 23) */
 #define PGBX_RUNS		(PGBX_BENCH | PGBX_SWEEP | PGBX_LIST)
 #define PGBX_ALL		(PGBX_RUNS | PGBX_REPLAY)
 

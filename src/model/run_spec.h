@@ -25,6 +25,30 @@
 #define RUN_SPEC_MAX_STEPS	256		/* client counts x repeats */
 #define RUN_SPEC_TAGS_LEN	4096
 #define RUN_SPEC_LABEL_LEN	256
+#define RUN_SPEC_MAX_CONFIGS	8		/* an experiment's configurations */
+#define RUN_SPEC_SETTINGS_LEN	1024	/* a configuration's session settings */
+#define RUN_SPEC_CONFIGS_LEN	8192	/* sweeps.configs, as jsonb text */
+
+/*
+ * One configuration of an experiment (run_experiment, issue 23): what its
+ * steps run with instead of the experiment's common options.  The
+ * coordinator lays it over a copy of the spec for each of its steps
+ * (coordinator_step_spec), so the drivers, the maintenance, the trust check
+ * and the runs row see the configuration's own conninfo, protocol and
+ * session settings.
+ */
+typedef struct RunConfig
+{
+	char		name[NAMEDATALEN];
+	RunProtocol protocol;
+	int			scale_detected;
+	int			nsettings;
+	char		settings[RUN_SPEC_SETTINGS_LEN];	/* nsettings "name\0value\0" */
+	int			nserver;		/* a superuser's reloadable server settings */
+	char		server[RUN_SPEC_SETTINGS_LEN];	/* nserver "name\0value\0": ALTER SYSTEM */
+	char		conninfo[RUN_CONNINFO_LEN];		/* complete, for the clients */
+	char		conninfo_shown[RUN_CONNINFO_LEN];	/* password removed */
+} RunConfig;
 
 /*
  * What the coordinator sends over loopback to the pgbench tables, found
@@ -65,6 +89,27 @@ typedef struct RunSpec
 	int			clients[RUN_SPEC_MAX_STEPS];
 	int			step_repeat[RUN_SPEC_MAX_STEPS];	/* 1-based repeat of each step */
 	int			repeats;
+
+	/*
+	 * An experiment (run_experiment): nconfigs configurations, each step
+	 * runs step_config's, step_warmup says whether it is a warm-up (stored,
+	 * flagged, not counted).  0 configurations: a run or a plain sweep.  In
+	 * the copy of the spec a step runs with, config is its configuration
+	 * (-1 outside experiments), is_warmup whether it is a warm-up, and nsettings/settings its session settings,
+	 * which each client applies after it connects (driver.c).
+	 */
+	int			nconfigs;
+	int			warmup;
+	double		target_ci;		/* 0: none; else blocks are added (coordinator) */
+	int			budget_s;		/* with target_ci: the experiment's time budget */
+	int			step_config[RUN_SPEC_MAX_STEPS];
+	bool		step_warmup[RUN_SPEC_MAX_STEPS];
+	int			config;
+	bool		is_warmup;
+	int			nsettings;
+	char		settings[RUN_SPEC_SETTINGS_LEN];
+	char		configs_json[RUN_SPEC_CONFIGS_LEN];	/* sweeps.configs */
+	RunConfig	configs[RUN_SPEC_MAX_CONFIGS];
 	char		tags[RUN_SPEC_TAGS_LEN];	/* jsonb as text; "" if none */
 	int			jobs;			/* 0: chosen per step */
 	int			duration;		/* 0 with transactions */

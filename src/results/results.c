@@ -382,8 +382,18 @@ results_start_sweep(const RunSpec *spec)
 
 	initStringInfo(&clients);
 	appendStringInfoChar(&clients, '{');
-	for (int i = 0; i < spec->nsteps / Max(spec->repeats, 1); i++)
-		appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", spec->clients[i]);
+	if (spec->nconfigs > 0)
+	{
+		/* an experiment: its client counts once each, in order */
+		int			n = 0;
+
+		for (int i = 0; i < spec->nsteps; i++)
+			if (i == 0 || spec->clients[i] != spec->clients[i - 1])
+				appendStringInfo(&clients, "%s%d", n++ > 0 ? "," : "", spec->clients[i]);
+	}
+	else
+		for (int i = 0; i < spec->nsteps / Max(spec->repeats, 1); i++)
+			appendStringInfo(&clients, "%s%d", i > 0 ? "," : "", spec->clients[i]);
 	appendStringInfoChar(&clients, '}');
 
 	results_int8(&st, spec->id);
@@ -409,9 +419,53 @@ results_start_sweep(const RunSpec *spec)
 	results_int4(&st, spec->repeats);
 	results_environment(&st, spec);
 	results_text(&st, spec->owner);
+	results_text(&st, spec->nconfigs > 0 ? spec->configs_json : NULL);
+	if (spec->nconfigs > 0)
+		results_int4(&st, spec->warmup);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	results_float8(&st, spec->target_ci > 0 ? spec->target_ci : NAN);
+	if (spec->budget_s > 0)
+		results_int4(&st, spec->budget_s);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
 	results_exec("INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, duration, label, "
-				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id, owner) "
-				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14)", &st);
+				 "protocol, jobs, transactions, conninfo, coordinator_pid, tags, repeats, environment_id, owner, "
+				 "configs, warmup, target_ci, budget_s) "
+				 "VALUES ($1, 'running', $2, $3::int[], $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14, "
+				 "$15::jsonb, $16, $17, $18)", &st);
+}
+
+/*
+ * An experiment with target_ci (issue 23): whether every ratio to the
+ * baseline at this client count has a 95% interval within +-target_ci of
+ * it, from experiment_report over the runs stored so far.
+ */
+bool
+results_experiment_within_target(int64 sweep_id, int clients, double target_ci)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, sweep_id);
+	results_int4(&st, clients);
+	results_float8(&st, target_ci);
+	return results_exec("SELECT (coalesce(pg_catalog.bool_and(r.ratio_low IS NOT NULL AND "
+						"GREATEST(r.ratio_high OPERATOR(pg_catalog.-) r.ratio, "
+						"r.ratio OPERATOR(pg_catalog.-) r.ratio_low) OPERATOR(pg_catalog.<=) "
+						"($3 OPERATOR(pg_catalog.*) r.ratio)), false))::pg_catalog.int4::pg_catalog.int8 "
+						"FROM pgbenchx.experiment_report($1) r "
+						"WHERE r.clients OPERATOR(pg_catalog.=) $2 AND r.config OPERATOR(pg_catalog.>) 1", &st) != 0;
+}
+
+/* An experiment with target_ci: what ended it (target, budget, run limit). */
+void
+results_experiment_stopped_by(int64 sweep_id, const char *why)
+{
+	ResultsStmt st = {0};
+
+	results_int8(&st, sweep_id);
+	results_text(&st, why);
+	results_exec("UPDATE pgbenchx.sweeps SET stopped_by = $2 WHERE sweep_id OPERATOR(pg_catalog.=) $1", &st);
 }
 
 void
@@ -466,12 +520,19 @@ results_create_run(const RunSpec *spec, int64 run_id, int clients, int jobs, int
 	results_environment(&st, spec);
 	results_text(&st, spec->owner);
 	results_arg(&st, BOOLOID, BoolGetDatum(spec->record_system), false);
+	if (spec->config >= 0 && spec->nconfigs > 0)
+		results_int4(&st, spec->config + 1);
+	else
+		results_arg(&st, INT4OID, (Datum) 0, true);
+	results_arg(&st, BOOLOID, BoolGetDatum(spec->nconfigs > 0 && spec->is_warmup), false);
 	return results_exec("INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, scale, "
 						"clients, jobs, duration, label, transactions_per_client, random_seed, "
 						"conninfo, coordinator_pid, rate, latency_limit_ms, max_tries, "
-						"connect_per_transaction, tags, repeat, replay, environment_id, owner, record_system) "
+						"connect_per_transaction, tags, repeat, replay, environment_id, owner, record_system, "
+						"config, warmup) "
 						"VALUES (coalesce($1, pg_catalog.nextval('pgbenchx.id_seq'::pg_catalog.regclass)), $2, 'running', $3, $4, $5, "
-						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23) "
+						"$6, $7, $8, $9, $10, $11::numeric, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23, "
+						"$24, $25) "
 						"RETURNING run_id", &st);
 }
 

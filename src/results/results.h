@@ -80,6 +80,8 @@ typedef struct RunResult
 extern uint64 results_mark_orphans_aborted(void);
 extern void results_start_sweep(const RunSpec *spec);
 extern void results_finish_sweep(int64 sweep_id, const char *status, const char *error);
+extern bool results_experiment_within_target(int64 sweep_id, int clients, double target_ci);
+extern void results_experiment_stopped_by(int64 sweep_id, const char *why);
 /* run_id 0: take the next id.  Returns the run's id. */
 extern int64 results_create_run(const RunSpec *spec, int64 run_id,
 								int clients, int jobs, int repeat);

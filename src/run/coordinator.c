@@ -43,7 +43,12 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "postmaster/postmaster.h"
+#include "utils/guc.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -1236,6 +1241,307 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	return status;
 }
 
+/* ---------------------------------------------------------------------
+ * An experiment's server settings (issue 23; a superuser's): written with
+ * ALTER SYSTEM and applied with a reload before the steps of the
+ * configuration that sets them, and put back as they were in
+ * postgresql.auto.conf at the end, on an error, a cancel or a terminate.
+ * ALTER SYSTEM is not allowed in a transaction block, so not through SPI:
+ * AlterSystemSetConfigFile is called here directly, each in a transaction
+ * of its own (it checks the role's privilege in the catalogue).
+ * --------------------------------------------------------------------- */
+
+typedef struct CoordinatorServerSetting
+{
+	char	   *name;
+	char	   *prior;			/* in postgresql.auto.conf before: NULL none */
+	char	   *applied;		/* what we wrote: NULL nothing (prior stands) */
+} CoordinatorServerSetting;
+
+static CoordinatorServerSetting *coordinator_server = NULL;
+static int	coordinator_nserver = 0;
+
+/* the value of name that configuration config sets, or NULL */
+static const char *
+coordinator_server_value(const RunSpec *spec, int config, const char *name)
+{
+	const RunConfig *cfg = &spec->configs[config];
+	const char *p = cfg->server;
+
+	for (int i = 0; i < cfg->nserver; i++)
+	{
+		const char *value = p + strlen(p) + 1;
+
+		if (pg_strcasecmp(p, name) == 0)
+			return value;
+		p = value + strlen(value) + 1;
+	}
+	return NULL;
+}
+
+/* ALTER SYSTEM SET name = value, or RESET with value NULL */
+static void
+coordinator_alter_system(const char *name, const char *value)
+{
+	AlterSystemStmt *stmt = makeNode(AlterSystemStmt);
+	VariableSetStmt *set = makeNode(VariableSetStmt);
+
+	set->name = pstrdup(name);
+	if (value)
+	{
+		A_Const    *c = makeNode(A_Const);
+
+		c->val.sval.type = T_String;
+		c->val.sval.sval = pstrdup(value);
+		c->location = -1;
+		set->kind = VAR_SET_VALUE;
+		set->args = list_make1(c);
+	}
+	else
+		set->kind = VAR_RESET;
+	stmt->setstmt = set;
+	StartTransactionCommand();
+	AlterSystemSetConfigFile(stmt);
+	CommitTransactionCommand();
+}
+
+/*
+ * The settings any configuration sets, with what postgresql.auto.conf had
+ * for each before (pg_file_settings, read once at the start).
+ */
+static void
+coordinator_server_setup(const RunSpec *spec)
+{
+	for (int c = 0; c < spec->nconfigs; c++)
+		coordinator_nserver += spec->configs[c].nserver;
+	if (coordinator_nserver == 0)
+		return;
+	coordinator_server = MemoryContextAllocZero(TopMemoryContext,
+												sizeof(CoordinatorServerSetting) * coordinator_nserver);
+	coordinator_nserver = 0;
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	for (int c = 0; c < spec->nconfigs; c++)
+	{
+		const char *p = spec->configs[c].server;
+
+		for (int i = 0; i < spec->configs[c].nserver; i++)
+		{
+			const char *value = p + strlen(p) + 1;
+			bool		known = false;
+
+			for (int k = 0; k < coordinator_nserver && !known; k++)
+				known = pg_strcasecmp(coordinator_server[k].name, p) == 0;
+			if (!known)
+			{
+				Oid			argtypes[1] = {TEXTOID};
+				Datum		args[1] = {CStringGetTextDatum(p)};
+				CoordinatorServerSetting *s = &coordinator_server[coordinator_nserver++];
+
+				s->name = MemoryContextStrdup(TopMemoryContext, p);
+				if (SPI_execute_with_args("SELECT setting FROM pg_catalog.pg_file_settings "
+										  "WHERE pg_catalog.lower(name) OPERATOR(pg_catalog.=) pg_catalog.lower($1) "
+										  "AND sourcefile OPERATOR(pg_catalog.~~) '%/postgresql.auto.conf' "
+										  "ORDER BY seqno DESC LIMIT 1",
+										  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+					elog(ERROR, "could not read pg_file_settings");
+				if (SPI_processed > 0)
+				{
+					char	   *prior = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+					if (prior)
+						s->prior = MemoryContextStrdup(TopMemoryContext, prior);
+				}
+			}
+			p = value + strlen(value) + 1;
+		}
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * Ask the postmaster to reload; with wait, until it has (it signals its
+ * children, this worker among them, once it has read the files again), so
+ * that the clients connecting next get the new values.
+ */
+static void
+coordinator_server_reload(bool wait)
+{
+	TimestampTz deadline = GetCurrentTimestamp() + 10 * USECS_PER_SEC;
+
+	ConfigReloadPending = false;
+	if (kill(PostmasterPid, SIGHUP) != 0)
+		ereport(WARNING,
+				(errmsg("pgbenchx could not signal the postmaster to reload: %m")));
+	while (wait && !ConfigReloadPending && GetCurrentTimestamp() < deadline)
+		coordinator_wait_latch(20);
+	if (ConfigReloadPending)
+	{
+		ConfigReloadPending = false;
+		ProcessConfigFile(PGC_SIGHUP);
+	}
+}
+
+/* before a step: the server settings of its configuration, the others as they were */
+static void
+coordinator_server_apply(const RunSpec *spec, int config)
+{
+	bool		changed = false;
+
+	for (int k = 0; k < coordinator_nserver; k++)
+	{
+		CoordinatorServerSetting *s = &coordinator_server[k];
+		const char *want = coordinator_server_value(spec, config, s->name);
+
+		if (want == NULL && s->applied == NULL)
+			continue;			/* the prior value stands */
+		if (want && s->applied && strcmp(want, s->applied) == 0)
+			continue;
+		coordinator_alter_system(s->name, want ? want : s->prior);
+		if (s->applied)
+			pfree(s->applied);
+		s->applied = want ? MemoryContextStrdup(TopMemoryContext, want) : NULL;
+		changed = true;
+	}
+	if (changed)
+		coordinator_server_reload(true);
+}
+
+/*
+ * The end, however it comes: every setting written back as it was.  Each
+ * in its own attempt, so that one failure leaves the others restored; a
+ * failure is a WARNING naming the setting and what to run.
+ */
+static void
+coordinator_server_restore(void)
+{
+	volatile bool changed = false;
+
+	for (volatile int k = 0; k < coordinator_nserver; k++)
+	{
+		CoordinatorServerSetting *s = &coordinator_server[k];
+
+		if (s->applied == NULL)
+			continue;
+		PG_TRY();
+		{
+			coordinator_alter_system(s->name, s->prior);
+			changed = true;
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(TopMemoryContext);
+			edata = CopyErrorData();
+			FlushErrorState();
+			AbortOutOfAnyTransaction();
+			ereport(WARNING,
+					(errmsg("pgbenchx could not restore server setting \"%s\": %s", s->name, edata->message),
+					 errhint("Run ALTER SYSTEM %s %s%s%s and SELECT pg_reload_conf().",
+							 s->prior ? "SET" : "RESET", s->name, s->prior ? " = " : "",
+							 s->prior ? quote_literal_cstr(s->prior) : "")));
+			FreeErrorData(edata);
+		}
+		PG_END_TRY();
+		s->applied = NULL;
+	}
+	if (changed)
+		coordinator_server_reload(false);
+}
+
+/*
+ * An experiment with target_ci (issue 23): at the end of a client count's
+ * runs, another ABBA block (two rounds of the configurations, in order and
+ * reversed, continuing the alternation) goes in after step i unless every
+ * ratio to the baseline there is within +-target_ci already, the budget
+ * (from the experiment's start) has run out, or the spec has no room.
+ * What ended it is kept in *stopped_by, the worst over the client counts:
+ * run limit, then budget, then target.
+ */
+static void
+coordinator_experiment_more(RunSpec *spec, int i, TimestampTz start, const char **stopped_by)
+{
+	int			clients = spec->clients[i];
+	int			n = spec->nconfigs;
+	int			counted = 0;
+	int			at = i + 1;
+	const char *why = NULL;
+
+	if (at < spec->nsteps && spec->clients[at] == clients)
+		return;					/* not the end of this client count */
+	if (results_experiment_within_target(spec->id, clients, spec->target_ci))
+		why = "target";
+	else if (GetCurrentTimestamp() >= start + (int64) spec->budget_s * USECS_PER_SEC)
+		why = "budget";
+	else if (spec->nsteps + 2 * n > RUN_SPEC_MAX_STEPS)
+		why = "run limit";
+	if (why)
+	{
+		if (*stopped_by == NULL || strcmp(*stopped_by, "target") == 0 ||
+			(strcmp(*stopped_by, "budget") == 0 && strcmp(why, "run limit") == 0))
+			*stopped_by = why;
+		return;
+	}
+	for (int k = 0; k <= i; k++)
+		if (spec->clients[k] == clients && !spec->step_warmup[k])
+			counted++;
+	counted /= n;
+	memmove(&spec->clients[at + 2 * n], &spec->clients[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_repeat[at + 2 * n], &spec->step_repeat[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_config[at + 2 * n], &spec->step_config[at], sizeof(int) * (spec->nsteps - at));
+	memmove(&spec->step_warmup[at + 2 * n], &spec->step_warmup[at], sizeof(bool) * (spec->nsteps - at));
+	for (int r = 0; r < 2; r++)
+	{
+		bool		reversed = (counted + r) % 2 == 1;
+
+		for (int k = 0; k < n; k++)
+		{
+			int			s = at + r * n + k;
+
+			spec->clients[s] = clients;
+			spec->step_config[s] = reversed ? n - 1 - k : k;
+			spec->step_warmup[s] = false;
+			spec->step_repeat[s] = counted + r + 1;
+		}
+	}
+	spec->nsteps += 2 * n;
+	progress_steps(spec->nsteps);
+}
+
+/*
+ * The spec step i runs with: the spec itself, or for an experiment a copy
+ * with its configuration laid over it (run_spec.h's RunConfig), so that the
+ * maintenance, the trust check, the drivers and the runs row all see the
+ * configuration's conninfo, protocol and session settings.
+ */
+static RunSpec *
+coordinator_step_spec(RunSpec *spec, int i)
+{
+	static RunSpec *step_spec = NULL;
+	const RunConfig *cfg;
+
+	if (spec->nconfigs == 0)
+		return spec;
+	if (step_spec == NULL)
+		step_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
+	memcpy(step_spec, spec, sizeof(RunSpec));
+	cfg = &spec->configs[spec->step_config[i]];
+	step_spec->config = spec->step_config[i];
+	step_spec->is_warmup = spec->step_warmup[i];
+	step_spec->protocol = cfg->protocol;
+	step_spec->scale_detected = cfg->scale_detected;
+	step_spec->nsettings = cfg->nsettings;
+	memcpy(step_spec->settings, cfg->settings, sizeof(step_spec->settings));
+	strlcpy(step_spec->conninfo, cfg->conninfo, sizeof(step_spec->conninfo));
+	strlcpy(step_spec->conninfo_shown, cfg->conninfo_shown, sizeof(step_spec->conninfo_shown));
+	return step_spec;
+}
+
 /*
  * Record what an error or a termination left, once: the run in progress and
  * the sweep get their final status, and the drivers are stopped.
@@ -1256,6 +1562,8 @@ coordinator_abandon(const char *status, const char *message)
 	coordinator_stop_drivers(step);
 	coordinator_terminate_drivers(step);
 	AbortOutOfAnyTransaction();
+	/* an experiment's server settings, put back first (each on its own) */
+	coordinator_server_restore();
 	PG_TRY();
 	{
 		if (step->run_id != 0)
@@ -1396,6 +1704,8 @@ coordinator_main(Datum main_arg)
 
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGUSR2, coordinator_sigusr2);
+	/* an experiment's server settings wait for the reload to reach us */
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	BackgroundWorkerUnblockSignals();
 	/*
 	 * A cancel interrupts every loopback wait: a statement (the maintenance
@@ -1447,6 +1757,8 @@ coordinator_main(Datum main_arg)
 	PG_TRY();
 	{
 		bool		any_failed = false;
+		TimestampTz experiment_start;
+		const char *stopped_by = NULL;
 
 		/* we hold the only lock: any row still "running" lost its coordinator */
 		if (!spec->part_unlocked)
@@ -1484,21 +1796,32 @@ coordinator_main(Datum main_arg)
 		}
 		coordinator_hs = NULL;
 		dsm_detach(seg);
+		coordinator_server_setup(spec);
+		experiment_start = GetCurrentTimestamp();
 
 		for (int i = 0; i < spec->nsteps && !cancelled; i++)
 		{
 			int			clients = spec->clients[i];
 			int64		run_id = spec->id;
+			RunSpec    *step_spec = coordinator_step_spec(spec, i);
+
+			if (coordinator_nserver > 0)
+				coordinator_server_apply(spec, spec->step_config[i]);
 
 			if (spec->is_sweep)
-				run_id = results_create_run(spec, 0, clients, coordinator_jobs(spec, clients),
+				run_id = results_create_run(step_spec, 0, clients, coordinator_jobs(spec, clients),
 											spec->step_repeat[i]);
 			coordinator_step.run_id = run_id;
 			progress_step(run_id, i + 1, clients);
-			if (strcmp(coordinator_run_step(spec, run_id, clients, &cancelled), "failed") == 0)
+			if (strcmp(coordinator_run_step(step_spec, run_id, clients, &cancelled), "failed") == 0)
 				any_failed = true;
+			if (spec->target_ci > 0 && !cancelled)
+				coordinator_experiment_more(spec, i, experiment_start, &stopped_by);
 			CHECK_FOR_INTERRUPTS();
 		}
+		coordinator_server_restore();
+		if (stopped_by && !cancelled)
+			results_experiment_stopped_by(spec->id, stopped_by);
 		if (spec->is_sweep)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",

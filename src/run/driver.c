@@ -1579,6 +1579,124 @@ driver_client_io(DriverRun *dr, DriverClient *c, TimestampTz now)
  * Connecting
  * --------------------------------------------------------------------- */
 
+/*
+ * An experiment's session settings (run_spec.h: the step's configuration):
+ * each client sends them once it is connected, as one statement of
+ * set_config calls with the names and values as parameters, before the
+ * measured interval, and waits for the answer without blocking in libpq.
+ * Not in the startup packet: a pooler such as pgbouncer refuses "options".
+ * Launch checked every name and value; a client whose settings fail
+ * anyway fails the step.
+ */
+static void
+driver_apply_settings(DriverRun *dr)
+{
+	const RunSpec *spec = dr->spec;
+	StringInfoData sql;
+	const char **params;
+	const char *p = spec->settings;
+	int			pending = 0;
+	bool	   *waiting;
+	bool	   *writing;
+
+	if (spec->nsettings <= 0)
+		return;
+	params = palloc(sizeof(char *) * spec->nsettings * 2);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	for (int i = 0; i < spec->nsettings; i++)
+	{
+		params[2 * i] = p;
+		p += strlen(p) + 1;
+		params[2 * i + 1] = p;
+		p += strlen(p) + 1;
+		appendStringInfo(&sql, "%spg_catalog.set_config($%d, $%d, false)",
+						 i > 0 ? ", " : "", 2 * i + 1, 2 * i + 2);
+	}
+	waiting = palloc0(sizeof(bool) * dr->nclients);
+	writing = palloc0(sizeof(bool) * dr->nclients);
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+
+		if (!PQsendQueryParams(c->conn, sql.data, spec->nsettings * 2, NULL, params, NULL, NULL, 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("client %d could not send its session settings: %s", c->id,
+							PQerrorMessage(c->conn))));
+		waiting[i] = true;
+		pending++;
+	}
+	while (pending > 0)
+	{
+		WaitEventSet *wes;
+		WaitEvent  *events;
+		int			n;
+
+		for (int i = 0; i < dr->nclients; i++)
+		{
+			DriverClient *c = &dr->clients[i];
+			int			flushed;
+
+			if (!waiting[i])
+				continue;
+			flushed = PQflush(c->conn);
+			writing[i] = flushed == 1;
+			if (flushed < 0 || !PQconsumeInput(c->conn))
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("client %d could not apply its session settings: %s", c->id,
+								PQerrorMessage(c->conn))));
+			while (flushed == 0 && !PQisBusy(c->conn))
+			{
+				PGresult   *res = PQgetResult(c->conn);
+
+				if (res == NULL)
+				{
+					waiting[i] = false;
+					pending--;
+					break;
+				}
+				if (PQresultStatus(res) != PGRES_TUPLES_OK)
+				{
+					char	   *msg = pstrdup(PQresultErrorMessage(res));
+
+					PQclear(res);
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("client %d could not apply its session settings: %s", c->id, msg)));
+				}
+				PQclear(res);
+			}
+		}
+		if (pending == 0)
+			break;
+		wes = pgx_create_wait_event_set(pending + 2, false);
+		AddWaitEventToSet(wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+		AddWaitEventToSet(wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+		for (int i = 0; i < dr->nclients; i++)
+			if (waiting[i])
+				AddWaitEventToSet(wes, writing[i] ? WL_SOCKET_WRITEABLE : WL_SOCKET_READABLE,
+								  PQsocket(dr->clients[i].conn), NULL, NULL);
+		events = palloc(sizeof(WaitEvent) * (pending + 2));
+		n = WaitEventSetWait(wes, 1000, events, pending + 2, PG_WAIT_EXTENSION);
+		for (int i = 0; i < n; i++)
+			if (events[i].events & WL_LATCH_SET)
+				ResetLatch(MyLatch);
+		FreeWaitEventSet(wes);
+		pfree(events);
+		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&dr->run->stop))
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("run stopped while its clients applied their session settings")));
+	}
+	pfree(waiting);
+	pfree(writing);
+	pfree(params);
+	pfree(sql.data);
+}
+
 static void
 driver_connect_all(DriverRun *dr)
 {
@@ -1693,6 +1811,7 @@ driver_connect_all(DriverRun *dr)
 					 errmsg("run stopped while its clients were connecting")));
 	}
 	pfree(conninfo.data);
+	driver_apply_settings(dr);
 
 	/* -C: the clients connect anew for each transaction */
 	if (dr->run->knobs.connect_per_transaction)

@@ -30,6 +30,7 @@
 
 #include "access/xact.h"
 #include "commands/dbcommands.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
@@ -43,7 +44,11 @@
 #include "storage/shm_toc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/timeout.h"
 #include "utils/wait_event.h"
 
@@ -839,7 +844,8 @@ static void
 launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_sweep,
 					 RunSpec *spec, ScriptDefine *defs, int *ndefs)
 {
-	const char *what = opts->is_part ? "launch_part" : is_sweep ? "run_sweep" : "run_bench";
+	const char *what = opts->is_part ? "launch_part" : opts->nconfigs > 0 ? "run_experiment" :
+		is_sweep ? "run_sweep" : "run_bench";
 
 	if (launch_in_explicit_block())
 		ereport(ERROR,
@@ -889,6 +895,21 @@ launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_
 			spec->clients[r * opts->nsteps + i] = opts->clients[i];
 			spec->step_repeat[r * opts->nsteps + i] = r + 1;
 		}
+	/* an experiment's steps are laid out already (launch_experiment_steps) */
+	spec->config = -1;
+	if (opts->nconfigs > 0)
+	{
+		spec->repeats = opts->experiment_repeats;
+		spec->warmup = opts->warmup;
+		spec->target_ci = opts->target_ci_given ? opts->target_ci : 0;
+		spec->budget_s = opts->budget_given ? opts->budget : 0;
+		for (int i = 0; i < opts->nsteps; i++)
+		{
+			spec->step_repeat[i] = opts->step_repeat[i];
+			spec->step_config[i] = opts->step_config[i];
+			spec->step_warmup[i] = opts->step_warmup[i];
+		}
+	}
 	spec->jobs = opts->jobs_given ? opts->jobs : 0;
 	spec->duration = opts->duration_given ? opts->duration : 0;
 	spec->transactions = opts->transactions_given ? opts->transactions : 0;
@@ -1087,6 +1108,465 @@ launch_check_trust(const RunSpec *spec, const char *payload, const TrustClients 
 	trust_check_run(spec, clients, mix.nscripts, mix.names, mix.texts);
 }
 
+/* ---------------------------------------------------------------------
+ * run_experiment (issue 23): configurations alternated at each client count
+ * --------------------------------------------------------------------- */
+
+/* a string member of a configuration, or NULL */
+static const char *
+launch_config_string(JsonbValue *v, int index, const char *key)
+{
+	if (v->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: \"%s\" must be a string", index + 1, key),
+				 errhint("Pass configs => '[{\"name\": \"a\", \"%s\": \"...\"}, ...]'.", key)));
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/* a session setting's value as SET takes it: a string, a number or a boolean */
+static const char *
+launch_setting_value(JsonbValue *v, int index, const char *name)
+{
+	switch (v->type)
+	{
+		case jbvString:
+			return pnstrdup(v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+		case jbvBool:
+			return v->val.boolean ? "on" : "off";
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("configuration %d: the value of setting \"%s\" must be a string, a number or a boolean",
+							index + 1, name),
+					 errhint("Pass \"settings\": {\"%s\": \"value\"}.", name)));
+	}
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * A session setting of a configuration, checked as SET would check it in
+ * the clients' session, without changing anything here.  The settings that
+ * decide whose objects the clients reach (search_path, role,
+ * session_authorization) are refused: the trust check reads the clients'
+ * own.
+ */
+static void
+launch_check_setting(int index, const char *name, const char *value)
+{
+	static const char *const refused[] = {"search_path", "role", "session_authorization"};
+
+	for (int i = 0; i < (int) lengthof(refused); i++)
+		if (pg_strcasecmp(name, refused[i]) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("configuration %d: setting \"%s\" cannot be a configuration's session setting",
+							index + 1, name),
+					 errdetail("It decides whose tables and functions the clients reach, which pgbenchx checks before each run with the clients' own settings."),
+					 errhint("Set it for the role or the database (ALTER ROLE ... SET), or compare databases with \"dbname\".")));
+	/* not a placeholder for a name nothing defines: that would stay in this session */
+	if (GetConfigOption(name, true, false) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unrecognized configuration parameter \"%s\"", script_sql_echo(name)),
+				 errdetail("Configuration %d sets it as a session setting.", index + 1),
+				 errhint("SHOW ALL lists the settings; a module's own are known once it is loaded.")));
+	(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+}
+
+/*
+ * A server setting of a configuration (a superuser's): one that a reload
+ * applies (ALTER SYSTEM and pg_reload_conf, in the coordinator), with a
+ * value the server takes; refused are those that need a restart.
+ */
+static void
+launch_check_server_setting(int index, const char *name, const char *value)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	char	   *context;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("configuration %d: only a superuser may set server settings", index + 1),
+				 errdetail("A configuration's \"server\" settings are written with ALTER SYSTEM for the whole server."),
+				 errhint("Ask a superuser to run the experiment, or compare session settings (\"settings\").")));
+	args[0] = CStringGetTextDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT context FROM pg_catalog.pg_settings "
+							  "WHERE pg_catalog.lower(name) OPERATOR(pg_catalog.=) pg_catalog.lower($1)",
+							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_settings");
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("configuration %d: server setting: unrecognized configuration parameter \"%s\"", index + 1,
+						script_sql_echo(name)),
+				 errhint("SELECT name FROM pg_settings lists the server's settings.")));
+	context = MemoryContextStrdup(CurTransactionContext,
+								  SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	if (strcmp(context, "postmaster") == 0 || strcmp(context, "internal") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("configuration %d: parameter \"%s\" cannot be changed without restarting the server",
+						index + 1, script_sql_echo(name)),
+				 errdetail("An experiment applies its server settings with ALTER SYSTEM and a reload, between runs."),
+				 errhint("Run the same experiment before and after the restart and compare the two (docs/comparing.md, \"Settings that need a restart\").")));
+	(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, false, ERROR, false);
+}
+
+static void
+launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg, bool server)
+{
+	JsonbIterator *it;
+	JsonbValue	k;
+	JsonbIteratorToken tok;
+	int			n;
+	Size		len = 0;
+
+	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: \"%s\" must be an object", index + 1, server ? "server" : "settings"),
+				 errhint("Pass \"settings\": {\"synchronous_commit\": \"off\", \"work_mem\": \"8MB\"}.")));
+	n = JsonContainerSize(v->val.binary.data);
+	if (server)
+	{
+		cfg->server_names = palloc0(sizeof(char *) * Max(n, 1));
+		cfg->server_values = palloc0(sizeof(char *) * Max(n, 1));
+	}
+	else
+	{
+		cfg->setting_names = palloc0(sizeof(char *) * Max(n, 1));
+		cfg->setting_values = palloc0(sizeof(char *) * Max(n, 1));
+	}
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		JsonbValue	val;
+		const char *name;
+		const char *value;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(k.val.string.val, k.val.string.len);
+		tok = JsonbIteratorNext(&it, &val, true);
+		value = launch_setting_value(&val, index, name);
+		if (server)
+			launch_check_server_setting(index, name, value);
+		else
+			launch_check_setting(index, name, value);
+		len += strlen(name) + strlen(value) + 2;
+		if (len >= RUN_SPEC_SETTINGS_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("configuration %d: its settings are too long", index + 1),
+					 errhint("Keep a configuration's settings under %d bytes.", RUN_SPEC_SETTINGS_LEN)));
+		if (server)
+		{
+			cfg->server_names[cfg->nserver] = name;
+			cfg->server_values[cfg->nserver] = value;
+			cfg->nserver++;
+		}
+		else
+		{
+			cfg->setting_names[cfg->nsettings] = name;
+			cfg->setting_values[cfg->nsettings] = value;
+			cfg->nsettings++;
+		}
+	}
+}
+
+/* one configuration: name, conninfo, dbname, protocol, settings */
+static void
+launch_config(JsonbValue *v, int index, const LaunchOptions *opts, LaunchConfig *cfg)
+{
+	JsonbIterator *it;
+	JsonbValue	k;
+	JsonbIteratorToken tok;
+	const char *conninfo = NULL;
+	const char *dbname = NULL;
+
+	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d must be a jsonb object", index + 1),
+				 errhint("Pass configs => '[{\"name\": \"a\"}, {\"name\": \"b\", \"settings\": {\"work_mem\": \"8MB\"}}]'.")));
+	memset(cfg, 0, sizeof(*cfg));
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		JsonbValue	val;
+		char	   *key;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(k.val.string.val, k.val.string.len);
+		tok = JsonbIteratorNext(&it, &val, true);
+		if (strcmp(key, "name") == 0)
+			cfg->name = launch_config_string(&val, index, key);
+		else if (strcmp(key, "conninfo") == 0)
+			conninfo = launch_config_string(&val, index, key);
+		else if (strcmp(key, "dbname") == 0)
+			dbname = launch_config_string(&val, index, key);
+		else if (strcmp(key, "protocol") == 0)
+			cfg->protocol = launch_config_string(&val, index, key);
+		else if (strcmp(key, "settings") == 0)
+			launch_config_settings(&val, index, cfg, false);
+		else if (strcmp(key, "server") == 0)
+			launch_config_settings(&val, index, cfg, true);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("configuration %d has no member \"%s\"", index + 1, script_sql_echo(key)),
+					 errhint("A configuration may have name, conninfo, dbname, protocol, settings and server.")));
+	}
+	if (cfg->name == NULL || cfg->name[0] == '\0' || strlen(cfg->name) >= NAMEDATALEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d needs a name of 1 to %d bytes", index + 1, NAMEDATALEN - 1),
+				 errhint("Pass {\"name\": \"ext4\", ...}.")));
+	if (cfg->protocol)
+		(void) launch_protocol(cfg->protocol);
+	if (cfg->nsettings > 0 && opts->connect_per_transaction)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: session settings cannot be used with connect_per_transaction", index + 1),
+				 errdetail("Each client applies its session settings once, after it connects."),
+				 errhint("Leave connect_per_transaction out, or set the settings for the role or the database.")));
+	/* dbname goes after the conninfo (the configuration's, or the experiment's): it wins */
+	if (dbname)
+	{
+		StringInfoData buf;
+
+		initStringInfo(&buf);
+		if (conninfo || opts->conninfo)
+			appendStringInfo(&buf, "%s ", conninfo ? conninfo : opts->conninfo);
+		loopback_append_param(&buf, "dbname", dbname);
+		conninfo = buf.data;
+	}
+	cfg->conninfo = conninfo;
+}
+
+void
+launch_experiment_steps(LaunchOptions *opts, const int *clients, int nclients)
+{
+	Jsonb	   *configs = opts->configs_given;
+	int			nconfigs;
+	int			rounds;
+	int			n = 0;
+
+	if (configs == NULL || !JB_ROOT_IS_ARRAY(configs) || JB_ROOT_IS_SCALAR(configs))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configs must be a jsonb array of configurations"),
+				 errhint("Pass configs => '[{\"name\": \"a\"}, {\"name\": \"b\", \"settings\": {\"work_mem\": \"8MB\"}}]'.")));
+	nconfigs = JB_ROOT_COUNT(configs);
+	if (nconfigs < 2 || nconfigs > RUN_SPEC_MAX_CONFIGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("an experiment has 2 to %d configurations, not %d", RUN_SPEC_MAX_CONFIGS, nconfigs),
+				 errdetail("The first configuration is the baseline the others are compared with."),
+				 errhint("Pass configs => '[{\"name\": \"a\"}, {\"name\": \"b\", ...}]'.")));
+	opts->nconfigs = nconfigs;
+	opts->configs = palloc0(sizeof(LaunchConfig) * nconfigs);
+	for (int i = 0; i < nconfigs; i++)
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(&configs->root, i);
+
+		launch_config(v, i, opts, &opts->configs[i]);
+		for (int j = 0; j < i; j++)
+			if (strcmp(opts->configs[j].name, opts->configs[i].name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("configurations %d and %d have the same name \"%s\"",
+								j + 1, i + 1, script_sql_echo(opts->configs[i].name)),
+						 errhint("Give each configuration its own name.")));
+	}
+
+	if (opts->target_ci_given != opts->budget_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_ci and budget go together"),
+				 errdetail("With target_ci, ABBA blocks are added until each ratio's interval is within it or the budget runs out."),
+				 errhint("Pass both target_ci => 0.02 and budget => seconds, or neither.")));
+	if (opts->budget_given && !superuser() && launch_max_duration > 0 && opts->budget > launch_max_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("budget %d s is above pgbenchx.max_duration (%d s)", opts->budget, launch_max_duration),
+				 errdetail("A role that is not a superuser runs at most pgbenchx.max_duration seconds per call."),
+				 errhint("Pass a smaller budget, or ask a superuser to raise pgbenchx.max_duration.")));
+	if (opts->target_ci_given && !opts->duration_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_ci needs a duration"),
+				 errdetail("Runs bounded by transactions differ in length, and the budget is in seconds."),
+				 errhint("Pass duration => seconds.")));
+	rounds = opts->warmup + opts->experiment_repeats;
+	if ((int64) nclients * nconfigs * rounds > LAUNCH_MAX_STEPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("an experiment has at most %d runs, not %s times %d configurations times %d",
+						LAUNCH_MAX_STEPS, launch_count(nclients, "client count", "client counts"),
+						nconfigs, rounds),
+				 errdetail("Each configuration runs warmup + repeats times at each client count."),
+				 errhint("Pass fewer client counts, configurations or repeats.")));
+	opts->clients = palloc(sizeof(int) * LAUNCH_MAX_STEPS);
+	opts->step_repeat = palloc(sizeof(int) * LAUNCH_MAX_STEPS);
+	opts->step_config = palloc(sizeof(int) * LAUNCH_MAX_STEPS);
+	opts->step_warmup = palloc(sizeof(bool) * LAUNCH_MAX_STEPS);
+
+	/*
+	 * At each client count: the warm-ups, each round the configurations in
+	 * order; then the counted rounds, in order and reversed in turn (A B,
+	 * B A, A B ...: ABBA blocks), so that a drift of the machine during a
+	 * client count spreads over every configuration.
+	 */
+	for (int c = 0; c < nclients; c++)
+		for (int r = 0; r < rounds; r++)
+		{
+			bool		warm = r < opts->warmup;
+			bool		reversed = !warm && (r - opts->warmup) % 2 == 1;
+
+			for (int k = 0; k < nconfigs; k++)
+			{
+				opts->clients[n] = clients[c];
+				opts->step_config[n] = reversed ? nconfigs - 1 - k : k;
+				opts->step_warmup[n] = warm;
+				opts->step_repeat[n] = warm ? r + 1 : r - opts->warmup + 1;
+				n++;
+			}
+		}
+	opts->nsteps = n;
+	opts->repeats = 1;
+}
+
+/*
+ * The configurations of an experiment, each checked as a run of its own
+ * would be (its conninfo, the clients' login and tables, whose code its
+ * statements reach, its protocol against the scripts) and written into the
+ * spec, with sweeps.configs (passwords removed).  The spec's own conninfo
+ * is the first configuration's.
+ */
+static void
+launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *spec,
+					 const ScriptDefine *defs, int ndefs, bool builtin, const char *payload)
+{
+	StringInfoData json;
+
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '[');
+	spec->nconfigs = opts->nconfigs;
+	for (int i = 0; i < opts->nconfigs; i++)
+	{
+		const LaunchConfig *cfg = &opts->configs[i];
+		RunConfig  *out = &spec->configs[i];
+		LaunchOptions o = *opts;
+		RunSpec    *t = palloc(sizeof(RunSpec));
+		char	   *quoted;
+		bool		remote;
+		TrustClients clients;
+		char	   *p;
+
+		memcpy(t, spec, sizeof(RunSpec));
+		o.conninfo = cfg->conninfo ? cfg->conninfo : opts->conninfo;
+		o.protocol = cfg->protocol ? cfg->protocol : opts->protocol;
+		t->protocol = launch_protocol(o.protocol);
+		/* another protocol: the scripts checked again with it (pipelines) */
+		if (t->protocol != spec->protocol)
+		{
+			StringInfoData p2;
+
+			initStringInfo(&p2);
+			(void) launch_build_mix(&o, kind, t, defs, ndefs, &p2);
+		}
+		quoted = launch_check_caller(&o, t, &remote);
+		launch_check_server(&o, kind, t, quoted, remote, builtin, &clients);
+		launch_check_trust(t, payload, &clients);
+
+		strlcpy(out->name, cfg->name, sizeof(out->name));
+		out->protocol = t->protocol;
+		out->scale_detected = t->scale_detected;
+		strlcpy(out->conninfo, t->conninfo, sizeof(out->conninfo));
+		strlcpy(out->conninfo_shown, t->conninfo_shown, sizeof(out->conninfo_shown));
+		out->nsettings = cfg->nsettings;
+		p = out->settings;
+		for (int s = 0; s < cfg->nsettings; s++)
+		{
+			size_t		nl = strlen(cfg->setting_names[s]) + 1;
+			size_t		vl = strlen(cfg->setting_values[s]) + 1;
+
+			memcpy(p, cfg->setting_names[s], nl);
+			memcpy(p + nl, cfg->setting_values[s], vl);
+			p += nl + vl;
+		}
+		out->nserver = cfg->nserver;
+		p = out->server;
+		for (int s = 0; s < cfg->nserver; s++)
+		{
+			size_t		nl = strlen(cfg->server_names[s]) + 1;
+			size_t		vl = strlen(cfg->server_values[s]) + 1;
+
+			memcpy(p, cfg->server_names[s], nl);
+			memcpy(p + nl, cfg->server_values[s], vl);
+			p += nl + vl;
+		}
+
+		appendStringInfoString(&json, i > 0 ? ", {\"name\": " : "{\"name\": ");
+		escape_json(&json, cfg->name);
+		appendStringInfoString(&json, ", \"protocol\": ");
+		escape_json(&json, o.protocol);
+		appendStringInfoString(&json, ", \"conninfo\": ");
+		if (t->conninfo_shown[0])
+			escape_json(&json, t->conninfo_shown);
+		else
+			appendStringInfoString(&json, "null");
+		appendStringInfoString(&json, ", \"settings\": {");
+		for (int s = 0; s < cfg->nsettings; s++)
+		{
+			if (s > 0)
+				appendStringInfoString(&json, ", ");
+			escape_json(&json, cfg->setting_names[s]);
+			appendStringInfoString(&json, ": ");
+			escape_json(&json, cfg->setting_values[s]);
+		}
+		appendStringInfoString(&json, "}");
+		if (cfg->nserver > 0)
+		{
+			appendStringInfoString(&json, ", \"server\": {");
+			for (int s = 0; s < cfg->nserver; s++)
+			{
+				if (s > 0)
+					appendStringInfoString(&json, ", ");
+				escape_json(&json, cfg->server_names[s]);
+				appendStringInfoString(&json, ": ");
+				escape_json(&json, cfg->server_values[s]);
+			}
+			appendStringInfoChar(&json, '}');
+		}
+		appendStringInfoChar(&json, '}');
+		pfree(t);
+	}
+	appendStringInfoChar(&json, ']');
+	if (json.len >= RUN_SPEC_CONFIGS_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the configurations are too long"),
+				 errhint("Keep the configurations under %d bytes.", RUN_SPEC_CONFIGS_LEN)));
+	strlcpy(spec->configs_json, json.data, sizeof(spec->configs_json));
+	/* the experiment's own: the baseline's */
+	spec->protocol = spec->configs[0].protocol;
+	spec->scale_detected = spec->configs[0].scale_detected;
+	strlcpy(spec->conninfo, spec->configs[0].conninfo, sizeof(spec->conninfo));
+	strlcpy(spec->conninfo_shown, spec->configs[0].conninfo_shown, sizeof(spec->conninfo_shown));
+}
+
 /*
  * Phase 5, the launch segment: the spec, its payload and the handshake,
  * laid out with shm_toc.
@@ -1187,7 +1667,15 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	TrustClients clients;
 
 	launch_check_options(opts, kind, is_sweep, spec, defs, &ndefs);
-	quoted = launch_check_caller(opts, spec, &remote);
+	/* an experiment checks each configuration's conninfo (launch_check_configs) */
+	if (opts->nconfigs > 0)
+	{
+		strlcpy(spec->owner, GetUserNameFromId(GetUserId(), false), sizeof(spec->owner));
+		quoted = NULL;
+		remote = false;
+	}
+	else
+		quoted = launch_check_caller(opts, spec, &remote);
 	if (kind->check_arguments)
 		kind_arguments = kind->check_arguments(opts, spec, quoted);
 
@@ -1196,8 +1684,13 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, kind, spec, defs, ndefs, &payload);
-	launch_check_server(opts, kind, spec, quoted, remote, builtin, &clients);
-	launch_check_trust(spec, payload.data, &clients);
+	if (opts->nconfigs > 0)
+		launch_check_configs(opts, kind, spec, defs, ndefs, builtin, payload.data);
+	else
+	{
+		launch_check_server(opts, kind, spec, quoted, remote, builtin, &clients);
+		launch_check_trust(spec, payload.data, &clients);
+	}
 	if (kind->preflight)
 		kind->preflight(opts, spec, kind_arguments, &payload);
 	spec->dboid = MyDatabaseId;

@@ -34,6 +34,23 @@ extern int	launch_max_duration;
 extern int	launch_max_clients;
 extern int	launch_max_jobs;
 
+/*
+ * One configuration of run_experiment, as pgbenchx.c read it from the
+ * configs argument: NULL conninfo or protocol is the experiment's own.
+ */
+typedef struct LaunchConfig
+{
+	const char *name;
+	const char *conninfo;
+	const char *protocol;
+	int			nsettings;
+	const char **setting_names;
+	const char **setting_values;
+	int			nserver;		/* reloadable server settings (a superuser's) */
+	const char **server_names;
+	const char **server_values;
+} LaunchConfig;
+
 /* The options of run_bench / run_sweep, as SQL passed them. */
 typedef struct LaunchOptions
 {
@@ -70,6 +87,24 @@ typedef struct LaunchOptions
 	int			ngenerators;	/* generators: 0 if not given (issue 14) */
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;
+
+	/*
+	 * run_experiment: its configurations, and the steps already laid out
+	 * (clients, step_repeat, step_config, step_warmup: nsteps of each,
+	 * repeats 1); nconfigs 0 otherwise
+	 */
+	int			nconfigs;
+	LaunchConfig *configs;
+	Jsonb	   *configs_given;	/* the configs argument */
+	int			warmup;
+	int			experiment_repeats;
+	bool		target_ci_given;
+	double		target_ci;		/* add ABBA blocks until each ratio is within +-this */
+	bool		budget_given;
+	int			budget;			/* seconds: the experiment's time budget with target_ci */
+	int		   *step_repeat;
+	int		   *step_config;
+	bool	   *step_warmup;
 
 	/* launch_part (fleet/part.c, the part's launch kind) */
 	bool		is_part;
@@ -131,6 +166,13 @@ extern void launch_check_mix(int64 total_weight, const StringInfo display);
 
 /* Validate, check the environment, start the coordinator; returns the id. */
 extern int64 launch_start(const LaunchOptions *opts, bool is_sweep);
+
+/*
+ * run_experiment: its configurations read from opts->configs_given into
+ * opts->configs, and its steps laid out (balanced: at each client count,
+ * the warm-ups, then rounds of the configurations in order and reversed)
+ */
+extern void launch_experiment_steps(LaunchOptions *opts, const int *clients, int nclients);
 
 /* run_sweep's ladder; returns the number of steps written to out. */
 extern int	launch_ladder(int min_clients, int max_clients, int *out, int max_out);

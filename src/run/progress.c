@@ -148,6 +148,19 @@ progress_start(const RunSpec *spec)
 	SpinLockRelease(&p->mutex);
 }
 
+/* the steps of the sweep: an experiment with target_ci adds some (coordinator.c) */
+void
+progress_steps(int steps)
+{
+	RunProgress *p = progress_mine;
+
+	if (p == NULL)
+		return;
+	SpinLockAcquire(&p->mutex);
+	p->steps = steps;
+	SpinLockRelease(&p->mutex);
+}
+
 void
 progress_step(int64 run_id, int step, int clients)
 {
@@ -302,8 +315,13 @@ progress_launch_message(const RunSpec *spec)
 	}
 	else
 	{
-		appendStringInfo(&buf, "sweep " INT64_FORMAT ": %d run%s of ", id,
-						 spec->nsteps, PLURAL(spec->nsteps));
+		/* an experiment (issue 23) is a sweep whose runs alternate configurations */
+		if (spec->nconfigs > 0)
+			appendStringInfo(&buf, "experiment " INT64_FORMAT ": %d configurations, %d run%s of ", id,
+							 spec->nconfigs, spec->nsteps, PLURAL(spec->nsteps));
+		else
+			appendStringInfo(&buf, "sweep " INT64_FORMAT ": %d run%s of ", id,
+							 spec->nsteps, PLURAL(spec->nsteps));
 		if (spec->knobs.replay)
 			appendStringInfo(&buf, "%d statement%s per client",
 							 spec->ncommands, PLURAL(spec->ncommands));

@@ -22,6 +22,7 @@ extern void progress_step(int64 run_id, int step, int clients);
 extern void progress_phase(RunPhase phase);
 extern void progress_measured(double fraction);
 extern void progress_step_done(void);
+extern void progress_steps(int steps);
 extern void progress_clear(void);
 
 /* the phase as pgbenchx.progress names it; NULL for none */

@@ -129,7 +129,12 @@ CREATE TABLE pgbenchx.sweeps (
     tags         jsonb,          -- free tags naming what is compared
     repeats      int NOT NULL DEFAULT 1, -- each client count run this many times, interleaved
     environment_id bigint REFERENCES pgbenchx.environments,
-    owner        name            -- the role that started it (cancel follows pg_cancel_backend's rule)
+    owner        name,           -- the role that started it (cancel follows pg_cancel_backend's rule)
+    configs      jsonb,          -- run_experiment: its configurations (passwords removed); NULL for a sweep
+    warmup       int,            -- run_experiment: warm-up runs per configuration and client count
+    target_ci    float8,         -- run_experiment: blocks added until each ratio is within +-this
+    budget_s     int,            -- run_experiment: the time budget with target_ci
+    stopped_by   text            -- run_experiment with target_ci: 'target', 'budget' or 'run limit'
 );
 
 -- One row per benchmark run (one client count for one duration).
@@ -212,7 +217,9 @@ CREATE TABLE pgbenchx.runs (
     verdict            text,     -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
     latency_hist       bytea,    -- the run's latency histogram (issue 14): pgbenchx.latency_percentile / latency_merge / latency_buckets read it
     tps_ci_low         float8,   -- 95% interval of the mean per-second tps, batch means over the samples (issue 23); NULL under 20 s
-    tps_ci_high        float8
+    tps_ci_high        float8,
+    config             int,      -- run_experiment: the configuration, 1-based in sweeps.configs; NULL otherwise
+    warmup             boolean NOT NULL DEFAULT false  -- run_experiment: a warm-up run, stored and not counted
 );
 
 -- Per-statement latencies of each run, as pgbench -r reports them.

@@ -74,6 +74,10 @@ CREATE OR REPLACE FUNCTION pgbenchx.launch_sweep(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_sweep'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
+CREATE OR REPLACE FUNCTION pgbenchx.launch_experiment(options jsonb) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgbenchx_launch_experiment'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
 CREATE OR REPLACE FUNCTION pgbenchx.launch_replay(options jsonb) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgbenchx_launch_replay'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
@@ -431,3 +435,59 @@ CREATE OR REPLACE FUNCTION pgbenchx.generator_status(
 RETURNS record
 AS 'MODULE_PATHNAME', 'pgbenchx_generator_status'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+-- An experiment (issue 23): configurations alternated at each client count
+-- of the ladder, in balanced ABBA order, with warm-ups; an experiment is a
+-- sweep whose runs name their configuration (runs.config, runs.warmup).
+CREATE OR REPLACE FUNCTION run_experiment(
+    configs      jsonb,
+    min_clients  int,
+    max_clients  int,
+    duration     int DEFAULT NULL,
+    repeats      int DEFAULT 3,
+    warmup       int DEFAULT 1,
+    script       text DEFAULT 'tpcb-like',
+    jobs         int DEFAULT NULL,
+    protocol     text DEFAULT 'simple',
+    transactions bigint DEFAULT NULL,
+    vacuum       boolean DEFAULT true,
+    checkpoint   boolean DEFAULT true,
+    label        text DEFAULT NULL,
+    conninfo     text DEFAULT NULL,
+    random_seed  bigint DEFAULT NULL,
+    variables    jsonb DEFAULT NULL,
+    rate         float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL,
+    max_tries    int DEFAULT 1,
+    connect_per_transaction boolean DEFAULT false,
+    tags         jsonb DEFAULT NULL,
+    check_tpcb   boolean DEFAULT false,
+    record_system boolean DEFAULT true,
+    target_ci    float8 DEFAULT NULL,
+    budget       int DEFAULT NULL)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+AS $$
+BEGIN
+    RETURN pgbenchx.launch_experiment(
+         pg_catalog.jsonb_build_object(
+             'configs', configs,
+             'min_clients', min_clients, 'max_clients', max_clients,
+             'duration', duration, 'repeats', repeats, 'warmup', warmup,
+             'script', script, 'jobs', jobs,
+             'protocol', protocol, 'transactions', transactions,
+             'vacuum', vacuum, 'checkpoint', checkpoint, 'label', label,
+             'conninfo', conninfo, 'random_seed', random_seed, 'rate', rate,
+             'latency_limit', latency_limit, 'max_tries', max_tries,
+             'connect_per_transaction', connect_per_transaction,
+             'check_tpcb', check_tpcb,
+             'record_system', record_system,
+             'target_ci', target_ci, 'budget', budget)
+         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('variables', variables) END
+         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+                 ELSE pg_catalog.jsonb_build_object('tags', tags) END);
+END
+$$;

@@ -78,7 +78,9 @@ $$;
  * whisker spans the 95% confidence interval of their mean (issue 23:
  * pgbenchx.ci_repeats, as sweep_points.tps_ci_low/high; its low end drawn
  * at 0 at least), or their min and max where there is no interval; the
- * tooltip gives both.
+ * tooltip gives both.  An experiment (run_experiment, sweeps.configs) is
+ * drawn as one line per configuration, its warm-ups left out, named by the
+ * configuration.
  *
  * The clients axis is log2 when the largest client count is at least 4
  * times the smallest (the ladder 1, 2, 4, 8 ... 80 then gets equal room per
@@ -123,6 +125,8 @@ DECLARE
     peak float8;
     peak_clients int;
     pts_all jsonb;
+    ser jsonb;                         -- the lines: a sweep, or an experiment's configuration
+    nser int;
     durations text;
     svg text;
     legend text := '';
@@ -187,19 +191,34 @@ BEGIN
     unit := CASE WHEN is_replay THEN 'qpm' ELSE 'tps' END;
     rate_name := CASE WHEN is_replay THEN 'queries per minute' ELSE 'transactions per second' END;
 
-    -- the points: per sweep (ord) and client count, over completed runs
+    -- the lines (ord): each sweep in the order given, an experiment's
+    -- configurations in theirs (config NULL: the whole sweep)
+    SELECT jsonb_agg(jsonb_build_object('ord', q.ord, 'sweep_id', q.id, 'config', q.cfg, 'label', q.lbl)
+                     ORDER BY q.ord), count(*)
+    INTO ser, nser
+    FROM (SELECT row_number() OVER (ORDER BY u.ord, c.cfg) AS ord, u.id, c.cfg,
+                 CASE WHEN c.cfg IS NULL THEN sw.label
+                      ELSE coalesce(sw.label || ': ', '') || (sw.configs -> (c.cfg - 1) ->> 'name') END AS lbl
+          FROM unnest(ids) WITH ORDINALITY u(id, ord)
+          JOIN pgbenchx.sweeps sw ON sw.sweep_id = u.id
+          CROSS JOIN LATERAL (SELECT NULL::int AS cfg WHERE sw.configs IS NULL
+                              UNION ALL
+                              SELECT g FROM generate_series(1, jsonb_array_length(sw.configs)) g
+                              WHERE sw.configs IS NOT NULL) c) q;
+
+    -- the points: per line (ord) and client count, over completed runs (no warm-up)
     SELECT coalesce(jsonb_agg(jsonb_build_object('ord', ord, 'clients', clients,
                'med', med, 'lo', lo, 'hi', hi, 'n', n, 'cilo', (ci).low, 'cihi', (ci).high)), '[]')
     INTO pts_all
-    FROM (SELECT u.ord, r.clients,
+    FROM (SELECT se.ord, r.clients,
                  percentile_cont(0.5) WITHIN GROUP (ORDER BY v.rate) AS med,
                  min(v.rate) AS lo, max(v.rate) AS hi, count(*) AS n,
                  pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
-          FROM unnest(ids) WITH ORDINALITY u(id, ord)
-          JOIN pgbenchx.runs r ON r.sweep_id = u.id
+          FROM jsonb_to_recordset(ser) AS se(ord int, sweep_id bigint, config int, label text)
+          JOIN pgbenchx.runs r ON r.sweep_id = se.sweep_id AND r.config IS NOT DISTINCT FROM se.config
           CROSS JOIN LATERAL (SELECT CASE WHEN is_replay THEN r.qpm ELSE r.tps END AS rate) v
-          WHERE r.status = 'completed' AND v.rate IS NOT NULL
-          GROUP BY u.ord, r.clients) q;
+          WHERE r.status = 'completed' AND v.rate IS NOT NULL AND NOT r.warmup
+          GROUP BY se.ord, r.clients) q;
 
     SELECT min(clients), max(clients), max(greatest(hi, cihi)), bool_or(n > 1), bool_or(cihi IS NOT NULL)
     INTO cmin, cmax, ymax, any_repeats, any_interval
@@ -229,7 +248,7 @@ BEGIN
         xa := px0 + pad - xb * cmin;
     END IF;
 
-    h := py1 + 78 + 22 * cardinality(ids);
+    h := py1 + 78 + 22 * nser;
 
     SELECT string_agg(DISTINCT pgbenchx.xml_escape(sw.script), ', '),
            CASE WHEN count(DISTINCT sw.duration) = 1 AND min(sw.duration) IS NOT NULL
@@ -294,13 +313,12 @@ BEGIN
 
     -- one line, its markers and whiskers, and a legend entry per sweep
     FOR s IN
-        SELECT u.ord, sw.sweep_id, sw.label,
+        SELECT se.ord, se.sweep_id, se.label, se.config,
                (SELECT count(*) FROM pgbenchx.runs r
-                WHERE r.sweep_id = sw.sweep_id
+                WHERE r.sweep_id = se.sweep_id AND r.config IS NOT DISTINCT FROM se.config AND NOT r.warmup
                   AND (r.status <> 'completed' OR (CASE WHEN is_replay THEN r.qpm ELSE r.tps END) IS NULL)) AS not_drawn
-        FROM unnest(ids) WITH ORDINALITY u(id, ord)
-        JOIN pgbenchx.sweeps sw ON sw.sweep_id = u.id
-        ORDER BY u.ord
+        FROM jsonb_to_recordset(ser) AS se(ord int, sweep_id bigint, config int, label text)
+        ORDER BY se.ord
     LOOP
         color := palette[1 + (s.ord - 1) % cardinality(palette)];
         pts := '';
@@ -344,8 +362,8 @@ BEGIN
                      ELSE '' END);
         END LOOP;
         IF npts > 0 THEN
-            plot := format(E'\n<polyline class="sweep" data-sweep-id="%s" points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
-                           s.sweep_id, pts, color) || plot;
+            plot := format(E'\n<polyline class="sweep" data-sweep-id="%s"%s points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"/>',
+                           s.sweep_id, coalesce(format(' data-config="%s"', s.config), ''), pts, color) || plot;
         END IF;
         svg := svg || plot;
         plot := '';
@@ -354,10 +372,11 @@ BEGIN
         legend := legend
             || format(E'\n<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/><circle cx="%s" cy="%s" r="3.5" fill="%s"/>',
                       px0, ly - 4, px0 + 28, ly - 4, color, px0 + 14, ly - 4, color)
-            || format('<text class="legend" x="%s" y="%s">%s<tspan fill="#555555"> (sweep %s: %s%s)</tspan></text>',
+            || format('<text class="legend" x="%s" y="%s">%s<tspan fill="#555555"> (%s %s: %s%s)</tspan></text>',
                       px0 + 36, ly,
                       pgbenchx.xml_escape(left(coalesce(s.label, 'sweep ' || s.sweep_id), 100)),
-                      s.sweep_id,
+                      CASE WHEN s.config IS NULL THEN 'sweep' ELSE 'experiment' END,
+                      s.sweep_id || coalesce(', configuration ' || s.config, ''),
                       CASE WHEN npts = 0 THEN 'no completed runs'
                            ELSE format('peak %s %s at %s %s', round(peak::numeric), unit, peak_clients,
                                        CASE WHEN peak_clients = 1 THEN 'client' ELSE 'clients' END) END,

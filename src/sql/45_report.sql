@@ -91,6 +91,41 @@ BEGIN
                       HINT = 'SELECT run_id, sweep_id, status FROM pgbenchx.runs lists them.';
         END IF;
 
+        /*
+         * an experiment (issue 23): per client count and configuration,
+         * experiment_report's counted runs, median, ratio to the baseline
+         * and its interval
+         */
+        IF w.configs IS NOT NULL THEN
+            lines := lines || format('experiment %s: %s, %s, %s configurations%s%s', w.sweep_id, w.script, w.status,
+                                     jsonb_array_length(w.configs),
+                                     CASE WHEN w.warmup > 0 THEN format(', %s warm-up%s each (not counted)', w.warmup,
+                                                                       CASE WHEN w.warmup = 1 THEN '' ELSE 's' END) ELSE '' END,
+                                     CASE WHEN w.target_ci IS NOT NULL
+                                          THEN format(', target_ci %s within %s s: stopped by %s', w.target_ci, w.budget_s,
+                                                      coalesce(w.stopped_by, '-')) ELSE '' END);
+            lines := lines || format('%7s  %-20s  %4s  %14s  %25s  %8s  %19s  %s', 'clients', 'configuration', 'runs',
+                                     'median tps', 'tps 95% interval', 'ratio', 'ratio 95% interval', 'significant');
+            FOR st IN
+                SELECT e.clients, left(e.name, 20) AS name, e.runs,
+                       coalesce(round(e.median_tps::numeric, 3)::text, '-') AS med,
+                       coalesce(round(e.tps_ci_low::numeric, 3) || ' to ' || round(e.tps_ci_high::numeric, 3), '-') AS ci,
+                       coalesce(round(e.ratio::numeric, 4)::text, '-') AS ratio,
+                       coalesce(round(e.ratio_low::numeric, 4) || ' to ' || round(e.ratio_high::numeric, 4), '-') AS rci,
+                       CASE WHEN e.config = 1 THEN 'baseline'
+                            WHEN e.significant IS NULL THEN e.method
+                            WHEN e.significant THEN 'yes' ELSE 'no' END AS sig
+                FROM pgbenchx.experiment_report(w.sweep_id) e
+            LOOP
+                lines := lines || format('%7s  %-20s  %4s  %14s  %25s  %8s  %19s  %s', st.clients, st.name, st.runs,
+                                         st.med, st.ci, st.ratio, st.rci, st.sig);
+            END LOOP;
+            IF w.error IS NOT NULL THEN
+                lines := lines || ('error: ' || w.error);
+            END IF;
+            RETURN array_to_string(lines, E'\n');
+        END IF;
+
         /* a sweep: one row per run, then the peak */
         lines := lines || format('sweep %s: %s, %s', w.sweep_id, w.script, w.status);
         /* a replay's rate is in queries per minute, with no connection variant */

@@ -332,6 +332,9 @@ BEGIN
         ('sweeps', 'transactions', 1, 9223372036854775807, true),
         ('sweeps', 'jobs', 1, 2147483647, true),
         ('sweeps', 'repeats', 1, 256, true),
+        ('sweeps', 'warmup', 0, 256, true),
+        ('sweeps', 'budget_s', 1, 2147483647, true),
+        ('runs', 'config', 1, 8, true),
         ('runs', 'run_id', 1, 9223372036854775807, false),
         ('runs', 'sweep_id', 1, 9223372036854775807, false),
         ('runs', 'environment_id', 1, 9223372036854775807, true),
@@ -482,6 +485,37 @@ BEGIN
                   DETAIL = '"covered_s" of "samples" is a number of seconds above 0, at most 86400, or absent (read as 1).',
                   HINT = hint_export;
     END IF;
+    -- an experiment's configurations (issue 23): an array of 2 to 8 objects
+    -- each with a name, as run_experiment records them; what ended it
+    SELECT x.i INTO bad FROM pg_catalog.jsonb_array_elements(doc->'sweeps') WITH ORDINALITY x(e, i)
+    WHERE NOT (coalesce(pg_catalog.jsonb_typeof(x.e->'configs'), 'null') = 'null'
+               OR (pg_catalog.jsonb_typeof(x.e->'configs') = 'array'
+                   AND pg_catalog.jsonb_array_length(x.e->'configs') BETWEEN 2 AND 8
+                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(x.e->'configs') c
+                                   WHERE pg_catalog.jsonb_typeof(c) <> 'object'
+                                      OR pg_catalog.jsonb_typeof(c->'name') IS DISTINCT FROM 'string'
+                                      OR pg_catalog.length(c->>'name') NOT BETWEEN 1 AND 63
+                                      OR pg_catalog.length(c::text) > 8192)))
+       OR NOT (coalesce(pg_catalog.jsonb_typeof(x.e->'stopped_by'), 'null') = 'null'
+               OR x.e->>'stopped_by' IN ('target', 'budget', 'run limit'))
+       OR NOT (coalesce(pg_catalog.jsonb_typeof(x.e->'warmup'), 'null') IN ('null', 'number'))
+    ORDER BY x.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"configs" or "stopped_by" of element % of "sweeps" in the import document is not one an experiment records', bad.i
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = '"configs" is null or an array of 2 to 8 objects, each with a "name" of 1 to 63 characters; "stopped_by" null, target, budget or run limit.',
+                  HINT = hint_export;
+    END IF;
+    SELECT x.i INTO bad FROM pg_catalog.jsonb_array_elements(doc->'runs') WITH ORDINALITY x(e, i)
+    WHERE coalesce(pg_catalog.jsonb_typeof(x.e->'warmup'), 'null') NOT IN ('null', 'boolean')
+    ORDER BY x.i LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"warmup" of element % of "runs" in the import document is not a boolean', bad.i
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = '"warmup" of "runs" is true, false, null or absent (read as false).',
+                  HINT = hint_export;
+    END IF;
+
     -- the measured figures of issue 13: numbers in their range, or null
     -- (strict_lo: above lo, not equal to it), and the texts and lists of
     -- the wait samples and of the runs' new columns
@@ -494,6 +528,7 @@ BEGIN
         ('runs', 'driver_cpu_ms_per_tx', 0, 1e15, false),
         ('runs', 'iowait_avg', 0, 1, false),
         ('runs', 'tps_ci_low', -1e12, 1e12, false),
+        ('sweeps', 'target_ci', 0, 1, true),
         ('runs', 'tps_ci_high', -1e12, 1e12, false),
         ('system_samples', 'covered_s', 0, 86400, true),
         ('system_samples', 'cpu_user', 0, 1, false),
@@ -803,6 +838,7 @@ BEGIN
         SELECT r.* FROM jsonb_populate_record(NULL::pgbenchx.runs,
             '{"protocol": "simple", "repeat": 1}' || e || jsonb_build_object(
                 'latency_hist', '\x' || encode(decode(e->>'latency_hist', 'base64'), 'hex'),
+                'warmup', coalesce((e->>'warmup')::boolean, false),
                 'run_id', new_id, 'sweep_id', sweep_map->(e->>'sweep_id'), 'coordinator_pid', NULL,
                 'owner', importer,
                 'environment_id', env_map->(e->>'environment_id'))) r;

@@ -63,6 +63,11 @@ COMMENT ON COLUMN pgbenchx.sweeps.tags IS 'free jsonb naming what is compared';
 COMMENT ON COLUMN pgbenchx.sweeps.repeats IS 'each client count run this many times, the ladder interleaved';
 COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured when it started (pgbenchx.environments)';
 COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
+COMMENT ON COLUMN pgbenchx.sweeps.configs IS 'run_experiment: its configurations in order (name, protocol, conninfo without password, session settings); NULL for a sweep';
+COMMENT ON COLUMN pgbenchx.sweeps.warmup IS 'run_experiment: warm-up runs of each configuration at each client count';
+COMMENT ON COLUMN pgbenchx.sweeps.target_ci IS 'run_experiment: ABBA blocks were added until each ratio''s 95% interval was within +-target_ci of it (relative), or the budget ran out';
+COMMENT ON COLUMN pgbenchx.sweeps.budget_s IS 'run_experiment: the time budget in seconds that went with target_ci';
+COMMENT ON COLUMN pgbenchx.sweeps.stopped_by IS 'run_experiment with target_ci: target (every ratio within it), budget (the budget ran out first) or run limit (256 runs)';
 
 -- pgbenchx.runs
 COMMENT ON TABLE pgbenchx.runs IS 'one row per benchmark run';
@@ -128,6 +133,8 @@ COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: w
 COMMENT ON COLUMN pgbenchx.runs.record_system IS 'record_system => true (the default): system_samples and wait_samples were recorded for this run; NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.tps_ci_low IS 'low end of the 95% confidence interval of the run''s mean per-second tps, by batch means over its samples (pgbenchx.ci_seconds: 10 batches of consecutive seconds, so that autocorrelated seconds do not make it too narrow); NULL for a run of fewer than 20 samples and for runs recorded before 0.5';
 COMMENT ON COLUMN pgbenchx.runs.tps_ci_high IS 'high end of that interval';
+COMMENT ON COLUMN pgbenchx.runs.config IS 'run_experiment: the configuration it ran, 1-based in sweeps.configs; NULL outside experiments';
+COMMENT ON COLUMN pgbenchx.runs.warmup IS 'run_experiment: a warm-up run, measured and stored but not counted';
 COMMENT ON COLUMN pgbenchx.runs.latency_hist IS 'the latency histogram of the whole run (log-linear, exact counts): pgbenchx.latency_percentile(latency_hist, 99) recomputes latency_p99_ms, pgbenchx.latency_merge merges runs exactly; NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.system_notes IS 'why a figure of system_samples is NULL (cannot be read on this system, no block device ...): one line per cause, once per run';
 COMMENT ON COLUMN pgbenchx.runs.wait_sample_hz IS 'wait-event samples per second actually taken over the measured interval';

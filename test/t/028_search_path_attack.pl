@@ -468,6 +468,10 @@ my %covers = (
 	'launch_bench(jsonb)' => 'run',
 	'launch_sweep(jsonb)' => 'sweep',
 	'launch_replay(jsonb)' => 'replay',
+	# an experiment (issue 23): configurations alternated, and its report
+	'run_experiment(jsonb, integer, integer, integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, double precision, integer)' => 'experiment',
+	'launch_experiment(jsonb)' => 'experiment',
+	'experiment_report(bigint)' => 'experiment',
 	# a generator's side of a run driven from several servers (issue 14)
 	'launch_part(jsonb)' => 'part',
 	'part_go(bigint, timestamp with time zone)' => 'part',
@@ -557,6 +561,11 @@ sub exercise
 	my $list = $sql->('sweep_list', "SELECT run_sweep('{1,2}'::int[], transactions => 30, script => 'tpcb-like\@3, trapped\@1', "
 		  . "repeats => 2, checkpoint => false, check_tpcb => false, tags => '{\"pass\": \"$db\"}')");
 	$sql->('sweep_list', "CALL pgbenchx.wait($list)");
+	my $experiment = $sql->('experiment', "SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\", "
+		  . "\"settings\": {\"work_mem\": \"8MB\"}, \"protocol\": \"prepared\"}]', 1, 1, transactions => 20, "
+		  . "repeats => 2, warmup => 1, script => 'select-only', checkpoint => false)");
+	$sql->('experiment', "CALL pgbenchx.wait($experiment)");
+	$sql->('experiment', "SELECT * FROM pgbenchx.experiment_report($experiment)");
 	my $replay = $sql->('replay', "SELECT run_replay(E'SELECT 1;\\nSELECT abalance FROM pgbench_accounts WHERE aid = 1;\\nSELECT 1/0;\\n', 1, 2, checkpoint => false)");
 	$sql->('replay', "CALL pgbenchx.wait($replay)");
 
