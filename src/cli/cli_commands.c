@@ -205,6 +205,8 @@ cmd_parse(int argc, char **argv, const Command *cmd, CmdOptions *o)
 		cmd_bad_usage(cmd, cmd->min_ids == 2 ? "%s takes two sweep ids" : "%s takes at least one id", cmd->name);
 }
 
+static PGresult *cmd_query(PGconn *conn, const char *sql, int n, const char *const *values);
+
 static PGconn *
 cmd_connect(const CmdOptions *o)
 {
@@ -218,6 +220,8 @@ cmd_connect(const CmdOptions *o)
 		PQfinish(conn);
 		exit(1);
 	}
+	/* pg_catalog alone on the path, as pg_dump's: nothing planted in the user's path runs */
+	PQclear(cmd_query(conn, "SELECT pg_catalog.set_config('search_path', '', false)", 0, NULL));
 	return conn;
 }
 

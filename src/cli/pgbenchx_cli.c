@@ -55,6 +55,18 @@ static const char *progname = "pgbenchx";
 static volatile sig_atomic_t interrupted = 0;
 static PGcancel *volatile init_cancel = NULL;	/* -i: the call to cancel on SIGINT */
 
+/*
+ * The session's search_path is pinned to pg_catalog alone (as pg_dump and
+ * vacuumdb pin theirs), so no function or operator a role that can create
+ * in the user's search_path planted runs with the rights of whoever runs
+ * pgbenchx.  The user's own path is kept for the two things pgbench does
+ * through it: -i creates the tables in its first schema, and the scale
+ * warning counts its pgbench_branches.  The entry points are called in the
+ * extension's schema, read from pg_extension.
+ */
+static char *user_search_path = NULL;
+static char *ext_schema = NULL;		/* quoted, or NULL when not installed */
+
 /* a growable string */
 typedef struct
 {
@@ -292,7 +304,8 @@ call_run(PGconn *conn, const char *func, const Call *c)
 	Buf			sql = {0};
 	PGresult   *res;
 
-	buf_append(&sql, "SELECT %s(", func);
+	/* an entry point of the extension's schema (unqualified when it is missing: the server says so) */
+	buf_append(&sql, "SELECT %s%s%s(", ext_schema ? ext_schema : "", ext_schema ? "." : "", func);
 	for (int i = 0; i < c->n; i++)
 		buf_append(&sql, "%s%s => $%d::%s", i ? ", " : "", c->names[i], i + 1, c->casts[i]);
 	buf_append(&sql, ")");
@@ -863,6 +876,9 @@ parse_options(int argc, char **argv, Options *o)
 		refuse("-l/--log", "not with --sweep: the aggregated log is written for one run");
 }
 
+static bool set_search_path(PGconn *conn, const char *path);
+static void pin_search_path(PGconn *conn);
+
 static PGconn *
 connect_db(const Options *o)
 {
@@ -877,7 +893,51 @@ connect_db(const Options *o)
 		exit(1);
 	}
 	PQsetNoticeReceiver(conn, on_notice, NULL);
+	pin_search_path(conn);
 	return conn;
+}
+
+/* SET search_path for this session to path; false (and why, said) on error */
+static bool
+set_search_path(PGconn *conn, const char *path)
+{
+	const char *params[1] = {path};
+	PGresult   *res = PQexecParams(conn, "SELECT pg_catalog.set_config('search_path', $1, false)",
+								   1, NULL, params, NULL, NULL, 0);
+	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+
+	if (!ok)
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+	PQclear(res);
+	return ok;
+}
+
+/* keeps the user's search_path and the extension's schema, then pins the path */
+static void
+pin_search_path(PGconn *conn)
+{
+	PGresult   *res = PQexec(conn,
+							 "SELECT pg_catalog.current_setting('search_path'), "
+							 "(SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e "
+							 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+							 "WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx')");
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		PQclear(res);
+		PQfinish(conn);
+		exit(1);
+	}
+	user_search_path = strdup(PQgetvalue(res, 0, 0));
+	if (!PQgetisnull(res, 0, 1))
+		ext_schema = strdup(PQgetvalue(res, 0, 1));
+	PQclear(res);
+	if (user_search_path == NULL || !set_search_path(conn, ""))
+	{
+		PQfinish(conn);
+		exit(1);
+	}
 }
 
 /*
@@ -928,7 +988,13 @@ run_init(PGconn *conn, const Options *o)
 		fprintf(stderr, "creating foreign keys...\n");
 	cancel = PQgetCancel(conn);
 	init_cancel = cancel;
-	res = call_run(conn, "pgbench_init", &c);
+	/* the tables go into the first schema of the user's search_path, as pgbench's do */
+	res = set_search_path(conn, user_search_path) ? call_run(conn, "pgbench_init", &c) : NULL;
+	if (res != NULL && !set_search_path(conn, ""))
+	{
+		PQclear(res);
+		res = NULL;
+	}
 	init_cancel = NULL;
 	PQfreeCancel(cancel);
 	if (interrupted)
@@ -1435,11 +1501,15 @@ run_bench(PGconn *conn, const Options *o)
 	if (o->scale)
 	{
 		/* pgbench's warning: a run's scale is pgbench_branches' count */
+		if (!set_search_path(conn, user_search_path))
+			return 1;
 		res = PQexec(conn, "SELECT pg_catalog.count(*) FROM pgbench_branches");
 		if (PQresultStatus(res) == PGRES_TUPLES_OK)
 			fprintf(stderr, "%s: warning: scale option ignored, using count from pgbench_branches table (%s)\n",
 					progname, PQgetvalue(res, 0, 0));
 		PQclear(res);
+		if (!set_search_path(conn, ""))
+			return 1;
 	}
 	if (sweep)
 		add_sweep(&c, o->sweep);

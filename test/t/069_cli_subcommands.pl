@@ -178,6 +178,37 @@ $node->safe_psql('postgres', q{
 			. join(',', @mine) . ")"), 'runner', 'the runner\'s import is the runner\'s');
 }
 
+# the superuser runs pgbenchx with the runner's schema on its path, last
+# (PGOPTIONS, which its clients get too): operators the runner planted there, each an exact match for
+# one the CLI's own queries use (float8 / int, bigint * float8, as in the
+# aggregated log's), are never called: the CLI pins its session's
+# search_path and keeps the user's only for -i and the scale warning (-s)
+$node->safe_psql('postgres', q{
+	SET ROLE runner;
+	CREATE TABLE mine.caught (who name);
+	CREATE FUNCTION mine.div(float8, int) RETURNS float8 LANGUAGE sql AS
+	  $$INSERT INTO mine.caught VALUES (current_user) RETURNING $1 / $2::float8$$;
+	CREATE OPERATOR mine./ (LEFTARG = float8, RIGHTARG = int, FUNCTION = mine.div);
+	CREATE FUNCTION mine.mul(bigint, float8) RETURNS float8 LANGUAGE sql AS
+	  $$INSERT INTO mine.caught VALUES (current_user) RETURNING $1::float8 * $2$$;
+	CREATE OPERATOR mine.* (LEFTARG = bigint, RIGHTARG = float8, FUNCTION = mine.mul);
+});
+is($node->safe_psql('postgres', q{SET search_path = public, mine;
+	SELECT 1.5::float8 / 2::int;
+	SELECT count(*) FROM mine.caught;
+	TRUNCATE mine.caught}), "0.75\n1", 'the planted operator is what that path resolves to, even last');
+{
+	local $ENV{PGOPTIONS} = '-c search_path=public,mine';
+	my $logdir = $node->basedir . '/planted';
+	mkdir $logdir or die "$logdir: $!";
+	($rc, $out, $err) = run('-c', '1', '-T', '2', '-S', '-P', '1', '-l', '--aggregate-interval', '1',
+		'--log-prefix', "$logdir/x", '-s', '1', $db);
+	is($rc, 0, "a superuser's run with the runner's schema on its path") or diag($err);
+	like($out, qr/^run_id = \d+$/m, 'it ran');
+	is($node->safe_psql('postgres', 'SELECT count(*) FROM mine.caught'), '0',
+		"no operator the runner planted ran with the superuser's rights");
+}
+
 # a run by that runner: its clients must log in with its password
 # (docs/security.md), which pgbenchx passes on from its own login (SCRAM
 # here, the password from the environment); the results show it masked
