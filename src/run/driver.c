@@ -1747,12 +1747,42 @@ driver_build_wes(DriverRun *dr)
 	dr->wes_dirty = false;
 }
 
+/*
+ * The earliest wake_at of the clients that wait for the clock (DT_NOEND:
+ * none).  With advance, those whose time has come (at now) are advanced
+ * first; a client still sleeping after that counts with its new wake_at.
+ * One pass over the clients per wakeup does both.
+ */
+static TimestampTz
+driver_sleepers(DriverRun *dr, TimestampTz now, bool advance)
+{
+	TimestampTz next = DT_NOEND;
+
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+
+		if (!driver_client_sleeping(c))
+			continue;
+		if (advance && c->wake_at <= now)
+		{
+			driver_client_advance(dr, c, now);
+			if (!driver_client_sleeping(c))
+				continue;
+		}
+		if (c->wake_at < next)
+			next = c->wake_at;
+	}
+	return next;
+}
+
 static void
 driver_loop(DriverRun *dr)
 {
 	WaitEvent  *events;
 	int			nevents = dr->nclients + 2;
 	TimestampTz now = GetCurrentTimestamp();
+	TimestampTz sleepers_wake;
 
 	if (dr->run->duration > 0)
 		dr->end_time = dr->run->bench_start + (int64) dr->run->duration * USECS_PER_SEC;
@@ -1766,6 +1796,7 @@ driver_loop(DriverRun *dr)
 	dr->live = dr->nclients;
 	for (int i = 0; i < dr->nclients; i++)
 		driver_client_advance(dr, &dr->clients[i], now);
+	sleepers_wake = driver_sleepers(dr, now, false);
 
 	while (dr->live > 0)
 	{
@@ -1773,7 +1804,14 @@ driver_loop(DriverRun *dr)
 		long		timeout;
 		int			n;
 
-		now = GetCurrentTimestamp();
+		/*
+		 * A sleeper's timeout is computed from a fresh clock, as pgbench
+		 * does (-R, \sleep); without one, the clock read after the last
+		 * wait serves: the second boundary and the end only need the
+		 * millisecond, and this read was one clock call per wakeup.
+		 */
+		if (sleepers_wake != DT_NOEND || dr->stop_deadline != 0)
+			now = GetCurrentTimestamp();
 		driver_advance_seconds(dr, now);
 		if (dr->wes_dirty)
 			driver_build_wes(dr);
@@ -1784,10 +1822,8 @@ driver_loop(DriverRun *dr)
 			next_wake = dr->end_time;
 		if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
 			next_wake = dr->stop_deadline;
-		for (int i = 0; i < dr->nclients; i++)
-			if (driver_client_sleeping(&dr->clients[i]) &&
-				dr->clients[i].wake_at < next_wake)
-				next_wake = dr->clients[i].wake_at;
+		if (sleepers_wake < next_wake)
+			next_wake = sleepers_wake;
 		timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
 
 		n = WaitEventSetWait(dr->wes, timeout, events, nevents, PG_WAIT_EXTENSION);
@@ -1819,14 +1855,8 @@ driver_loop(DriverRun *dr)
 				driver_client_io(dr, (DriverClient *) events[i].user_data, now);
 		}
 
-		/* sleepers whose time has come */
-		for (int i = 0; i < dr->nclients; i++)
-		{
-			DriverClient *c = &dr->clients[i];
-
-			if (driver_client_sleeping(c) && c->wake_at <= now)
-				driver_client_advance(dr, c, now);
-		}
+		/* sleepers whose time has come, and the next one's time */
+		sleepers_wake = driver_sleepers(dr, now, true);
 
 		/* past the stop grace: whatever is still in flight is dropped */
 		if (dr->stop_deadline != 0 && now >= dr->stop_deadline)
