@@ -21,6 +21,14 @@
 #      directly and (POOLER=1) through the pooler, with the coordinator's
 #      CPU (followed in /proc/<pid>/stat) on each side.
 #
+# pgbench runs under setsid, in a session of its own: with the kernel's
+# autogroup scheduling (/proc/sys/kernel/sched_autogroup_enabled), CPU time
+# is shared fairly between sessions, and every PostgreSQL process (each
+# backend, coordinator and driver) is a session of its own (postmaster
+# children call setsid), while a pgbench started from this script would share
+# one with the script and with everything else started from the same shell.
+# pgbouncer likewise.
+#
 # The generator's CPU: pgbench's user + sys from /usr/bin/time; the drivers'
 # from pgbenchx.runs.driver_cpu_s (getrusage of each driver, summed).  Both
 # include connecting the clients.  Printed per point: the mean CPU per 1000
@@ -91,9 +99,15 @@ pgx_ensure_packages
 dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
 pooler_pid=
 cleanup() {
-	# the pooler we started, by its own pid
-	if [ -n "$pooler_pid" ] && kill -0 "$pooler_pid" 2>/dev/null; then
-		kill "$pooler_pid" 2>/dev/null || true
+	# the pooler we started, by the pid in its own pid file (SIGINT:
+	# pgbouncer's safe shutdown), then what we started it with
+	local ppid_file=$dir/pgbouncer/pgbouncer.pid p
+	if [ -f "$ppid_file" ] && p=$(cat "$ppid_file") && [ -n "$p" ]; then
+		kill -INT "$p" 2>/dev/null || true
+		for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+	fi
+	if [ -n "$pooler_pid" ]; then
 		wait "$pooler_pid" 2>/dev/null || true
 	fi
 	pgx_stop_cluster "$dir"
@@ -128,7 +142,7 @@ pgbench_run() {
 	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like) out=$dir/pgbench.out tf=$dir/pgbench.time
 	shift 4
 	[ "$script" = select-only ] && sflag=(-S)
-	/usr/bin/time -f '%U %S' -o "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
+	setsid -w /usr/bin/time -f '%U %S' -o "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
 		>"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench -c $c -j $j -M $p $script failed"; }
 	local tps tx cpu
 	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out")
@@ -259,7 +273,8 @@ if [ "$POOLER" = 1 ]; then
 			pidfile = $pdir/pgbouncer.pid
 		EOC
 		chown -R postgres:postgres "$pdir"
-		pgx_as_postgres "$PGBOUNCER" "$pdir/pgbouncer.ini" >"$pdir/stdout" 2>&1 &
+		# in a session of its own, as a daemon would be (see the autogroup note below)
+		setsid "$PGBOUNCER" -u postgres "$pdir/pgbouncer.ini" >"$pdir/stdout" 2>&1 &
 		pooler_pid=$!
 		up=0
 		for _ in $(seq 1 50); do
