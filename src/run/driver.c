@@ -1580,6 +1580,7 @@ driver_connect_all(DriverRun *dr)
 {
 	int			connecting = 0;
 	StringInfoData conninfo;
+	bool		shared_name;
 
 	initStringInfo(&conninfo);
 	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
@@ -1596,13 +1597,28 @@ driver_connect_all(DriverRun *dr)
 		pqconn_too_many_files("the benchmark clients' connections");
 	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
 		ReserveExternalFD();
+	/*
+	 * Clients of this server are named each by its number.  Clients that
+	 * connect elsewhere (conninfo names a host or a port: another server, a
+	 * pooler) share one name, as pgbench's share "pgbench": a pooler in
+	 * transaction mode sets a client's application_name on every server
+	 * connection it hands that client, a SET and a round trip before about
+	 * every transaction when each client has its own (bench/README.md,
+	 * Driver cost).
+	 */
+	shared_name = loopback_conninfo_has(dr->spec->conninfo_shown, "host") ||
+		loopback_conninfo_has(dr->spec->conninfo_shown, "hostaddr") ||
+		loopback_conninfo_has(dr->spec->conninfo_shown, "port");
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
 		char		appname[64];
 
 		resetStringInfo(&conninfo);
-		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
+		if (shared_name)
+			strlcpy(appname, "pgbenchx client", sizeof(appname));
+		else
+			snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
 		loopback_append_param(&conninfo, "application_name", appname);
 		appendStringInfo(&conninfo, " %s", dr->spec->conninfo);
 		dr->client_conninfo[i] = pstrdup(conninfo.data);
