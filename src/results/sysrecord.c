@@ -41,7 +41,8 @@
 #define SYSRECORD_NOTE_LEN		(SYSSTAT_REASON_LEN + 96)
 /* how long the end reading of the server's counters waits for the clients to exit */
 #define SYSRECORD_SETTLE_USEC	(2 * USECS_PER_SEC)
-#define SYSRECORD_CLIENT_APPNAME "pgbenchx client "
+/* the clients' application_name: "pgbenchx client N", or through a conninfo naming a host "pgbenchx client" */
+#define SYSRECORD_CLIENT_APPNAME "pgbenchx client"
 
 /* one reading: cumulative counters, as read at "at" */
 typedef struct SysReading

@@ -1702,6 +1702,7 @@ driver_connect_all(DriverRun *dr)
 {
 	int			connecting = 0;
 	StringInfoData conninfo;
+	bool		shared_name;
 
 	initStringInfo(&conninfo);
 	dr->client_conninfo = palloc(sizeof(char *) * dr->nclients);
@@ -1718,13 +1719,28 @@ driver_connect_all(DriverRun *dr)
 		pqconn_too_many_files("the benchmark clients' connections");
 	for (; driver_fds_reserved < dr->nclients; driver_fds_reserved++)
 		ReserveExternalFD();
+	/*
+	 * Clients of this server are named each by its number.  Clients that
+	 * connect elsewhere (conninfo names a host or a port: another server, a
+	 * pooler) share one name, as pgbench's share "pgbench": a pooler in
+	 * transaction mode sets a client's application_name on every server
+	 * connection it hands that client, a SET and a round trip before about
+	 * every transaction when each client has its own (bench/README.md,
+	 * Driver cost).
+	 */
+	shared_name = loopback_conninfo_has(dr->spec->conninfo_shown, "host") ||
+		loopback_conninfo_has(dr->spec->conninfo_shown, "hostaddr") ||
+		loopback_conninfo_has(dr->spec->conninfo_shown, "port");
 	for (int i = 0; i < dr->nclients; i++)
 	{
 		DriverClient *c = &dr->clients[i];
 		char		appname[64];
 
 		resetStringInfo(&conninfo);
-		snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
+		if (shared_name)
+			strlcpy(appname, "pgbenchx client", sizeof(appname));
+		else
+			snprintf(appname, sizeof(appname), "pgbenchx client %d", c->id);
 		loopback_append_param(&conninfo, "application_name", appname);
 		appendStringInfo(&conninfo, " %s", dr->spec->conninfo);
 		dr->client_conninfo[i] = pstrdup(conninfo.data);
@@ -1870,12 +1886,42 @@ driver_build_wes(DriverRun *dr)
 	dr->wes_dirty = false;
 }
 
+/*
+ * The earliest wake_at of the clients that wait for the clock (DT_NOEND:
+ * none).  With advance, those whose time has come (at now) are advanced
+ * first; a client still sleeping after that counts with its new wake_at.
+ * One pass over the clients per wakeup does both.
+ */
+static TimestampTz
+driver_sleepers(DriverRun *dr, TimestampTz now, bool advance)
+{
+	TimestampTz next = DT_NOEND;
+
+	for (int i = 0; i < dr->nclients; i++)
+	{
+		DriverClient *c = &dr->clients[i];
+
+		if (!driver_client_sleeping(c))
+			continue;
+		if (advance && c->wake_at <= now)
+		{
+			driver_client_advance(dr, c, now);
+			if (!driver_client_sleeping(c))
+				continue;
+		}
+		if (c->wake_at < next)
+			next = c->wake_at;
+	}
+	return next;
+}
+
 static void
 driver_loop(DriverRun *dr)
 {
 	WaitEvent  *events;
 	int			nevents = dr->nclients + 2;
 	TimestampTz now = GetCurrentTimestamp();
+	TimestampTz sleepers_wake;
 
 	if (dr->run->duration > 0)
 		dr->end_time = dr->run->bench_start + (int64) dr->run->duration * USECS_PER_SEC;
@@ -1889,6 +1935,7 @@ driver_loop(DriverRun *dr)
 	dr->live = dr->nclients;
 	for (int i = 0; i < dr->nclients; i++)
 		driver_client_advance(dr, &dr->clients[i], now);
+	sleepers_wake = driver_sleepers(dr, now, false);
 
 	while (dr->live > 0)
 	{
@@ -1896,7 +1943,14 @@ driver_loop(DriverRun *dr)
 		long		timeout;
 		int			n;
 
-		now = GetCurrentTimestamp();
+		/*
+		 * A sleeper's timeout is computed from a fresh clock, as pgbench
+		 * does (-R, \sleep); without one, the clock read after the last
+		 * wait serves: the second boundary and the end only need the
+		 * millisecond, and this read was one clock call per wakeup.
+		 */
+		if (sleepers_wake != DT_NOEND || dr->stop_deadline != 0)
+			now = GetCurrentTimestamp();
 		driver_advance_seconds(dr, now);
 		if (dr->wes_dirty)
 			driver_build_wes(dr);
@@ -1907,10 +1961,8 @@ driver_loop(DriverRun *dr)
 			next_wake = dr->end_time;
 		if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
 			next_wake = dr->stop_deadline;
-		for (int i = 0; i < dr->nclients; i++)
-			if (driver_client_sleeping(&dr->clients[i]) &&
-				dr->clients[i].wake_at < next_wake)
-				next_wake = dr->clients[i].wake_at;
+		if (sleepers_wake < next_wake)
+			next_wake = sleepers_wake;
 		timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
 
 		n = WaitEventSetWait(dr->wes, timeout, events, nevents, PG_WAIT_EXTENSION);
@@ -1942,14 +1994,8 @@ driver_loop(DriverRun *dr)
 				driver_client_io(dr, (DriverClient *) events[i].user_data, now);
 		}
 
-		/* sleepers whose time has come */
-		for (int i = 0; i < dr->nclients; i++)
-		{
-			DriverClient *c = &dr->clients[i];
-
-			if (driver_client_sleeping(c) && c->wake_at <= now)
-				driver_client_advance(dr, c, now);
-		}
+		/* sleepers whose time has come, and the next one's time */
+		sleepers_wake = driver_sleepers(dr, now, true);
 
 		/* past the stop grace: whatever is still in flight is dropped */
 		if (dr->stop_deadline != 0 && now >= dr->stop_deadline)

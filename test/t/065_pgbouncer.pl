@@ -119,6 +119,19 @@ for my $mode (qw(session transaction))
 			"$mode pooling, $protocol: every one went through the pooler");
 	}
 
+	# clients through a pooler share one application_name, as pgbench's
+	# share "pgbench": with one each, pgbouncer in transaction mode set it on
+	# the server connection before about every transaction (issue 25).  Its
+	# server connections stay, idle, with the last name set (in session
+	# mode the reset query on release clears it).
+	if ($mode eq 'transaction')
+	{
+		is(q1("SELECT count(*) FROM pg_stat_activity WHERE application_name ~ '^pgbenchx client [0-9]'"),
+			'0', "$mode pooling: no server connection was named after one client");
+		cmp_ok(q1("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbenchx client'"),
+			'>', 0, "$mode pooling: the pooler's server connections carry the clients' shared name");
+	}
+
 	if ($mode eq 'transaction')
 	{
 		# prepared: pgbench's clients fail (exit 2), and so do pgbenchx's
