@@ -46,11 +46,13 @@ sub ended
 my @poolers;
 END { $_->kill_kill for grep { $_->pumpable } @poolers; }
 
-# a pgbouncer in front of the node, in the given pool mode: [handle, port]
+# a pgbouncer in front of the node, in the given pool mode, with pool_size
+# server connections at most (default 20): [handle, port]
 sub start_pooler
 {
-	my ($mode) = @_;
-	my $dir = $node->basedir . "/pgbouncer-$mode";
+	my ($mode, $pool_size) = @_;
+	$pool_size //= 20;
+	my $dir = $node->basedir . "/pgbouncer-$mode-$pool_size";
 	mkdir $dir or die "cannot create $dir: $!";
 	my $port = PostgreSQL::Test::Cluster::get_free_port();
 	my $user = q1('SELECT current_user');
@@ -69,7 +71,7 @@ admin_users = $user
 pool_mode = $mode
 ignore_startup_parameters = extra_float_digits
 max_client_conn = 100
-default_pool_size = 20
+default_pool_size = $pool_size
 logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid
 EOC
@@ -134,20 +136,28 @@ for my $mode (qw(session transaction))
 
 	if ($mode eq 'transaction')
 	{
-		# prepared: pgbench's clients fail (exit 2), and so do pgbenchx's
+		# prepared: pgbench's clients fail (exit 2), and so do pgbenchx's.
+		# Through a pooler of 2 server connections for 4 clients, so that
+		# some client's statement meets a connection another client prepared
+		# on, or one it did not prepare on: with 20, each client could keep
+		# a connection of its own for the 2 s (CI's 17 run: pgbench exit 0).
+		my ($h2, $port2) = start_pooler($mode, 2);
+		my $ci2 = "host=127.0.0.1 port=$port2 dbname=postgres$proto";
 		my ($out, $err) = ('', '');
-		IPC::Run::run([ $pgbench, '-n', '-S', '-M', 'prepared', '-c', '4', '-j', '1', '-T', '2',
-				"host=127.0.0.1 port=$port dbname=postgres$proto" ], '>', \$out, '2>', \$err);
+		IPC::Run::run([ $pgbench, '-n', '-S', '-M', 'prepared', '-c', '4', '-j', '1', '-T', '2', $ci2 ],
+			'>', \$out, '2>', \$err);
 		my $rc = $? >> 8;
 		is($rc, 2, 'prepared under transaction pooling: stock pgbench ends with errors (exit 2)');
 		like($err, qr/prepared statement "\w+" (does not exist|already exists)/, 'pgbench: a prepared statement is missing or already there');
-		my $id = q1("SELECT run_bench(4, 2, 'select-only', jobs => 1, protocol => 'prepared', conninfo => '$ci')");
+		my $id = q1("SELECT run_bench(4, 2, 'select-only', jobs => 1, protocol => 'prepared', conninfo => '$ci2')");
 		ended($id);
 		my ($status, $aborted, $error) = split /\|/,
 		  q1("SELECT status, aborted_clients, coalesce(error, '') FROM pgbenchx.runs WHERE run_id = $id");
 		is($status, 'failed', 'pgbenchx: the run fails');
 		cmp_ok($aborted, '>', 0, 'pgbenchx: clients aborted, as pgbench counts them');
 		like($error, qr/prepared statement "\w+" (does not exist|already exists)/, 'pgbenchx: the same error');
+		$h2->kill_kill;
+		$h2->finish;
 	}
 	else
 	{
