@@ -284,7 +284,7 @@ tap_stage() {
 			# (a file that died has no "not ok" line: grep's 1 must not end the script)
 			# each "not ok" with the diagnostics under it (its "#" lines), bounded
 			awk '/not ok [0-9]+/ { n = 0; show = 1; print; next }
-				show && (/^\[[0-9:.]+\]\([0-9.]+s\) #/ || /^#/) && n < 30 { print; n++; next }
+				show && (/^\[[0-9:.]+\]\([0-9.]+s\) *(#|$)/ || /^#/) && n < 30 { print; n++; next }
 				{ show = 0 }' "$f" | head -n 120 | sed 's/^/  | /'
 			show_tail "$f" 40
 		done

@@ -147,7 +147,16 @@ for my $mode (qw(session transaction))
 		IPC::Run::run([ $pgbench, '-n', '-S', '-M', 'prepared', '-c', '4', '-j', '1', '-T', '2', $ci2 ],
 			'>', \$out, '2>', \$err);
 		my $rc = $? >> 8;
-		is($rc, 2, 'prepared under transaction pooling: stock pgbench ends with errors (exit 2)');
+		# pgbench 19beta3 prints the error of a statement another client
+		# prepared on that connection and goes on (exit 0): before 19, exit 2
+		if (q1('SHOW server_version_num') >= 190000)
+		{
+			ok($rc == 0 || $rc == 2, "prepared under transaction pooling: stock pgbench 19 ends (exit $rc)");
+		}
+		else
+		{
+			is($rc, 2, 'prepared under transaction pooling: stock pgbench ends with errors (exit 2)');
+		}
 		like($err, qr/prepared statement "\w+" (does not exist|already exists)/, 'pgbench: a prepared statement is missing or already there');
 		my $id = q1("SELECT run_bench(4, 2, 'select-only', jobs => 1, protocol => 'prepared', conninfo => '$ci2')");
 		ended($id);
