@@ -1147,6 +1147,25 @@ launch_setting_value(JsonbValue *v, int index, const char *name)
 }
 
 /*
+ * n names and values, each NUL-terminated, one after the other into dst
+ * (name, value, name, ...), as RunConfig keeps a configuration's settings;
+ * launch_config_settings bounded their total length.
+ */
+static void
+launch_pack_pairs(char *dst, int n, const char **names, const char **values)
+{
+	for (int i = 0; i < n; i++)
+	{
+		size_t		nl = strlen(names[i]) + 1;
+		size_t		vl = strlen(values[i]) + 1;
+
+		memcpy(dst, names[i], nl);
+		memcpy(dst + nl, values[i], vl);
+		dst += nl + vl;
+	}
+}
+
+/*
  * A session setting of a configuration, checked as SET would check it in
  * the clients' session, without changing anything here.  The settings that
  * decide whose objects the clients reach (search_path, role,
@@ -1472,7 +1491,6 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		char	   *quoted;
 		bool		remote;
 		TrustClients clients;
-		char	   *p;
 
 		memcpy(t, spec, sizeof(RunSpec));
 		o.conninfo = cfg->conninfo ? cfg->conninfo : opts->conninfo;
@@ -1496,27 +1514,9 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		strlcpy(out->conninfo, t->conninfo, sizeof(out->conninfo));
 		strlcpy(out->conninfo_shown, t->conninfo_shown, sizeof(out->conninfo_shown));
 		out->nsettings = cfg->nsettings;
-		p = out->settings;
-		for (int s = 0; s < cfg->nsettings; s++)
-		{
-			size_t		nl = strlen(cfg->setting_names[s]) + 1;
-			size_t		vl = strlen(cfg->setting_values[s]) + 1;
-
-			memcpy(p, cfg->setting_names[s], nl);
-			memcpy(p + nl, cfg->setting_values[s], vl);
-			p += nl + vl;
-		}
+		launch_pack_pairs(out->settings, cfg->nsettings, cfg->setting_names, cfg->setting_values);
 		out->nserver = cfg->nserver;
-		p = out->server;
-		for (int s = 0; s < cfg->nserver; s++)
-		{
-			size_t		nl = strlen(cfg->server_names[s]) + 1;
-			size_t		vl = strlen(cfg->server_values[s]) + 1;
-
-			memcpy(p, cfg->server_names[s], nl);
-			memcpy(p + nl, cfg->server_values[s], vl);
-			p += nl + vl;
-		}
+		launch_pack_pairs(out->server, cfg->nserver, cfg->server_names, cfg->server_values);
 
 		appendStringInfoString(&json, i > 0 ? ", {\"name\": " : "{\"name\": ");
 		escape_json(&json, cfg->name);
