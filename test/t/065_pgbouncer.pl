@@ -140,23 +140,18 @@ for my $mode (qw(session transaction))
 		# Through a pooler of 2 server connections for 4 clients, so that
 		# some client's statement meets a connection another client prepared
 		# on, or one it did not prepare on: with 20, each client could keep
-		# a connection of its own for the 2 s (CI's 17 run: pgbench exit 0).
+		# a connection of its own for the 2 s and no error at all (a CI run on 17).
 		my ($h2, $port2) = start_pooler($mode, 2);
 		my $ci2 = "host=127.0.0.1 port=$port2 dbname=postgres$proto";
 		my ($out, $err) = ('', '');
 		IPC::Run::run([ $pgbench, '-n', '-S', '-M', 'prepared', '-c', '4', '-j', '1', '-T', '2', $ci2 ],
 			'>', \$out, '2>', \$err);
 		my $rc = $? >> 8;
-		# pgbench 19beta3 prints the error of a statement another client
-		# prepared on that connection and goes on (exit 0): before 19, exit 2
-		if (q1('SHOW server_version_num') >= 190000)
-		{
-			ok($rc == 0 || $rc == 2, "prepared under transaction pooling: stock pgbench 19 ends (exit $rc)");
-		}
-		else
-		{
-			is($rc, 2, 'prepared under transaction pooling: stock pgbench ends with errors (exit 2)');
-		}
+		# stock pgbench logs a PREPARE that failed (the statement another
+		# client prepared on that server connection) and goes on; it aborts
+		# a client (exit 2) only when a statement is missing where it runs,
+		# which depends on the pooler's timing: exit 0 and 2 both occur
+		ok($rc == 0 || $rc == 2, "prepared under transaction pooling: stock pgbench ends (exit $rc)");
 		like($err, qr/prepared statement "\w+" (does not exist|already exists)/, 'pgbench: a prepared statement is missing or already there');
 		my $id = q1("SELECT run_bench(4, 2, 'select-only', jobs => 1, protocol => 'prepared', conninfo => '$ci2')");
 		ended($id);
