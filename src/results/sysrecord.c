@@ -563,6 +563,14 @@ sysrecord_write(SysRecord *rec, int second, double covered_s, bool last)
 	sysrow_add(&row, INT4OID, Int32GetDatum(second), false);
 	sysrow_f8(&row, covered_s, true);
 	cpu_ok = ok && a->cpu_ok && b->cpu_ok && sysstat_cpu_share(&a->cpu, &b->cpu, &share);
+	/*
+	 * /proc/stat counts CPU time in clock ticks (1/100 s): a last second cut
+	 * short to a few milliseconds may see none pass, and has no shares.
+	 */
+	if (ok && a->cpu_ok && b->cpu_ok && !cpu_ok)
+		sysrecord_note(rec, last && covered_s < 1.0
+					   ? "the last second was cut short to less than /proc/stat's clock tick: its CPU shares are NULL"
+					   : "the CPU counters of /proc/stat went back: the second's CPU shares are NULL");
 	sysrow_f8(&row, share.user, cpu_ok);
 	sysrow_f8(&row, share.system, cpu_ok);
 	sysrow_f8(&row, share.iowait, cpu_ok && !b->cpu.no_iowait_steal);

@@ -193,18 +193,43 @@ else
 note("the rows of run $id:\n" . $node->safe_psql('postgres',
 	"SELECT * FROM pgbenchx.system_samples WHERE run_id = $id ORDER BY second", extra_params => ['-x']));
 
-# a run bounded by transactions, ending mid-second: its last row covers
-# what its sample covers, with shares that are still shares
-my $short = q1("SELECT run_bench(1, script => 'select-only', transactions => 200, vacuum => false, checkpoint => false)");
-q1("SET client_min_messages = warning; CALL pgbenchx.wait($short)");
-is(q1(qq{
-	SELECT count(*) FROM pgbenchx.samples s FULL JOIN pgbenchx.system_samples y
-	  ON y.run_id = s.run_id AND y.second = s.second
-	WHERE (s.run_id = $short OR y.run_id = $short)
-	  AND (s.second IS NULL OR y.second IS NULL OR s.covered_s IS DISTINCT FROM y.covered_s
-	       OR y.cpu_idle IS NULL OR abs(y.cpu_user + y.cpu_system + y.cpu_iowait + y.cpu_steal + y.cpu_idle - 1) > 1e-6
-	       OR y.blks_hit IS NULL OR y.driver_cpu_s IS NULL)}),
-	0, 'a run bounded by transactions: a full row per sample, the last one cut short as its sample');
+# runs bounded by transactions, ending mid-second: the last row covers what
+# its sample covers, with shares that are still shares; a last second cut
+# short to less than /proc/stat's clock tick (10 ms) may have seen no CPU
+# time pass: its shares are NULL then, and system_notes says why.  The
+# shortest runs (1 and 5 transactions, a few ms) are the likeliest to.
+for my $n (1, 5, 200, 2000)
+{
+	my $short = q1("SELECT run_bench(1, script => 'select-only', transactions => $n, vacuum => false, checkpoint => false)");
+	q1("SET client_min_messages = warning; CALL pgbenchx.wait($short)");
+	my $bad = q1(qq{
+		SELECT string_agg(format('second %s/%s: covered %s/%s, cpu %s, idle %s, driver %s, hits %s',
+		         s.second, y.second, s.covered_s, y.covered_s,
+		         y.cpu_user + y.cpu_system + y.cpu_iowait + y.cpu_steal + y.cpu_idle,
+		         y.cpu_idle, y.driver_cpu_s, y.blks_hit), '; ')
+		FROM pgbenchx.samples s FULL JOIN pgbenchx.system_samples y
+		  ON y.run_id = s.run_id AND y.second = s.second
+		WHERE (s.run_id = $short OR y.run_id = $short)
+		  AND (s.second IS NULL OR y.second IS NULL OR s.covered_s IS DISTINCT FROM y.covered_s
+		       OR (y.cpu_idle IS NULL AND (y.covered_s >= 0.5
+		           OR y.second <> (SELECT max(second) FROM pgbenchx.samples WHERE run_id = $short)))
+		       OR abs(y.cpu_user + y.cpu_system + y.cpu_iowait + y.cpu_steal + y.cpu_idle - 1) > 1e-6
+		       OR y.blks_hit IS NULL OR y.driver_cpu_s IS NULL)});
+	is($bad, '', "$n transactions: a full row per sample, the last one cut short as its sample");
+	my ($nulls, $notes) = split /\|/, q1(qq{
+		SELECT (SELECT count(*) FROM pgbenchx.system_samples WHERE run_id = $short AND cpu_idle IS NULL)
+		       || '|' || coalesce(array_to_string(system_notes, ' / '), '')
+		FROM pgbenchx.runs WHERE run_id = $short});
+	if ($nulls > 0)
+	{
+		like($notes, qr/^the last second was cut short to less than \/proc\/stat's clock tick: its CPU shares are NULL$/,
+			"$n transactions: NULL CPU shares in the last second, and the note that says why");
+	}
+	else
+	{
+		is($notes, '', "$n transactions: every second has its CPU shares, and no note");
+	}
+}
 
 # record_system => false: no row
 my $off = q1(q{SELECT pgbenchx.launch_bench('{"clients":1,"duration":1,"record_system":false,"checkpoint":false,"vacuum":false}')});
