@@ -121,11 +121,19 @@
 /* the margin added to the round trips before the common start */
 #define RECORDER_GO_MARGIN_MS		250
 
-/* one second of one part, as read from its samples (text values) */
+/*
+ * One second of one part, as read from its samples (text values):
+ * transactions, tps, latency_avg_ms, failed, covered_s, latency_hist,
+ * skipped, retried, retries, lag_sum_ms.  The poll's answer has them after
+ * the part's status, its error and the second.
+ */
+#define RECORDER_SAMPLE_COLS		10
+#define RECORDER_POLL_COLS			(3 + RECORDER_SAMPLE_COLS)
+
 typedef struct RecorderSecond
 {
 	int			second;
-	char	   *v[6];			/* transactions, tps, latency_avg_ms, failed, covered_s, latency_hist */
+	char	   *v[RECORDER_SAMPLE_COLS];
 } RecorderSecond;
 
 /* one generator's part of a step */
@@ -631,16 +639,16 @@ recorder_check_columns(const PGresult *res, int n, const Oid *types)
 }
 
 /*
- * One samples row of the poll (columns 2 to 8): with import()'s rules for
+ * One samples row of the poll (columns 2 on): with import()'s rules for
  * samples, the second after the part's last one and not beyond the run.
  */
 static char *
 recorder_check_second(const PGresult *res, int r, int last_second, int max_second, int64 *second)
 {
-	const char *v[9];
+	const char *v[RECORDER_POLL_COLS];
 	char	   *why;
 
-	for (int c = 2; c < 9; c++)
+	for (int c = 2; c < RECORDER_POLL_COLS; c++)
 	{
 		v[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
 		if (v[c] && PQgetlength(res, r, c) > RECORDER_MAX_VALUE_BYTES)
@@ -660,7 +668,11 @@ recorder_check_second(const PGresult *res, int r, int last_second, int max_secon
 		(why = recorder_check_num("latency_avg_ms", v[5], 0, 1e12, false, true, NULL)) != NULL ||
 		(why = recorder_check_int("failed", v[6], 0, PG_INT64_MAX, true, NULL)) != NULL ||
 		(why = recorder_check_num("covered_s", v[7], 0, 86400, true, false, NULL)) != NULL ||
-		(why = recorder_decode_hist("latency_hist", v[8], NULL)) != NULL)
+		(why = recorder_decode_hist("latency_hist", v[8], NULL)) != NULL ||
+		(why = recorder_check_int("skipped", v[9], 0, PG_INT64_MAX, true, NULL)) != NULL ||
+		(why = recorder_check_int("retried", v[10], 0, PG_INT64_MAX, true, NULL)) != NULL ||
+		(why = recorder_check_int("retries", v[11], 0, PG_INT64_MAX, true, NULL)) != NULL ||
+		(why = recorder_check_num("lag_sum_ms", v[12], 0, 1e15, false, true, NULL)) != NULL)
 		return psprintf("second " INT64_FORMAT ": %s", *second, why);
 	return NULL;
 }
@@ -677,7 +689,7 @@ recorder_poll(RecorderPart *parts, int n)
 
 	recorder_send_all(parts, n,
 					  "SELECT r.status, r.error, s.second, s.transactions, s.tps, s.latency_avg_ms, "
-					  "s.failed, s.covered_s, s.latency_hist "
+					  "s.failed, s.covered_s, s.latency_hist, s.skipped, s.retried, s.retries, s.lag_sum_ms "
 					  "FROM pgbenchx.runs r LEFT JOIN pgbenchx.samples s "
 					  "ON s.run_id OPERATOR(pg_catalog.=) r.run_id AND s.second OPERATOR(pg_catalog.>) $2::pg_catalog.int4 "
 					  "WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8 ORDER BY s.second "
@@ -688,8 +700,8 @@ recorder_poll(RecorderPart *parts, int n)
 		RecorderPart *p = &parts[i];
 		PGresult   *res;
 		const char *status;
-		static const Oid types[9] = {TEXTOID, TEXTOID, INT4OID, INT8OID, FLOAT8OID, FLOAT8OID,
-		INT8OID, FLOAT8OID, BYTEAOID};
+		static const Oid types[RECORDER_POLL_COLS] = {TEXTOID, TEXTOID, INT4OID, INT8OID, FLOAT8OID,
+			FLOAT8OID, INT8OID, FLOAT8OID, BYTEAOID, INT8OID, INT8OID, INT8OID, FLOAT8OID};
 		int			max_second = recorder_max_second();
 		char	   *why;
 
@@ -707,7 +719,7 @@ recorder_poll(RecorderPart *parts, int n)
 			recorder_refuse_answer(p, "while measuring", "its part's runs row is gone");
 			continue;
 		}
-		why = recorder_check_columns(res, 9, types);
+		why = recorder_check_columns(res, RECORDER_POLL_COLS, types);
 		if (why == NULL && PQntuples(res) > RECORDER_POLL_ROWS)
 			why = psprintf("it sent %d samples rows, more than the %d asked", PQntuples(res), RECORDER_POLL_ROWS);
 		if (why == NULL && (PQgetisnull(res, 0, 0) || PQgetlength(res, 0, 0) > RECORDER_MAX_NUMBER_BYTES ||
@@ -737,7 +749,7 @@ recorder_poll(RecorderPart *parts, int n)
 			old = MemoryContextSwitchTo(recorder_step_cxt);
 			s = palloc0(sizeof(RecorderSecond));
 			s->second = (int) second;
-			for (int c = 0; c < 6; c++)
+			for (int c = 0; c < RECORDER_SAMPLE_COLS; c++)
 			{
 				s->v[c] = PQgetisnull(res, r, 3 + c) ? NULL : pstrdup(PQgetvalue(res, r, 3 + c));
 				bytes += s->v[c] ? PQgetlength(res, r, 3 + c) + 1 : 0;
@@ -819,7 +831,7 @@ recorder_pop(RecorderPart *p)
 {
 	RecorderSecond *s = linitial(p->pending);
 
-	for (int c = 0; c < 6; c++)
+	for (int c = 0; c < RECORDER_SAMPLE_COLS; c++)
 		if (s->v[c])
 		{
 			p->held -= Min(p->held, strlen(s->v[c]) + 1);
@@ -846,8 +858,8 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, 
 		bool		any = false;
 		bool		blocked = false;
 		bool		later = false;
-		char	   *vals[6][FLEET_MAX_GENERATORS];
-		bool		nulls[6][FLEET_MAX_GENERATORS];
+		char	   *vals[RECORDER_SAMPLE_COLS][FLEET_MAX_GENERATORS];
+		bool		nulls[RECORDER_SAMPLE_COLS][FLEET_MAX_GENERATORS];
 		int			m = 0;
 		double		covered = 0;
 		bool		last = final;
@@ -889,7 +901,7 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, 
 			s = linitial(p->pending);
 			if (s->second != k)
 				continue;
-			for (int c = 0; c < 6; c++)
+			for (int c = 0; c < RECORDER_SAMPLE_COLS; c++)
 			{
 				vals[c][m] = s->v[c];
 				nulls[c][m] = s->v[c] == NULL;
@@ -901,28 +913,37 @@ recorder_merge(int64 run_id, RecorderPart *parts, int n, RecorderSeconds *secs, 
 			m++;
 		}
 		{
-			Oid			types[8] = {INT8OID, INT4OID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
-			TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID};
-			Datum		values[8];
-			char		n8[8] = "        ";
+			Oid			types[2 + RECORDER_SAMPLE_COLS];
+			Datum		values[2 + RECORDER_SAMPLE_COLS];
+			char		nn[2 + RECORDER_SAMPLE_COLS];
 
+			types[0] = INT8OID;
+			types[1] = INT4OID;
 			values[0] = Int64GetDatum(run_id);
 			values[1] = Int32GetDatum(k);
-			for (int c = 0; c < 6; c++)
+			for (int c = 0; c < RECORDER_SAMPLE_COLS; c++)
+			{
+				types[2 + c] = TEXTARRAYOID;
 				values[2 + c] = recorder_text_array(vals[c], nulls[c], m);
+			}
+			memset(nn, ' ', sizeof(nn));
+			/* the parts' counts summed, as one driver's add up in a local run */
 			results_exec_params("INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, "
-								"latency_p99_ms, failed, covered_s, latency_hist) "
+								"latency_p99_ms, failed, covered_s, latency_hist, skipped, retried, retries, lag_sum_ms) "
 								"SELECT $1, $2, pg_catalog.sum(u.t), pg_catalog.sum(u.tps), "
 								"pg_catalog.sum(u.avg OPERATOR(pg_catalog.*) u.t) OPERATOR(pg_catalog./) "
 								"NULLIF(pg_catalog.sum(u.t), 0), "
 								"pgbenchx.latency_percentile(pgbenchx.latency_merge(u.h), 99), "
-								"pg_catalog.sum(u.f), pg_catalog.max(u.c), pgbenchx.latency_merge(u.h) "
+								"pg_catalog.sum(u.f), pg_catalog.max(u.c), pgbenchx.latency_merge(u.h), "
+								"pg_catalog.sum(u.sk), pg_catalog.sum(u.rd), pg_catalog.sum(u.rs), pg_catalog.sum(u.lag) "
 								"FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.int8[]), pg_catalog.unnest($4::pg_catalog.float8[]), "
 								"pg_catalog.unnest($5::pg_catalog.float8[]), pg_catalog.unnest($6::pg_catalog.int8[]), "
-								"pg_catalog.unnest($7::pg_catalog.float8[]), pg_catalog.unnest($8::pg_catalog.bytea[])) "
-								"AS u(t, tps, avg, f, c, h)",
-								8, types, values, n8, true);
-			for (int c = 0; c < 6; c++)
+								"pg_catalog.unnest($7::pg_catalog.float8[]), pg_catalog.unnest($8::pg_catalog.bytea[]), "
+								"pg_catalog.unnest($9::pg_catalog.int8[]), pg_catalog.unnest($10::pg_catalog.int8[]), "
+								"pg_catalog.unnest($11::pg_catalog.int8[]), pg_catalog.unnest($12::pg_catalog.float8[])) "
+								"AS u(t, tps, avg, f, c, h, sk, rd, rs, lag)",
+								2 + RECORDER_SAMPLE_COLS, types, values, nn, true);
+			for (int c = 0; c < RECORDER_SAMPLE_COLS; c++)
 				pfree(DatumGetPointer(values[2 + c]));
 		}
 		for (int i = 0; i < n; i++)

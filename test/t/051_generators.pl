@@ -219,6 +219,28 @@ is(qa("SELECT abs(driver_cpu_s - " . join(' - ', map { qn($_->[0], "SELECT drive
 	  . "FROM pgbenchx.runs WHERE run_id = $multi"), 't',
 	'driver_cpu_s = the parts\' sum; the samples and samples_lost_transactions add up to the run\'s transactions');
 check_merged($ga, $multi, 'rate-limited run', $ga, $gb);
+# each second too: a samples column that the local run's seconds set is
+# set in the merged run's (the catalogue's columns, so a later one is
+# compared too), and skipped, retried, retries and lag_sum_ms are the
+# parts' summed (lag_sum_ms to rounding)
+my $scols = "FROM pg_attribute a WHERE a.attrelid = 'pgbenchx.samples'::regclass AND a.attnum > 0 AND NOT a.attisdropped "
+  . "AND EXISTS (SELECT FROM pgbenchx.samples l WHERE l.run_id = $local AND to_jsonb(l) -> a.attname <> 'null')";
+my @slocal = split /\n/, qa("SELECT a.attname $scols ORDER BY a.attnum");
+ok((grep { $_ eq 'skipped' } @slocal) && (grep { $_ eq 'lag_sum_ms' } @slocal), 'the local run\'s seconds set skipped and lag_sum_ms');
+is(qa("SELECT coalesce(string_agg(a.attname, ',' ORDER BY a.attnum), '') $scols "
+	  . "AND EXISTS (SELECT FROM pgbenchx.samples m WHERE m.run_id = $multi AND to_jsonb(m) -> a.attname = 'null')"),
+	'', 'the merged run\'s seconds set every samples column the local run\'s set');
+my %ssum;
+for my $p (@mparts)
+{
+	my @v = split /\|/, qn($p->[0], "SELECT sum(skipped) || '|' || sum(retried) || '|' || sum(retries) || '|' || sum(lag_sum_ms) "
+		  . "FROM pgbenchx.samples WHERE run_id = $p->[1]");
+	$ssum{$_} += shift @v for qw(skipped retried retries lag);
+}
+my @sm = split /\|/, qa("SELECT sum(skipped) || '|' || sum(retried) || '|' || sum(retries) || '|' || sum(lag_sum_ms) "
+	  . "FROM pgbenchx.samples WHERE run_id = $multi");
+is("$sm[0]|$sm[1]|$sm[2]", "$ssum{skipped}|$ssum{retried}|$ssum{retries}", 'the seconds\' skipped, retried, retries = the parts\' sums');
+ok(abs($sm[3] - $ssum{lag}) <= 1e-6 * (1 + abs($ssum{lag})), "the seconds' lag_sum_ms $sm[3] = the parts' $ssum{lag}");
 
 # --- a sweep and a replay ---------------------------------------------------
 my $sw = qa("SET client_min_messages = warning; SELECT run_sweep(ARRAY[1, 3], 1, 'select-only', conninfo => '$cs', "
