@@ -1055,6 +1055,17 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 									c->id, PQresultErrorMessage(res));
 				ok = false;
 			}
+			else if (c->phase == CLIENT_WAIT_PREPARE && !dr->run->knobs.replay)
+			{
+				/*
+				 * pgbench prints a PREPARE that failed and goes on: through
+				 * a pooler in transaction mode, the statement may already be
+				 * on the server connection (another client prepared it), or
+				 * be missing where it runs, which then fails as any command
+				 * does.  Counted and kept as the notices are, not logged.
+				 */
+				driver_notice_receiver(dr, res);
+			}
 			else
 				ok = driver_client_error(dr, c, res, 0);
 			PQclear(res);

@@ -124,7 +124,7 @@ COMMENT ON COLUMN pgbenchx.runs.replay IS 'a run_replay run: a transaction is a 
 COMMENT ON COLUMN pgbenchx.runs.qpm IS 'run_replay: statements per minute until the last client finished';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent IS 'check_tpcb => true: whether the TPC-B invariant held over the run; NULL if not checked';
 COMMENT ON COLUMN pgbenchx.runs.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
-COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent the clients (never logged)';
+COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent the clients (never logged), and with protocol => ''prepared'' the PREPAREs that failed (pgbench prints them and goes on)';
 COMMENT ON COLUMN pgbenchx.runs.notice_samples IS 'the first three of those notices, each cut to 200 bytes';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost (the coordinator could not write in time): not stored';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
@@ -179,7 +179,7 @@ COMMENT ON TABLE pgbenchx.system_samples IS 'what the machine and the server did
 COMMENT ON COLUMN pgbenchx.system_samples.run_id IS 'the run';
 COMMENT ON COLUMN pgbenchx.system_samples.second IS 'the second of the measured interval, from 1, as in samples';
 COMMENT ON COLUMN pgbenchx.system_samples.covered_s IS 'seconds these counters cover: 1, but for a last second cut short';
-COMMENT ON COLUMN pgbenchx.system_samples.cpu_user IS 'the machine''s CPU time in user mode (user + nice), a fraction of all cores'' time';
+COMMENT ON COLUMN pgbenchx.system_samples.cpu_user IS 'the machine''s CPU time in user mode (user + nice), a fraction of all cores'' time; the five cpu_* are NULL in a last second cut short below /proc/stat''s clock tick (10 ms), as system_notes says';
 COMMENT ON COLUMN pgbenchx.system_samples.cpu_system IS 'in the kernel (system + irq + softirq), a fraction';
 COMMENT ON COLUMN pgbenchx.system_samples.cpu_iowait IS 'idle waiting for I/O, a fraction';
 COMMENT ON COLUMN pgbenchx.system_samples.cpu_steal IS 'taken by the hypervisor, a fraction';

@@ -95,6 +95,29 @@ q1(q{SELECT pgbenchx.add_script('hot', E'BEGIN ISOLATION LEVEL REPEATABLE READ;\
 	cmp_ok(abs($tpcb / 2000 - 0.75), '<', 0.05, "tpcb-like ran $tpcb of 2000 (target 75%)");
 }
 
+# --- -M prepared: a PREPARE that fails is counted as a notice and the
+# client goes on, as pgbench prints it and goes on (through a pooler in
+# transaction mode, another client may have prepared the statement on the
+# server connection).  Here the script's first statement, run once per
+# client, prepares in SQL the name its second statement is prepared under
+# (P_1, as pgbench names the second SQL command of a script): the protocol
+# PREPARE then fails, and the statement already there runs.
+{
+	q1(q{SELECT pgbenchx.add_script('prepared-twice', E'PREPARE "P_1" AS SELECT 2;\nSELECT 2;\n')});
+	my ($id) = run_and_wait("2, transactions => 1, script => 'prepared-twice', checkpoint => false, vacuum => false, protocol => 'prepared'");
+	my ($status, $tx, $aborted, $notices, $sample) = split /\|/,
+	  q1("SELECT status, transactions, aborted_clients, notices, notice_samples[1] FROM pgbenchx.runs WHERE run_id = $id");
+	is("$status $tx $aborted", 'completed 2 0', 'a PREPARE that failed: the clients went on, every transaction ran');
+	is($notices, 2, 'the failed PREPAREs are counted as notices, one per client');
+	like($sample, qr/^ERROR: prepared statement "P_1" already exists/, 'and the first is kept, with its severity');
+	# a statement that is missing where it runs still aborts its client
+	q1(q{SELECT pgbenchx.add_script('prepared-gone', E'SELECT 1;\nDEALLOCATE ALL;\nSELECT 1;\n')});
+	($id) = run_and_wait("1, transactions => 2, script => 'prepared-gone', checkpoint => false, vacuum => false, protocol => 'prepared'");
+	my ($st2, $ab2, $err2) = split /\|/, q1("SELECT status, aborted_clients, error FROM pgbenchx.runs WHERE run_id = $id");
+	is("$st2 $ab2", 'failed 1', 'a prepared statement gone from its connection: the client aborts');
+	like($err2, qr/prepared statement "P_\d" does not exist/, 'with the server\'s error');
+}
+
 # --- -r: per-statement latencies, stored and printed
 {
 	my ($id, $notices) = run_and_wait("1, 2, 'tpcb-like', checkpoint => false");
