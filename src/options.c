@@ -99,11 +99,6 @@ typedef struct PgbxOption
 	PgbxCheck	check;			/* on a value given (not NULL), or NULL */
 } PgbxOption;
 
-/* -R and -L, so that their microseconds fit an int64 with room to spare */
-#define PGBX_MIN_RATE		1e-6
-#define PGBX_MAX_RATE		1e9
-#define PGBX_MAX_LATENCY_LIMIT_MS	1e12
-
 /* -- the checks of single values (those across options are launch.c's) -- */
 
 static void

@@ -26,6 +26,14 @@
 #define PGBX_TO_PART_SENT		1
 #define PGBX_TO_PART_NOT_SENT	0
 
+/*
+ * -R and -L, so that their microseconds fit an int64 with room to spare:
+ * options.c's checks, and launch.c's of an experiment's configurations
+ */
+#define PGBX_MIN_RATE		1e-6
+#define PGBX_MAX_RATE		1e9
+#define PGBX_MAX_LATENCY_LIMIT_MS	1e12
+
 /* one id per line of the list, in its order */
 #define PGBX_OPTION(id, ...) PGBX_OPT_##id,
 typedef enum PgbxOptionId

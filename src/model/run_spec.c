@@ -73,7 +73,7 @@ run_spec_mix(const RunSpec *spec, const char *payload, RunMix *out)
 	out->first_lines = palloc(sizeof(char *) * Max(1, spec->ncommands));
 	for (int i = 0; i < spec->ncommands; i++)
 		out->first_lines[i] = run_spec_next(&p);
-	Assert(p == payload + spec->payload_len - spec->generators_len);
+	Assert(p == payload + spec->payload_len - spec->generators_len - spec->configs_len);
 }
 
 void

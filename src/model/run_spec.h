@@ -28,19 +28,34 @@
 #define RUN_SPEC_MAX_CONFIGS	8		/* an experiment's configurations */
 #define RUN_SPEC_SETTINGS_LEN	1024	/* a configuration's session settings */
 #define RUN_SPEC_CONFIGS_LEN	8192	/* sweeps.configs, as jsonb text */
+#define RUN_SPEC_CONFIGS_MIX_LEN	(8 * 1024 * 1024)	/* the configurations' own mixes */
 
 /*
  * One configuration of an experiment (run_experiment, issue 23): what its
  * steps run with instead of the experiment's common options.  The
  * coordinator lays it over a copy of the spec for each of its steps
  * (coordinator_step_spec), so the drivers, the maintenance, the trust check
- * and the runs row see the configuration's own conninfo, protocol and
- * session settings.
+ * and the runs row see the configuration's own conninfo, protocol,
+ * session settings, script mix, rate and latency limit.
+ *
+ * Its mix is mix_len bytes at mix_off in the launch payload, laid out as a
+ * run's payload (names, weights, texts, the variables, the commands' first
+ * lines): the experiment's own mix at 0 for a configuration that names no
+ * script, else its own, after it (RunSpec.configs_len).  The coordinator
+ * gives each step's segment only its configuration's mix.
  */
 typedef struct RunConfig
 {
 	char		name[NAMEDATALEN];
 	RunProtocol protocol;
+	double		rate;			/* RunKnobs.rate: 0 none */
+	int64		latency_limit_usec; /* RunKnobs.latency_limit_usec: 0 none */
+	Size		mix_off;
+	Size		mix_len;
+	int			nscripts;
+	int			ncommands;
+	int			script_commands[SCRIPT_MAX_SCRIPTS];
+	char		script_name[RUN_SCRIPT_NAME_LEN];	/* runs.script */
 	int			scale_detected;
 	int			nsettings;
 	char		settings[RUN_SPEC_SETTINGS_LEN];	/* nsettings "name\0value\0" */
@@ -166,6 +181,14 @@ typedef struct RunSpec
 	int			ngenerators;
 	double		max_clock_offset_ms;
 	Size		generators_len;
+
+	/*
+	 * An experiment (RunConfig): the payload's mix is followed by
+	 * configs_len bytes, the mixes of the configurations that name a script
+	 * of their own (no experiment has generators).  0 otherwise, and in the
+	 * copy of the spec a step runs with.
+	 */
+	Size		configs_len;
 } RunSpec;
 
 /* a payload read back; the strings point into it */

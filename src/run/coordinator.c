@@ -107,10 +107,16 @@ typedef struct CoordinatorStep
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
-/* the run's spec and its script mix, our private copies */
+/*
+ * the run's spec and its payload, our private copies; the payload and the
+ * script mix of the step in progress: the run's, or in an experiment its
+ * configuration's (coordinator_step_spec), each read back once
+ */
 static RunSpec *coordinator_spec;
+static char *coordinator_launch_payload;
 static char *coordinator_payload;
 static RunMix coordinator_mix;
+static RunMix coordinator_config_mix[RUN_SPEC_MAX_CONFIGS];
 /* the caller's handshake, while attached (until it is over) */
 static LaunchHandshake *coordinator_hs;
 /* why the run was stopped when no pgbenchx.cancel did it (the quota) */
@@ -1514,31 +1520,54 @@ coordinator_experiment_more(RunSpec *spec, int i, TimestampTz start, const char 
 }
 
 /*
+ * dst: spec with configuration config laid over it (run_spec.h's
+ * RunConfig): its conninfo, protocol, session settings, rate, latency
+ * limit and script mix, whose payload is its own mix alone.
+ */
+static void
+coordinator_config_spec(RunSpec *dst, const RunSpec *spec, int config)
+{
+	const RunConfig *cfg = &spec->configs[config];
+
+	memcpy(dst, spec, sizeof(RunSpec));
+	dst->config = config;
+	dst->protocol = cfg->protocol;
+	dst->scale_detected = cfg->scale_detected;
+	dst->nsettings = cfg->nsettings;
+	memcpy(dst->settings, cfg->settings, sizeof(dst->settings));
+	strlcpy(dst->conninfo, cfg->conninfo, sizeof(dst->conninfo));
+	strlcpy(dst->conninfo_shown, cfg->conninfo_shown, sizeof(dst->conninfo_shown));
+	dst->knobs.rate = cfg->rate;
+	dst->knobs.latency_limit_usec = cfg->latency_limit_usec;
+	dst->nscripts = cfg->nscripts;
+	dst->ncommands = cfg->ncommands;
+	memcpy(dst->script_commands, cfg->script_commands, sizeof(dst->script_commands));
+	strlcpy(dst->script_name, cfg->script_name, sizeof(dst->script_name));
+	dst->payload_len = cfg->mix_len;
+	dst->configs_len = 0;
+}
+
+/*
  * The spec step i runs with: the spec itself, or for an experiment a copy
- * with its configuration laid over it (run_spec.h's RunConfig), so that the
- * maintenance, the trust check, the drivers and the runs row all see the
- * configuration's conninfo, protocol and session settings.
+ * with its configuration laid over it, so that the maintenance, the trust
+ * check, the drivers and the runs row all see the configuration's
+ * conninfo, protocol, session settings, options and scripts; the step's
+ * payload and mix are then the configuration's.
  */
 static RunSpec *
 coordinator_step_spec(RunSpec *spec, int i)
 {
 	static RunSpec *step_spec = NULL;
-	const RunConfig *cfg;
+	int			config = spec->step_config[i];
 
 	if (spec->nconfigs == 0)
 		return spec;
 	if (step_spec == NULL)
 		step_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
-	memcpy(step_spec, spec, sizeof(RunSpec));
-	cfg = &spec->configs[spec->step_config[i]];
-	step_spec->config = spec->step_config[i];
+	coordinator_config_spec(step_spec, spec, config);
 	step_spec->is_warmup = spec->step_warmup[i];
-	step_spec->protocol = cfg->protocol;
-	step_spec->scale_detected = cfg->scale_detected;
-	step_spec->nsettings = cfg->nsettings;
-	memcpy(step_spec->settings, cfg->settings, sizeof(step_spec->settings));
-	strlcpy(step_spec->conninfo, cfg->conninfo, sizeof(step_spec->conninfo));
-	strlcpy(step_spec->conninfo_shown, cfg->conninfo_shown, sizeof(step_spec->conninfo_shown));
+	coordinator_payload = coordinator_launch_payload + spec->configs[config].mix_off;
+	coordinator_mix = coordinator_config_mix[config];
 	return step_spec;
 }
 
@@ -1682,12 +1711,26 @@ coordinator_attach(dsm_segment *seg)
 	spec = run_spec_find(toc, &payload);
 	coordinator_spec = MemoryContextAlloc(TopMemoryContext, sizeof(RunSpec));
 	memcpy(coordinator_spec, spec, sizeof(RunSpec));
-	coordinator_payload = MemoryContextAlloc(TopMemoryContext, Max(spec->payload_len, 1));
-	memcpy(coordinator_payload, payload, spec->payload_len);
+	coordinator_launch_payload = MemoryContextAlloc(TopMemoryContext, Max(spec->payload_len, 1));
+	memcpy(coordinator_launch_payload, payload, spec->payload_len);
+	coordinator_payload = coordinator_launch_payload;
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 
 		run_spec_mix(coordinator_spec, coordinator_payload, &coordinator_mix);
+		/* an experiment: each configuration's mix (RunConfig.mix_off) */
+		if (coordinator_spec->nconfigs > 0)
+		{
+			RunSpec    *c = palloc(sizeof(RunSpec));
+
+			for (int k = 0; k < coordinator_spec->nconfigs; k++)
+			{
+				coordinator_config_spec(c, coordinator_spec, k);
+				run_spec_mix(c, coordinator_launch_payload + coordinator_spec->configs[k].mix_off,
+							 &coordinator_config_mix[k]);
+			}
+			pfree(c);
+		}
 		MemoryContextSwitchTo(old);
 	}
 	coordinator_kind = coordinator_kind_of(coordinator_spec);

@@ -60,6 +60,7 @@
 #include "loopback.h"
 #include "owner.h"
 #include "progress.h"
+#include "run_options.h"
 #include "script.h"
 #include "script_sql.h"
 #include "searchpath.h"
@@ -1124,6 +1125,40 @@ launch_config_string(JsonbValue *v, int index, const char *key)
 	return pnstrdup(v->val.string.val, v->val.string.len);
 }
 
+/*
+ * rate or latency_limit of a configuration: a number within the bounds
+ * run_bench's own checks (options.c) keep, in the same words
+ */
+static double
+launch_config_number(JsonbValue *v, int index, const char *key)
+{
+	double		d;
+	bool		is_rate = strcmp(key, "rate") == 0;
+
+	if (v->type != jbvNumeric)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: \"%s\" must be a number", index + 1, key),
+				 errhint("Pass configs => '[{\"name\": \"a\", \"%s\": %s}, ...]'.", key,
+						 is_rate ? "100" : "10")));
+	d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	if (is_rate && !(d >= PGBX_MIN_RATE && d <= PGBX_MAX_RATE))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: invalid rate limit: %g", index + 1, d),
+				 errdetail("rate is the target of transactions per second of all clients together, as pgbench -R."),
+				 errhint("Pass a rate between %g and %g, or leave it out to run as fast as possible.",
+						 PGBX_MIN_RATE, PGBX_MAX_RATE)));
+	if (!is_rate && !(d > 0 && d <= PGBX_MAX_LATENCY_LIMIT_MS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: invalid latency limit: %g", index + 1, d),
+				 errdetail("latency_limit is in milliseconds, as pgbench -L."),
+				 errhint("Pass a latency limit greater than 0 and at most %g.",
+						 PGBX_MAX_LATENCY_LIMIT_MS)));
+	return d;
+}
+
 /* a session setting's value as SET takes it: a string, a number or a boolean */
 static const char *
 launch_setting_value(JsonbValue *v, int index, const char *name)
@@ -1302,7 +1337,35 @@ launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg, bool server)
 	}
 }
 
-/* one configuration: name, conninfo, dbname, protocol, settings */
+/* what a configuration may set, for the hints */
+#define LAUNCH_CONFIG_MEMBERS \
+	"name, conninfo, dbname, protocol, script, rate, latency_limit, settings and server"
+
+/*
+ * An option of run_experiment that its configurations may not vary: it
+ * shapes the experiment (the steps, their length, the maintenance) or what
+ * the runs record alike.  Said so, rather than "no member".
+ */
+static bool
+launch_experiment_wide(const char *key)
+{
+	static const char *const wide[] = {
+		"duration", "transactions", "jobs", "vacuum", "checkpoint", "label",
+		"random_seed", "variables", "max_tries", "connect_per_transaction",
+		"tags", "check_tpcb", "record_system", "repeats", "warmup",
+		"target_ci", "budget", "min_clients", "max_clients", "clients"
+	};
+
+	for (int i = 0; i < (int) lengthof(wide); i++)
+		if (strcmp(key, wide[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * one configuration: name, conninfo, dbname, protocol, script, rate,
+ * latency_limit, settings, server
+ */
 static void
 launch_config(JsonbValue *v, int index, const LaunchOptions *opts, LaunchConfig *cfg)
 {
@@ -1336,15 +1399,33 @@ launch_config(JsonbValue *v, int index, const LaunchOptions *opts, LaunchConfig 
 			dbname = launch_config_string(&val, index, key);
 		else if (strcmp(key, "protocol") == 0)
 			cfg->protocol = launch_config_string(&val, index, key);
+		else if (strcmp(key, "script") == 0)
+			cfg->script = launch_config_string(&val, index, key);
+		else if (strcmp(key, "rate") == 0)
+		{
+			cfg->rate = launch_config_number(&val, index, key);
+			cfg->rate_given = true;
+		}
+		else if (strcmp(key, "latency_limit") == 0)
+		{
+			cfg->latency_limit = launch_config_number(&val, index, key);
+			cfg->latency_limit_given = true;
+		}
 		else if (strcmp(key, "settings") == 0)
 			launch_config_settings(&val, index, cfg, false);
 		else if (strcmp(key, "server") == 0)
 			launch_config_settings(&val, index, cfg, true);
+		else if (launch_experiment_wide(key))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("configuration %d cannot set \"%s\"", index + 1, key),
+					 errdetail("\"%s\" is the experiment's, the same for every configuration.", key),
+					 errhint("A configuration may have " LAUNCH_CONFIG_MEMBERS ".")));
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("configuration %d has no member \"%s\"", index + 1, script_sql_echo(key)),
-					 errhint("A configuration may have name, conninfo, dbname, protocol, settings and server.")));
+					 errhint("A configuration may have " LAUNCH_CONFIG_MEMBERS ".")));
 	}
 	if (cfg->name == NULL || cfg->name[0] == '\0' || strlen(cfg->name) >= NAMEDATALEN)
 		ereport(ERROR,
@@ -1466,19 +1547,57 @@ launch_experiment_steps(LaunchOptions *opts, const int *clients, int nclients)
 	opts->repeats = 1;
 }
 
+/* the context of an error in a configuration's mix */
+static void
+launch_config_context(void *arg)
+{
+	errcontext("configuration %d of run_experiment", *(int *) arg + 1);
+}
+
+/*
+ * sweeps.script of an experiment: the mixes its configurations run, each
+ * once, in their order, " | " between them (the experiment's own script
+ * only if a configuration runs it); "per configuration" if they do not fit.
+ */
+static void
+launch_configs_script_name(RunSpec *spec)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < spec->nconfigs; i++)
+	{
+		bool		seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(spec->configs[j].script_name, spec->configs[i].script_name) == 0;
+		if (!seen)
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? " | " : "", spec->configs[i].script_name);
+	}
+	strlcpy(spec->script_name, buf.len < RUN_SCRIPT_NAME_LEN ? buf.data : "per configuration",
+			sizeof(spec->script_name));
+	pfree(buf.data);
+}
+
 /*
  * The configurations of an experiment, each checked as a run of its own
- * would be (its conninfo, the clients' login and tables, whose code its
- * statements reach, its protocol against the scripts) and written into the
- * spec, with sweeps.configs (passwords removed).  The spec's own conninfo
- * is the first configuration's.
+ * would be (its conninfo, the clients' login and tables, its script mix
+ * resolved, parsed and allowed as run_bench's, whose code its statements
+ * reach, its protocol against its scripts) and written into the spec, with
+ * sweeps.configs (passwords removed).  A configuration that names a script
+ * has its mix appended to the payload (RunConfig.mix_off); the others run
+ * the experiment's, at 0.  The spec's own conninfo is the first
+ * configuration's.
  */
 static void
 launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *spec,
-					 const ScriptDefine *defs, int ndefs, bool builtin, const char *payload)
+					 const ScriptDefine *defs, int ndefs, bool builtin, StringInfo payload)
 {
 	StringInfoData json;
+	Size		base_len = spec->payload_len;
+	Size		configs_len = 0;
 
+	Assert(spec->generators_len == 0 && (Size) payload->len == base_len);
 	initStringInfo(&json);
 	appendStringInfoChar(&json, '[');
 	spec->nconfigs = opts->nconfigs;
@@ -1490,23 +1609,45 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		RunSpec    *t = palloc(sizeof(RunSpec));
 		char	   *quoted;
 		bool		remote;
+		bool		own_builtin = builtin;
+		bool		rebuilt = false;
+		StringInfoData own = {0};
 		TrustClients clients;
 
 		memcpy(t, spec, sizeof(RunSpec));
 		o.conninfo = cfg->conninfo ? cfg->conninfo : opts->conninfo;
 		o.protocol = cfg->protocol ? cfg->protocol : opts->protocol;
+		o.script = cfg->script ? cfg->script : opts->script;
 		t->protocol = launch_protocol(o.protocol);
-		/* another protocol: the scripts checked again with it (pipelines) */
-		if (t->protocol != spec->protocol)
+		/*
+		 * A script of its own, or another protocol: its mix built and checked
+		 * as run_bench's (an unknown script, another role's, a pipeline its
+		 * protocol refuses)
+		 */
+		if (cfg->script || t->protocol != spec->protocol)
 		{
-			StringInfoData p2;
+			ErrorContextCallback ctx;
 
-			initStringInfo(&p2);
-			(void) launch_build_mix(&o, kind, t, defs, ndefs, &p2);
+			/* its errors are run_bench's, said of this configuration */
+			ctx.callback = launch_config_context;
+			ctx.arg = &i;
+			ctx.previous = error_context_stack;
+			error_context_stack = &ctx;
+			initStringInfo(&own);
+			own_builtin = launch_build_mix(&o, kind, t, defs, ndefs, &own);
+			rebuilt = true;
+			error_context_stack = ctx.previous;
 		}
+		if (cfg->script && configs_len + own.len > RUN_SPEC_CONFIGS_MIX_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("the configurations' scripts are too long"),
+					 errdetail("The scripts of configurations 1 to %d come to %zu bytes with their first lines, above %d.",
+							   i + 1, configs_len + own.len, RUN_SPEC_CONFIGS_MIX_LEN),
+					 errhint("Give fewer or shorter scripts to the configurations.")));
 		quoted = launch_check_caller(&o, t, &remote);
-		launch_check_server(&o, kind, t, quoted, remote, builtin, &clients);
-		launch_check_trust(t, payload, &clients);
+		launch_check_server(&o, kind, t, quoted, remote, own_builtin, &clients);
+		launch_check_trust(t, rebuilt ? own.data : payload->data, &clients);
 
 		strlcpy(out->name, cfg->name, sizeof(out->name));
 		out->protocol = t->protocol;
@@ -1517,11 +1658,41 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		launch_pack_pairs(out->settings, cfg->nsettings, cfg->setting_names, cfg->setting_values);
 		out->nserver = cfg->nserver;
 		launch_pack_pairs(out->server, cfg->nserver, cfg->server_names, cfg->server_values);
+		out->rate = cfg->rate_given ? cfg->rate : spec->knobs.rate;
+		out->latency_limit_usec = cfg->latency_limit_given ?
+			Max((int64) (cfg->latency_limit * 1000.0), 1) : spec->knobs.latency_limit_usec;
+		/* its mix: its own after the experiment's, or the experiment's */
+		if (cfg->script)
+		{
+			out->mix_off = payload->len;
+			out->mix_len = own.len;
+			appendBinaryStringInfo(payload, own.data, own.len);
+			configs_len += own.len;
+		}
+		else
+		{
+			out->mix_off = 0;
+			out->mix_len = base_len;
+		}
+		out->nscripts = t->nscripts;
+		out->ncommands = t->ncommands;
+		memcpy(out->script_commands, t->script_commands, sizeof(out->script_commands));
+		strlcpy(out->script_name, t->script_name, sizeof(out->script_name));
 
 		appendStringInfoString(&json, i > 0 ? ", {\"name\": " : "{\"name\": ");
 		escape_json(&json, cfg->name);
 		appendStringInfoString(&json, ", \"protocol\": ");
 		escape_json(&json, o.protocol);
+		if (cfg->script)
+		{
+			/* as runs.script shows it: the names resolved, the weights */
+			appendStringInfoString(&json, ", \"script\": ");
+			escape_json(&json, t->script_name);
+		}
+		if (cfg->rate_given)
+			appendStringInfo(&json, ", \"rate\": %.15g", cfg->rate);
+		if (cfg->latency_limit_given)
+			appendStringInfo(&json, ", \"latency_limit\": %.15g", cfg->latency_limit);
 		appendStringInfoString(&json, ", \"conninfo\": ");
 		if (t->conninfo_shown[0])
 			escape_json(&json, t->conninfo_shown);
@@ -1551,8 +1722,14 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 			appendStringInfoChar(&json, '}');
 		}
 		appendStringInfoChar(&json, '}');
+		if (rebuilt)
+			pfree(own.data);
 		pfree(t);
 	}
+	/* the experiment's mix, then the configurations' own (run_spec.h) */
+	spec->configs_len = configs_len;
+	spec->payload_len = payload->len;
+	launch_configs_script_name(spec);
 	appendStringInfoChar(&json, ']');
 	if (json.len >= RUN_SPEC_CONFIGS_LEN)
 		ereport(ERROR,
@@ -1685,7 +1862,7 @@ launch_start(const LaunchOptions *opts, bool is_sweep)
 		elog(ERROR, "SPI_connect failed");
 	builtin = launch_build_mix(opts, kind, spec, defs, ndefs, &payload);
 	if (opts->nconfigs > 0)
-		launch_check_configs(opts, kind, spec, defs, ndefs, builtin, payload.data);
+		launch_check_configs(opts, kind, spec, defs, ndefs, builtin, &payload);
 	else
 	{
 		launch_check_server(opts, kind, spec, quoted, remote, builtin, &clients);

@@ -43,6 +43,11 @@ typedef struct LaunchConfig
 	const char *name;
 	const char *conninfo;
 	const char *protocol;
+	const char *script;			/* NULL: the experiment's */
+	bool		rate_given;
+	double		rate;
+	bool		latency_limit_given;
+	double		latency_limit;	/* ms */
 	int			nsettings;
 	const char **setting_names;
 	const char **setting_values;

@@ -135,6 +135,20 @@ my @bad = (
 	[ '[{"name": "a"}, {"name": "b", "server": {"no_such_setting": "1"}}]',
 		qr/server setting: unrecognized configuration parameter "no_such_setting"/, 'an unknown server setting' ],
 	[ '[{"name": "a"}, {"name": "b", "dbname": "nowhere"}]', qr/nowhere/, 'a database that does not exist' ],
+	# a configuration's script is refused as run_bench's, saying which configuration
+	[ '[{"name": "a"}, {"name": "b", "script": "no_such_script"}]',
+		qr/no script named "no_such_script".*configuration 2 of run_experiment/s, 'an unknown script' ],
+	[ '[{"name": "a"}, {"name": "b", "script": "see@x"}]', qr/configuration 2 of run_experiment/, 'a bad weight' ],
+	[ '[{"name": "a"}, {"name": "b", "script": 5}]', qr/configuration 2: "script" must be a string/, 'a script not a string' ],
+	[ '[{"name": "a"}, {"name": "b", "rate": 0}]', qr/configuration 2: invalid rate limit: 0/, 'a rate of 0' ],
+	[ '[{"name": "a"}, {"name": "b", "rate": "fast"}]', qr/configuration 2: "rate" must be a number/, 'a rate not a number' ],
+	[ '[{"name": "a"}, {"name": "b", "latency_limit": -1}]', qr/configuration 2: invalid latency limit: -1/,
+		'a negative latency limit' ],
+	# the experiment's own options: said so, with what a configuration may set
+	[ '[{"name": "a"}, {"name": "b", "duration": 5}]',
+		qr/configuration 2 cannot set "duration".*the same for every configuration.*may have name, conninfo, dbname, protocol, script, rate, latency_limit, settings and server/s,
+		'an option of the whole experiment' ],
+	[ '[{"name": "a", "jobs": 2}, {"name": "b"}]', qr/configuration 1 cannot set "jobs"/, 'jobs' ],
 );
 for my $b (@bad)
 {
@@ -164,6 +178,44 @@ like($err, qr/target_ci must be between 0 and 1, not 2/, 'refused: target_ci out
 like($err, qr/target_ci needs a duration/, 'refused: target_ci with transactions');
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, 'no refused experiment left a sweep or a run');
+
+# --- per-configuration scripts and options ------------------------------------
+# the issue's known effect: a script that sleeps 1 ms against one that sleeps
+# 2 ms, each configuration its own; B/A is about 0.5 and significant (the
+# bounds are loose: the machine is shared and noisy)
+q1("SELECT pgbenchx.add_script('sleep1', \$s\$\\sleep 1 ms\n\$s\$)");
+q1("SELECT pgbenchx.add_script('sleep2', \$s\$\\sleep 2 ms\n\$s\$)");
+my $ab = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"one\", \"script\": \"sleep1\"}, "
+	  . "{\"name\": \"two\", \"script\": \"sleep2\"}]', 1, 1, duration => 1, repeats => 3, warmup => 0, "
+	  . "vacuum => false, checkpoint => false)");
+wait_for($ab);
+is(q1("SELECT status || ' ' || script FROM pgbenchx.sweeps WHERE sweep_id = $ab"), 'completed sleep1 | sleep2',
+	'the A/B experiment completed; sweeps.script names both mixes');
+is(q1("SELECT string_agg(config || ':' || script, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $ab"),
+	'1:sleep1,2:sleep2,2:sleep2,1:sleep1,1:sleep1,2:sleep2', "each run records its configuration's script");
+my ($ratio, $sig, $sets) = split /\|/, q1("SELECT round(ratio::numeric, 3) || '|' || significant || '|' || (sets ->> 'script') "
+	  . "FROM pgbenchx.experiment_report($ab) WHERE config = 2");
+ok($ratio > 0.35 && $ratio < 0.7, "sleeping 2 ms against 1 ms: the ratio is near 0.5 ($ratio)");
+is($sig, 't', 'and significant');
+is($sets, 'sleep2', 'experiment_report shows the script the configuration sets');
+# statement statistics are each run's own script's
+is(q1("SELECT string_agg(DISTINCT r.config || ':' || s.script, ',') FROM pgbenchx.runs r "
+	  . "JOIN pgbenchx.statement_stats s USING (run_id) WHERE r.sweep_id = $ab"), '1:sleep1,2:sleep2',
+	"each run's statement statistics are its configuration's script's");
+
+# rate and latency_limit per configuration: each run has its own (runs.rate,
+# runs.latency_limit_ms), and the throttled one stays near its rate
+my $rl = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"slow\", \"rate\": 20}, "
+	  . "{\"name\": \"free\", \"latency_limit\": 500}]', 1, 1, duration => 1, repeats => 1, warmup => 0, "
+	  . "script => 'select-only', vacuum => false, checkpoint => false)");
+wait_for($rl);
+is(q1("SELECT string_agg(concat_ws(':', config, coalesce(rate::text, '-'), coalesce(latency_limit_ms::text, '-')), ',' "
+	  . "ORDER BY config) FROM pgbenchx.runs WHERE sweep_id = $rl"), '1:20:-,2:-:500',
+	"each configuration's runs record its rate and latency limit");
+ok(q1("SELECT tps < 60 FROM pgbenchx.runs WHERE sweep_id = $rl AND config = 1") eq 't',
+	'the configuration with rate 20 was throttled');
+is(q1("SELECT (configs -> 0 ->> 'rate') || ' ' || (configs -> 1 ->> 'latency_limit') FROM pgbenchx.sweeps WHERE sweep_id = $rl"),
+	'20 500', 'sweeps.configs records them');
 
 # --- target_ci: blocks added until the intervals are narrow, or the budget ends --
 # a target no run reaches: the planned A B B A (about 6 s) leaves budget, so
@@ -301,6 +353,10 @@ like($err, qr/password is required/, "a runner's configurations need a password"
 ($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\", \"dbname\": \"other\"}, {\"name\": \"b\"}]', "
 	  . "1, 1, transactions => 5, script => 'trapped', vacuum => false, checkpoint => false, conninfo => 'password=r-secret')");
 like($err, qr/42501.*role "mallory"/s, "each configuration is checked: the second's clients would run another role's trigger");
+($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\", \"script\": \"see\"}]', "
+	  . "1, 1, transactions => 5, script => 'rsee', vacuum => false, checkpoint => false, conninfo => 'password=r-secret')");
+like($err, qr/42501.*permission denied to run script "see" of role "\Q$su\E"/s,
+	"a configuration's script is one the runner may run, as run_bench's");
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, "the runner's refused experiments left nothing");
 ($ret, $out, $err) = as_runner("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"a\"}, "
