@@ -176,6 +176,15 @@ like($err, qr/target_ci must be between 0 and 1, not 2/, 'refused: target_ci out
 ($ret, $out, $err) = $node->psql('postgres',
 	"SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, transactions => 5, target_ci => 0.1, budget => 10)");
 like($err, qr/target_ci needs a duration/, 'refused: target_ci with transactions');
+# the configurations' own scripts are bounded together: a 1 MB statement
+# five times in each of two configurations' mixes (its text and its first
+# line each time) is above 8 MB
+q1("SELECT pgbenchx.add_script('big', 'SELECT ''' || repeat('x', 1048576) || ''';')");
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_experiment('[{\"name\": \"a\", \"script\": \"big, big, big, big, big\"}, "
+	  . "{\"name\": \"b\", \"script\": \"big, big, big, big, big\"}]', 1, 1, transactions => 1, "
+	  . "vacuum => false, checkpoint => false)");
+like($err, qr/the configurations' scripts are too long/, "refused: the configurations' scripts above 8 MB");
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, 'no refused experiment left a sweep or a run');
 
@@ -196,7 +205,7 @@ is(q1("SELECT string_agg(config || ':' || script, ',' ORDER BY run_id) FROM pgbe
 my ($ratio, $sig, $sets) = split /\|/, q1("SELECT round(ratio::numeric, 3) || '|' || significant || '|' || (sets ->> 'script') "
 	  . "FROM pgbenchx.experiment_report($ab) WHERE config = 2");
 ok($ratio > 0.35 && $ratio < 0.7, "sleeping 2 ms against 1 ms: the ratio is near 0.5 ($ratio)");
-is($sig, 't', 'and significant');
+is($sig, 'true', 'and significant');
 is($sets, 'sleep2', 'experiment_report shows the script the configuration sets');
 # statement statistics are each run's own script's
 is(q1("SELECT string_agg(DISTINCT r.config || ':' || s.script, ',') FROM pgbenchx.runs r "
