@@ -36,7 +36,7 @@
  * coordinator lays it over a copy of the spec for each of its steps
  * (coordinator_step_spec), so the drivers, the maintenance, the trust check
  * and the runs row see the configuration's own conninfo, protocol,
- * session settings, script mix, rate and latency limit.
+ * session settings, script mix, jobs, rate and latency limit.
  *
  * Its mix is mix_len bytes at mix_off in the launch payload, laid out as a
  * run's payload (names, weights, texts, the variables, the commands' first
@@ -48,6 +48,7 @@ typedef struct RunConfig
 {
 	char		name[NAMEDATALEN];
 	RunProtocol protocol;
+	int			jobs;			/* RunSpec.jobs: 0 chosen per step */
 	double		rate;			/* RunKnobs.rate: 0 none */
 	int64		latency_limit_usec; /* RunKnobs.latency_limit_usec: 0 none */
 	Size		mix_off;

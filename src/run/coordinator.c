@@ -1521,8 +1521,8 @@ coordinator_experiment_more(RunSpec *spec, int i, TimestampTz start, const char 
 
 /*
  * dst: spec with configuration config laid over it (run_spec.h's
- * RunConfig): its conninfo, protocol, session settings, rate, latency
- * limit and script mix, whose payload is its own mix alone.
+ * RunConfig): its conninfo, protocol, session settings, jobs, rate,
+ * latency limit and script mix, whose payload is its own mix alone.
  */
 static void
 coordinator_config_spec(RunSpec *dst, const RunSpec *spec, int config)
@@ -1537,6 +1537,7 @@ coordinator_config_spec(RunSpec *dst, const RunSpec *spec, int config)
 	memcpy(dst->settings, cfg->settings, sizeof(dst->settings));
 	strlcpy(dst->conninfo, cfg->conninfo, sizeof(dst->conninfo));
 	strlcpy(dst->conninfo_shown, cfg->conninfo_shown, sizeof(dst->conninfo_shown));
+	dst->jobs = cfg->jobs;
 	dst->knobs.rate = cfg->rate;
 	dst->knobs.latency_limit_usec = cfg->latency_limit_usec;
 	dst->nscripts = cfg->nscripts;
@@ -1852,7 +1853,7 @@ coordinator_main(Datum main_arg)
 				coordinator_server_apply(spec, spec->step_config[i]);
 
 			if (spec->is_sweep)
-				run_id = results_create_run(step_spec, 0, clients, coordinator_jobs(spec, clients),
+				run_id = results_create_run(step_spec, 0, clients, coordinator_jobs(step_spec, clients),
 											spec->step_repeat[i]);
 			coordinator_step.run_id = run_id;
 			progress_step(run_id, i + 1, clients);

@@ -25,6 +25,7 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -1159,6 +1160,28 @@ launch_config_number(JsonbValue *v, int index, const char *key)
 	return d;
 }
 
+/* jobs of a configuration: an integer of 1 or more, as run_bench's */
+static int
+launch_config_jobs(JsonbValue *v, int index)
+{
+	double		d = 0;
+
+	if (v->type == jbvNumeric)
+		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	if (v->type != jbvNumeric || d != floor(d) || d > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: \"jobs\" must be an integer", index + 1),
+				 errhint("Pass configs => '[{\"name\": \"a\", \"jobs\": 2}, ...]'.")));
+	if (d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("configuration %d: jobs must be at least 1, not %.0f", index + 1, d),
+				 errdetail("jobs is the number of driver workers, as pgbench -j."),
+				 errhint("Pass 1 or more jobs, or leave it out to have the experiment's.")));
+	return (int) d;
+}
+
 /* a session setting's value as SET takes it: a string, a number or a boolean */
 static const char *
 launch_setting_value(JsonbValue *v, int index, const char *name)
@@ -1339,7 +1362,7 @@ launch_config_settings(JsonbValue *v, int index, LaunchConfig *cfg, bool server)
 
 /* what a configuration may set, for the hints */
 #define LAUNCH_CONFIG_MEMBERS \
-	"name, conninfo, dbname, protocol, script, rate, latency_limit, settings and server"
+	"name, conninfo, dbname, protocol, script, jobs, rate, latency_limit, settings and server"
 
 /*
  * An option of run_experiment that its configurations may not vary: it
@@ -1350,7 +1373,7 @@ static bool
 launch_experiment_wide(const char *key)
 {
 	static const char *const wide[] = {
-		"duration", "transactions", "jobs", "vacuum", "checkpoint", "label",
+		"duration", "transactions", "vacuum", "checkpoint", "label",
 		"random_seed", "variables", "max_tries", "connect_per_transaction",
 		"tags", "check_tpcb", "record_system", "repeats", "warmup",
 		"target_ci", "budget", "min_clients", "max_clients", "clients"
@@ -1363,7 +1386,7 @@ launch_experiment_wide(const char *key)
 }
 
 /*
- * one configuration: name, conninfo, dbname, protocol, script, rate,
+ * one configuration: name, conninfo, dbname, protocol, script, jobs, rate,
  * latency_limit, settings, server
  */
 static void
@@ -1401,6 +1424,11 @@ launch_config(JsonbValue *v, int index, const LaunchOptions *opts, LaunchConfig 
 			cfg->protocol = launch_config_string(&val, index, key);
 		else if (strcmp(key, "script") == 0)
 			cfg->script = launch_config_string(&val, index, key);
+		else if (strcmp(key, "jobs") == 0)
+		{
+			cfg->jobs = launch_config_jobs(&val, index);
+			cfg->jobs_given = true;
+		}
 		else if (strcmp(key, "rate") == 0)
 		{
 			cfg->rate = launch_config_number(&val, index, key);
@@ -1618,6 +1646,14 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		o.conninfo = cfg->conninfo ? cfg->conninfo : opts->conninfo;
 		o.protocol = cfg->protocol ? cfg->protocol : opts->protocol;
 		o.script = cfg->script ? cfg->script : opts->script;
+		if (cfg->jobs_given)
+		{
+			/* its own jobs: within a role's quota, and the worker slots (launch_check_server) */
+			o.jobs_given = true;
+			o.jobs = cfg->jobs;
+			t->jobs = cfg->jobs;
+			launch_check_quotas(&o, "run_experiment");
+		}
 		t->protocol = launch_protocol(o.protocol);
 		/*
 		 * A script of its own, or another protocol: its mix built and checked
@@ -1658,6 +1694,7 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 		launch_pack_pairs(out->settings, cfg->nsettings, cfg->setting_names, cfg->setting_values);
 		out->nserver = cfg->nserver;
 		launch_pack_pairs(out->server, cfg->nserver, cfg->server_names, cfg->server_values);
+		out->jobs = t->jobs;
 		out->rate = cfg->rate_given ? cfg->rate : spec->knobs.rate;
 		out->latency_limit_usec = cfg->latency_limit_given ?
 			Max((int64) (cfg->latency_limit * 1000.0), 1) : spec->knobs.latency_limit_usec;
@@ -1689,6 +1726,8 @@ launch_check_configs(const LaunchOptions *opts, const LaunchKind *kind, RunSpec 
 			appendStringInfoString(&json, ", \"script\": ");
 			escape_json(&json, t->script_name);
 		}
+		if (cfg->jobs_given)
+			appendStringInfo(&json, ", \"jobs\": %d", cfg->jobs);
 		if (cfg->rate_given)
 			appendStringInfo(&json, ", \"rate\": %.15g", cfg->rate);
 		if (cfg->latency_limit_given)

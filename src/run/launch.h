@@ -44,6 +44,8 @@ typedef struct LaunchConfig
 	const char *conninfo;
 	const char *protocol;
 	const char *script;			/* NULL: the experiment's */
+	bool		jobs_given;
+	int			jobs;
 	bool		rate_given;
 	double		rate;
 	bool		latency_limit_given;

@@ -63,7 +63,7 @@ COMMENT ON COLUMN pgbenchx.sweeps.tags IS 'free jsonb naming what is compared';
 COMMENT ON COLUMN pgbenchx.sweeps.repeats IS 'each client count run this many times, the ladder interleaved';
 COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured when it started (pgbenchx.environments)';
 COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
-COMMENT ON COLUMN pgbenchx.sweeps.configs IS 'run_experiment: its configurations in order (name, protocol, script, rate, latency_limit where set, conninfo without password, session and server settings); NULL for a sweep';
+COMMENT ON COLUMN pgbenchx.sweeps.configs IS 'run_experiment: its configurations in order (name, protocol, script, jobs, rate, latency_limit where set, conninfo without password, session and server settings); NULL for a sweep';
 COMMENT ON COLUMN pgbenchx.sweeps.warmup IS 'run_experiment: warm-up runs of each configuration at each client count';
 COMMENT ON COLUMN pgbenchx.sweeps.target_ci IS 'run_experiment: ABBA blocks were added until each ratio''s 95% interval was within +-target_ci of it (relative), or the budget ran out';
 COMMENT ON COLUMN pgbenchx.sweeps.budget_s IS 'run_experiment: the time budget in seconds that went with target_ci';

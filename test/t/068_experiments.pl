@@ -146,9 +146,11 @@ my @bad = (
 		'a negative latency limit' ],
 	# the experiment's own options: said so, with what a configuration may set
 	[ '[{"name": "a"}, {"name": "b", "duration": 5}]',
-		qr/configuration 2 cannot set "duration".*the same for every configuration.*may have name, conninfo, dbname, protocol, script, rate, latency_limit, settings and server/s,
+		qr/configuration 2 cannot set "duration".*the same for every configuration.*may have name, conninfo, dbname, protocol, script, jobs, rate, latency_limit, settings and server/s,
 		'an option of the whole experiment' ],
-	[ '[{"name": "a", "jobs": 2}, {"name": "b"}]', qr/configuration 1 cannot set "jobs"/, 'jobs' ],
+	[ '[{"name": "a", "max_tries": 2}, {"name": "b"}]', qr/configuration 1 cannot set "max_tries"/, 'max_tries' ],
+	[ '[{"name": "a", "jobs": 0}, {"name": "b"}]', qr/configuration 1: jobs must be at least 1, not 0/, 'jobs 0' ],
+	[ '[{"name": "a", "jobs": 1.5}, {"name": "b"}]', qr/configuration 1: "jobs" must be an integer/, 'jobs not an integer' ],
 );
 for my $b (@bad)
 {
@@ -212,19 +214,20 @@ is(q1("SELECT string_agg(DISTINCT r.config || ':' || s.script, ',') FROM pgbench
 	  . "JOIN pgbenchx.statement_stats s USING (run_id) WHERE r.sweep_id = $ab"), '1:sleep1,2:sleep2',
 	"each run's statement statistics are its configuration's script's");
 
-# rate and latency_limit per configuration: each run has its own (runs.rate,
-# runs.latency_limit_ms), and the throttled one stays near its rate
-my $rl = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"slow\", \"rate\": 20}, "
-	  . "{\"name\": \"free\", \"latency_limit\": 500}]', 1, 1, duration => 1, repeats => 1, warmup => 0, "
+# jobs, rate and latency_limit per configuration: each run has its own
+# (runs.jobs, runs.rate, runs.latency_limit_ms), and the throttled one stays
+# near its rate
+my $rl = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"slow\", \"rate\": 20, \"jobs\": 1}, "
+	  . "{\"name\": \"free\", \"latency_limit\": 500, \"jobs\": 2}]', 2, 2, duration => 1, repeats => 1, warmup => 0, "
 	  . "script => 'select-only', vacuum => false, checkpoint => false)");
 wait_for($rl);
-is(q1("SELECT string_agg(concat_ws(':', config, coalesce(rate::text, '-'), coalesce(latency_limit_ms::text, '-')), ',' "
-	  . "ORDER BY config) FROM pgbenchx.runs WHERE sweep_id = $rl"), '1:20:-,2:-:500',
-	"each configuration's runs record its rate and latency limit");
+is(q1("SELECT string_agg(concat_ws(':', config, jobs, coalesce(rate::text, '-'), coalesce(latency_limit_ms::text, '-')), ',' "
+	  . "ORDER BY config) FROM pgbenchx.runs WHERE sweep_id = $rl"), '1:1:20:-,2:2:-:500',
+	"each configuration's runs record its jobs, rate and latency limit");
 ok(q1("SELECT tps < 60 FROM pgbenchx.runs WHERE sweep_id = $rl AND config = 1") eq 't',
 	'the configuration with rate 20 was throttled');
-is(q1("SELECT (configs -> 0 ->> 'rate') || ' ' || (configs -> 1 ->> 'latency_limit') FROM pgbenchx.sweeps WHERE sweep_id = $rl"),
-	'20 500', 'sweeps.configs records them');
+is(q1("SELECT concat_ws(' ', configs -> 0 ->> 'rate', configs -> 0 ->> 'jobs', configs -> 1 ->> 'latency_limit') "
+	  . "FROM pgbenchx.sweeps WHERE sweep_id = $rl"), '20 1 500', 'sweeps.configs records them');
 
 # --- target_ci: blocks added until the intervals are narrow, or the budget ends --
 # a target no run reaches: the planned A B B A (about 6 s) leaves budget, so
@@ -366,6 +369,14 @@ like($err, qr/42501.*role "mallory"/s, "each configuration is checked: the secon
 	  . "1, 1, transactions => 5, script => 'rsee', vacuum => false, checkpoint => false, conninfo => 'password=r-secret')");
 like($err, qr/42501.*permission denied to run script "see" of role "\Q$su\E"/s,
 	"a configuration's script is one the runner may run, as run_bench's");
+q1("SELECT pgbenchx.eval('1'); ALTER SYSTEM SET pgbenchx.max_jobs = 1; SELECT pg_reload_conf()");
+ok($node->poll_query_until('postgres', "SELECT current_setting('pgbenchx.max_jobs', true) = '1'"), 'pgbenchx.max_jobs is 1');
+($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\", \"jobs\": 2}]', "
+	  . "2, 2, transactions => 5, script => 'rsee', vacuum => false, checkpoint => false, conninfo => 'password=r-secret')");
+like($err, qr/54000.*jobs must be at most 1 for role "runner", not 2/s, "a configuration's jobs are within the runner's quota");
+q1("SELECT pgbenchx.eval('1'); ALTER SYSTEM RESET pgbenchx.max_jobs; SELECT pg_reload_conf()");
+ok($node->poll_query_until('postgres', "SELECT current_setting('pgbenchx.max_jobs', true) IS DISTINCT FROM '1'"),
+	'pgbenchx.max_jobs is back');
 is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs)"),
 	$before, "the runner's refused experiments left nothing");
 ($ret, $out, $err) = as_runner("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"a\"}, "
