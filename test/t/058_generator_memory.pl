@@ -78,7 +78,8 @@ FROM pgbenchx.fake f
 WHERE f.mode <> 'never' OR f.go_at IS NULL OR (SELECT true FROM pg_sleep(60));
 CREATE VIEW pgbenchx.samples_std AS
 SELECT 7::bigint AS run_id, g AS second, 10::bigint AS transactions, 10::float8 AS tps,
-       1::float8 AS latency_avg_ms, 0::bigint AS failed, 1::float8 AS covered_s, NULL::bytea AS latency_hist
+       1::float8 AS latency_avg_ms, 0::bigint AS failed, 1::float8 AS covered_s, NULL::bytea AS latency_hist,
+       0::bigint AS skipped, 0::bigint AS retried, 0::bigint AS retries, 0::float8 AS lag_sum_ms
 FROM generate_series(1, least(pgbenchx.elapsed(), 5)) g;
 CREATE VIEW pgbenchx.samples AS
 SELECT s.run_id, s.second,
@@ -86,23 +87,27 @@ SELECT s.run_id, s.second,
        CASE WHEN m = 'nan' THEN 'NaN' WHEN m = 'infinity' THEN 'Infinity' ELSE s.tps END AS tps,
        s.latency_avg_ms, s.failed, s.covered_s,
        CASE WHEN m = 'huge_hist' THEN decode(repeat('ab', 5000000), 'hex')
-            WHEN m = 'bad_hist' THEN '\\x0102'::bytea END AS latency_hist
+            WHEN m = 'bad_hist' THEN '\\x0102'::bytea END AS latency_hist,
+       CASE WHEN m = 'negative_skipped' THEN -3 ELSE s.skipped END AS skipped, s.retried, s.retries,
+       CASE WHEN m = 'nan_lag' THEN 'NaN' ELSE s.lag_sum_ms END AS lag_sum_ms
 FROM pgbenchx.samples_std s, pgbenchx.mode() m
 WHERE m IN ('valid', 'negative', 'nan', 'infinity', 'huge_hist', 'bad_hist', 'huge_error', 'never',
+            'negative_skipped', 'nan_lag',
             'row_jobs', 'row_transactions', 'row_tps', 'row_duration')
 UNION ALL  -- every second twice
 SELECT s.* FROM pgbenchx.samples_std s, generate_series(1, 2), pgbenchx.mode() m WHERE m = 'repeat'
 UNION ALL  -- second 3000 of a 5 s run
 SELECT s.* FROM pgbenchx.samples_std s, pgbenchx.mode() m WHERE m = 'beyond'
 UNION ALL
-SELECT 7, 3000, 1, 1, 1, 0, 1, NULL FROM pgbenchx.mode() m WHERE m = 'beyond'
+SELECT 7, 3000, 1, 1, 1, 0, 1, NULL, 0, 0, 0, 0 FROM pgbenchx.mode() m WHERE m = 'beyond'
 UNION ALL  -- 600 seconds at once, ever further ahead
-SELECT 7, g OPERATOR(pg_catalog.+) pgbenchx.elapsed() * 600, 1, 1, 1, 0, 1, NULL
+SELECT 7, g OPERATOR(pg_catalog.+) pgbenchx.elapsed() * 600, 1, 1, 1, 0, 1, NULL, 0, 0, 0, 0
 FROM generate_series(1, 600) g, pgbenchx.mode() m WHERE m IN ('ahead', 'huge_answer');
 -- a samples table of other types: tps as text, a numeric second whose > is always true
 CREATE VIEW pgbenchx.samples_typed AS
 SELECT 7::bigint AS run_id, g::numeric AS second, 10::bigint AS transactions, lpad('10', 60000, '0') AS tps,
-       1::float8 AS latency_avg_ms, 0::bigint AS failed, 1::float8 AS covered_s, NULL::bytea AS latency_hist
+       1::float8 AS latency_avg_ms, 0::bigint AS failed, 1::float8 AS covered_s, NULL::bytea AS latency_hist,
+       0::bigint AS skipped, 0::bigint AS retried, 0::bigint AS retries, 0::float8 AS lag_sum_ms
 FROM generate_series(1, 600) g;
 EOSQL
 
@@ -191,6 +196,8 @@ my @attacks = (
 	[ 'negative', 5, qr/second 1: transactions is -5, below 0/, 'negative transactions' ],
 	[ 'nan', 5, qr/second 1: tps is not a finite number: NaN/, 'NaN tps' ],
 	[ 'infinity', 5, qr/second 1: tps is not a finite number: Infinity/, 'Infinity tps' ],
+	[ 'negative_skipped', 5, qr/second 1: skipped is -3, below 0/, 'negative skipped' ],
+	[ 'nan_lag', 5, qr/second 1: lag_sum_ms is not a finite number: NaN/, 'NaN lag_sum_ms' ],
 	[ 'huge_hist', 5, qr/it sent a samples value of 10000002 bytes, more than the 65536/, 'a 10 MB histogram' ],
 	[ 'bad_hist', 5, qr/second 1: latency_hist is not a valid latency histogram/, 'a histogram that does not decode' ],
 	[ 'huge_answer', 60, qr/it sent an answer of more than \d+ bytes/, '600 rows of 200 kB each' ],
