@@ -697,6 +697,11 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	shm_toc_estimate_chunk(&e, shared_size);
 	shm_toc_estimate_chunk(&e, cmdstats_size);
 	shm_toc_estimate_keys(&e, 2);
+	if (spec->knobs.log_transactions)
+	{
+		shm_toc_estimate_chunk(&e, sizeof(TxLogRing) * njobs);
+		shm_toc_estimate_keys(&e, 1);
+	}
 	run_spec_estimate(&e, spec);
 	run_spec_estimate_client_pids(&e, clients);
 	size = shm_toc_estimate(&e);
@@ -708,6 +713,15 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	memset(step->cmdstats, 0, cmdstats_size);
 	shm_toc_insert(toc, RUN_SPEC_KEY_CMDSTATS, step->cmdstats);
 	step->client_pids = run_spec_store_client_pids(toc, clients);
+	if (spec->knobs.log_transactions)
+	{
+		TxLogRing  *rings = shm_toc_allocate(toc, sizeof(TxLogRing) * njobs);
+
+		/* the records are written before they are read: only the counters */
+		for (int i = 0; i < njobs; i++)
+			pg_atomic_init_u64(&rings[i].written, 0);
+		shm_toc_insert(toc, RUN_SPEC_KEY_TXLOG, rings);
+	}
 
 	run = step->run = shm_toc_allocate(toc, shared_size);
 	memset(run, 0, shared_size);
@@ -1174,6 +1188,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 									step->njobs, step->njobs == 1 ? "job" : "jobs"));
 	progress_phase(RUN_PHASE_CONNECTING);
 	coordinator_setup_segment(step, spec, clients);
+	/* pgbenchx.transaction_log finds the drivers' rings through it (txlog.c) */
+	if (spec->knobs.log_transactions)
+		progress_step_segment(dsm_segment_handle(step->seg));
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
 	connected_at = GetCurrentTimestamp();
@@ -1235,6 +1252,8 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = 0;
 	progress_step_done();
 
+	/* a reader attached keeps the segment until it has read the last records */
+	progress_step_segment(0);
 	dsm_detach(step->seg);
 	step->seg = NULL;
 	step->run = NULL;
