@@ -173,14 +173,18 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 	/* the run's role, its members and superusers; checked on every call */
 	if (!owner_has_privs(GetUserId(), spec->owner))
 	{
+		/* the name is in the segment: copied before we let it go */
+		char		owner[NAMEDATALEN];
+
+		strlcpy(owner, spec->owner, sizeof(owner));
 		txlog_release();
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to read the transaction log of run " INT64_FORMAT " of role \"%s\"",
-						run_id, spec->owner),
+						run_id, owner),
 				 errdetail("A run's per-transaction records are read by its role, the roles that have its privileges, and superusers."),
 				 errhint("Read the run's figures in pgbenchx.runs and pgbenchx.samples, or ask role \"%s\" for its log.",
-						 spec->owner)));
+						 owner)));
 	}
 
 	copy = palloc(sizeof(TxLogRecord) * RUN_TXLOG_RING);
