@@ -92,7 +92,7 @@ typedef struct RunKnobs
  * reached n + RUN_TXLOG_RING the slot may hold a later record, and record n
  * is lost to that reader, who sees the gap in the numbers.
  */
-#define RUN_TXLOG_RING			65536	/* records per driver: 2.5 MB */
+#define RUN_TXLOG_RING			65536	/* records per driver: 3 MB */
 
 typedef enum TxLogStatus
 {
@@ -110,6 +110,7 @@ typedef struct TxLogRecord
 	int64		lag_usec;		/* -R: schedule lag; -1 without -R */
 	int64		transaction_no; /* in its client, from 0 */
 	int32		client;			/* global client number */
+	int32		retries;		/* tries - 1 */
 	int16		script;			/* index in the mix */
 	int16		status;			/* TxLogStatus */
 } TxLogRecord;

@@ -266,6 +266,7 @@ driver_log_transaction(DriverRun *dr, DriverClient *c, TimestampTz now,
 	r->lag_usec = c->lag_usec;
 	r->transaction_no = c->ntx;
 	r->client = c->id;
+	r->retries = Max(c->tries - 1, 0);
 	r->script = (int16) Max(script_client_selected(c->sc), 0);
 	r->status = (int16) status;
 	pg_write_barrier();

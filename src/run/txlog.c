@@ -46,7 +46,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_transaction_log);
 static dsm_segment *txlog_seg = NULL;
 static int64 txlog_run_id = 0;
 
-#define TXLOG_COLUMNS 10
+#define TXLOG_COLUMNS 11
 
 static void
 txlog_release(void)
@@ -229,10 +229,11 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 			values[6] = Int64GetDatum(r->end_usec);
 			values[7] = Int64GetDatum(r->lag_usec);
 			nulls[7] = r->lag_usec < 0;
-			values[8] = CStringGetTextDatum(txlog_status_name(r->status));
-			values[9] = BoolGetDatum(false);
+			values[8] = Int32GetDatum(r->retries);
+			values[9] = CStringGetTextDatum(txlog_status_name(r->status));
+			values[10] = BoolGetDatum(false);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-			pfree(DatumGetPointer(values[8]));
+			pfree(DatumGetPointer(values[9]));
 		}
 
 		/* the driver's mark: what it has written so far, and whether it is done */
@@ -241,8 +242,8 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 		nulls[0] = false;
 		values[1] = Int64GetDatum((int64) w0);
 		nulls[1] = false;
-		values[9] = BoolGetDatum(done);
-		nulls[9] = false;
+		values[10] = BoolGetDatum(done);
+		nulls[10] = false;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		if (!done)
 			all_done = false;

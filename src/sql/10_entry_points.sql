@@ -404,7 +404,8 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1;
 -- lost, seen as a gap in seq), then one row with client_id NULL whose seq is
 -- the count the driver has written so far (the next call's since) and done
 -- whether it has finished.  end_time_us is the end in microseconds since the
--- Unix epoch; status ok, serialization, deadlock, skipped or failed.  None
+-- Unix epoch; retries the transaction's tries - 1; status ok,
+-- serialization, deadlock, skipped or failed.  None
 -- when the run has no live step logging transactions.  The session keeps the
 -- step's shared memory until it has read every record, or asks for another
 -- run.  Read by the run's role, its members and superusers.
@@ -412,7 +413,7 @@ CREATE OR REPLACE FUNCTION pgbenchx.transaction_log(
     run_id bigint, since bigint[] DEFAULT NULL,
     OUT driver int, OUT seq bigint, OUT client_id int, OUT transaction_no bigint,
     OUT script_no int, OUT latency_us bigint, OUT end_time_us bigint,
-    OUT schedule_lag_us bigint, OUT status text, OUT done boolean)
+    OUT schedule_lag_us bigint, OUT retries int, OUT status text, OUT done boolean)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_transaction_log'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
