@@ -210,10 +210,15 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 			from = w0 - RUN_TXLOG_RING;
 		for (uint64 n = from; n < w0; n++)
 			copy[n - from] = ring->records[n % RUN_TXLOG_RING];
-		/* a record the driver may have overwritten while we copied is lost */
+		/*
+		 * A record the driver may have overwritten while we copied is lost:
+		 * up to w1 - RING, and the one under w1's slot unless it is done
+		 */
 		pg_read_barrier();
 		w1 = pg_atomic_read_u64(&ring->written);
-		first = w1 >= RUN_TXLOG_RING ? Max(from, w1 - RUN_TXLOG_RING + 1) : from;
+		first = from;
+		if (w1 >= RUN_TXLOG_RING)
+			first = Max(from, w1 - RUN_TXLOG_RING + (done ? 0 : 1));
 
 		memset(nulls, 0, sizeof(nulls));
 		for (uint64 n = first; n < w0; n++)

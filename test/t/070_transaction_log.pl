@@ -5,7 +5,10 @@
 # (nothing lost: the seqs are contiguous, the marks' counts match), one per
 # transaction that runs counts, their latencies average to runs'
 # latency_avg_ms, each client's transaction numbers run from 0; with
-# sampling_rate 0.5 about half of them (loose bounds).  A runner reads its
+# sampling_rate 0.5 about half of them (loose bounds).  A reader that
+# reads nothing while a run of a \\set-only script writes millions of
+# records gets exactly the ring's last 65536, the older ones counted lost by
+# the gap in seq, and the run loses nothing.  A runner reads its
 # own run's records and not another role's (an error naming the role), nor
 # a superuser's.  Bad values are refused.  Short runs (1-2 s), scale 1.
 use strict;
@@ -133,6 +136,40 @@ BEGIN
 END \$\$;
 SELECT count(*) > 0 AND bool_and(schedule_lag_us IS NOT NULL AND schedule_lag_us >= 0) FROM got WHERE client_id IS NOT NULL});
 is($lags, 't', 'with a rate every record has its schedule lag');
+
+# --- a reader that falls behind: it attaches while the run measures, then
+# reads nothing until every driver is done; what it gets then is the ring's
+# last records, the older ones lost (a gap in seq), whatever the rate was.
+# A script of one \\set: transactions without a round trip, far more in
+# 2 s than the ring holds
+q1(q{SELECT pgbenchx.add_script('noop', E'\\\\set x 1\n')});
+$id = q1("SELECT run_bench(1, 2, 'noop', jobs => 1, vacuum => false, checkpoint => false, log_transactions => true)");
+my $late = q1(qq{
+DO \$\$
+BEGIN
+  LOOP
+    EXIT WHEN (SELECT coalesce(bool_or(phase = 'measuring'), false) FROM pgbenchx.progress WHERE run_id = $id)
+           OR (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+  PERFORM count(*) FROM pgbenchx.transaction_log($id);
+  LOOP
+    EXIT WHEN (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END \$\$;
+CREATE TEMP TABLE late AS SELECT * FROM pgbenchx.transaction_log($id, '{0}');
+SELECT (SELECT count(*) FROM late WHERE client_id IS NOT NULL),
+       (SELECT seq FROM late WHERE client_id IS NULL),
+       (SELECT coalesce(min(seq), 0) FROM late WHERE client_id IS NOT NULL),
+       (SELECT transactions FROM pgbenchx.runs WHERE run_id = $id)});
+my ($got, $wrote, $first, $ran) = split /\|/, $late;
+is($wrote, $ran, 'the driver wrote a record per transaction');
+cmp_ok($wrote, '>', 65536, "more records written than the ring holds ($wrote)");
+is($got, '65536', "a late reader gets the ring's last 65536 records");
+is($first, $wrote - $got, 'the records lost are the oldest: the seqs start after the gap');
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'completed' AND samples_lost = 0"), '1',
+	'the run itself lost nothing');
 
 # --- who may read: runner A's run, read by B (refused) and by A
 my ($ret, $out, $err) = as_role('runner_a',
