@@ -237,6 +237,9 @@ typedef struct RunShared
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
+	/* log_transactions: sessions that attached to read the log (txlog.c) */
+	pg_atomic_uint32 txlog_readers;
+
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
 

@@ -677,6 +677,26 @@ coordinator_jobs(const RunSpec *spec, int clients)
 }
 
 /*
+ * log_transactions: the run's last records stay readable until a session
+ * has attached to read them (txlog.c), or COORDINATOR_TXLOG_WAIT_MS have
+ * passed since the run's row was final, or a cancel.  The drivers are done:
+ * this delays only the next step and the coordinator's exit.
+ */
+#define COORDINATOR_TXLOG_WAIT_MS	5000
+
+static void
+coordinator_wait_txlog_reader(CoordinatorStep *step)
+{
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   COORDINATOR_TXLOG_WAIT_MS);
+
+	while (pg_atomic_read_u32(&step->run->txlog_readers) == 0 &&
+		   !coordinator_cancel_requested &&
+		   GetCurrentTimestamp() < deadline)
+		coordinator_wait_latch(20);
+}
+
+/*
  * Setup: the step's DSM segment, laid out with shm_toc (run_spec.h): the
  * header with each driver's share of the clients, the run's spec and
  * payload as launch built them, and the drivers' CommandStats.
@@ -740,6 +760,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	run->knobs = spec->knobs;
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
+	pg_atomic_init_u32(&run->txlog_readers, 0);
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -1252,7 +1273,13 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = 0;
 	progress_step_done();
 
-	/* a reader attached keeps the segment until it has read the last records */
+	/*
+	 * A reader attached keeps the segment until it has read the last
+	 * records; a run shorter than the reader's first look (pgbenchx -l
+	 * looks every 200 ms) waits for one, at most COORDINATOR_TXLOG_WAIT_MS.
+	 */
+	if (spec->knobs.log_transactions)
+		coordinator_wait_txlog_reader(step);
 	progress_step_segment(0);
 	dsm_detach(step->seg);
 	step->seg = NULL;

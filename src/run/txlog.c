@@ -45,6 +45,8 @@ PG_FUNCTION_INFO_V1(pgbenchx_transaction_log);
 /* the one segment this session keeps, and its run */
 static dsm_segment *txlog_seg = NULL;
 static int64 txlog_run_id = 0;
+/* whether this session has told the coordinator it reads (txlog_readers) */
+static bool txlog_counted = false;
 
 #define TXLOG_COLUMNS 11
 
@@ -55,6 +57,7 @@ txlog_release(void)
 		dsm_detach(txlog_seg);
 	txlog_seg = NULL;
 	txlog_run_id = 0;
+	txlog_counted = false;
 }
 
 /*
@@ -185,6 +188,16 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 				 errdetail("A run's per-transaction records are read by its role, the roles that have its privileges, and superusers."),
 				 errhint("Read the run's figures in pgbenchx.runs and pgbenchx.samples, or ask role \"%s\" for its log.",
 						 owner)));
+	}
+
+	/*
+	 * A reader allowed to read is attached: the coordinator, which waits for
+	 * one after a logged run (coordinator.c), may let the segment go
+	 */
+	if (!txlog_counted)
+	{
+		pg_atomic_fetch_add_u32(&run->txlog_readers, 1);
+		txlog_counted = true;
 	}
 
 	copy = palloc(sizeof(TxLogRecord) * RUN_TXLOG_RING);

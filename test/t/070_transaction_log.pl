@@ -111,6 +111,14 @@ is($sane, 't', 'end times within the run, script 0, no lag without a rate');
 is(q1("SELECT count(*) FROM pgbenchx.transaction_log($id)"), '0',
 	'after the run, a new session finds no records (the segment is gone)');
 
+# --- a run over before its reader's first look: the coordinator keeps its
+# records until a reader has attached
+$id = q1("SELECT run_bench(1, NULL, 'select-only', transactions => 10, vacuum => false, checkpoint => false, log_transactions => true)");
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+  or die 'the run never ended';
+is(q1("SELECT count(*) FILTER (WHERE status = 'ok') || ' ' || bool_and(done) FILTER (WHERE client_id IS NULL) FROM pgbenchx.transaction_log($id)"),
+	'10 true', 'a 10-transaction run read after its row was final: all 10 records');
+
 # --- sampling_rate 0.5: about half
 $id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5)");
 ($n, $marks) = read_log($id);
