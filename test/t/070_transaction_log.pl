@@ -41,6 +41,10 @@ my %pw = (runner_a => 'a-secret', runner_b => 'b-secret');
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
+# the last run's coordinator gone (its row is final before it exits): the
+# next run is not refused as one in progress
+sub idle { nothing_left($node) or die 'a run is still going'; }
+
 sub as_role
 {
 	my ($role, $sql) = @_;
@@ -113,6 +117,7 @@ is(q1("SELECT count(*) FROM pgbenchx.transaction_log($id)"), '0',
 
 # --- a run over before its reader's first look: the coordinator keeps its
 # records until a reader has attached
+idle();
 $id = q1("SELECT run_bench(1, NULL, 'select-only', transactions => 10, vacuum => false, checkpoint => false, log_transactions => true)");
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
   or die 'the run never ended';
@@ -120,6 +125,7 @@ is(q1("SELECT count(*) FILTER (WHERE status = 'ok') || ' ' || bool_and(done) FIL
 	'10 true', 'a 10-transaction run read after its row was final: all 10 records');
 
 # --- sampling_rate 0.5: about half
+idle();
 $id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5)");
 ($n, $marks) = read_log($id);
 $tx = q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id");
@@ -127,6 +133,7 @@ is($n, $marks, 'sampled: nothing lost');
 ok($n > 0.3 * $tx && $n < 0.7 * $tx, "sampling_rate 0.5 logged $n of $tx transactions");
 
 # --- with a rate: the schedule lag is there
+idle();
 $id = q1("SELECT run_bench(2, 1, 'select-only', vacuum => false, checkpoint => false, rate => 200, log_transactions => true)");
 my $lags = q1(qq{
 CREATE TEMP TABLE got AS SELECT * FROM pgbenchx.transaction_log(0) LIMIT 0;
@@ -151,6 +158,7 @@ is($lags, 't', 'with a rate every record has its schedule lag');
 # A script of one \\set: transactions without a round trip, far more in
 # 2 s than the ring holds
 q1(q{SELECT pgbenchx.add_script('noop', E'\\\\set x 1\n')});
+idle();
 $id = q1("SELECT run_bench(1, 2, 'noop', jobs => 1, vacuum => false, checkpoint => false, log_transactions => true)");
 my $late = q1(qq{
 DO \$\$
@@ -180,6 +188,7 @@ is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'compl
 	'the run itself lost nothing');
 
 # --- who may read: runner A's run, read by B (refused) and by A
+idle();
 my ($ret, $out, $err) = as_role('runner_a',
 	"SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret', log_transactions => true)");
 is($ret, 0, 'runner A starts a logged run') or diag($err);
@@ -194,6 +203,7 @@ cmp_ok($n, '>', 0, 'runner A reads its own records');
 is($n, $marks, "A's reader lost nothing");
 
 # a superuser's live run: not for a runner
+idle();
 $id = q1("SELECT run_bench(1, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true)");
 $node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
   or die 'the run never measured';
@@ -204,6 +214,7 @@ $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.ru
   or die 'the run never ended';
 
 # --- bad input, refused before anything starts
+idle();
 ($ret, $out, $err) = $node->psql('postgres',
 	"SELECT run_bench(1, 1, 'select-only', log_transactions => true, sampling_rate => 0)");
 like($err, qr/invalid sampling rate: 0/, 'sampling_rate 0 is refused');
