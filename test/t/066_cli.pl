@@ -223,6 +223,26 @@ foreach my $prog ($pgbench, $cli)
 	ok(@lines > 0 && @bad == 0, '-l -R --max-tries 2: schedule_lag and retries appended, as pgbench') or diag(join "\n", @bad[0 .. 4]);
 }
 
+# a client that cannot keep up: a \set-only script runs millions of
+# transactions a second, far more than a ring (65536) per 200 ms pull; the
+# oldest records are lost, said in a warning, and the run is fine (exit 0):
+# the lines written and the records lost make the transactions processed
+{
+	my $noop = $node->basedir . '/noop.sql';
+	open(my $nf, '>', $noop) or die "$noop: $!";
+	print $nf "\\set x 1\n";
+	close $nf;
+	my ($rc, $out, $err) = run($cli, '-c', '1', '-j', '1', '-T', '1', '-f', $noop, '-l',
+		'--log-prefix', "$logdir/behind", $db);
+	is($rc, 0, '-l behind a \\set-only run: exit 0') or diag($err);
+	my ($lost, $written) = $err =~ /^pgbenchx: warning: (\d+) of (\d+) per-transaction log records of run \d+ were lost: /m;
+	ok(defined $lost && $lost > 0, '-l behind: the records lost are said') or diag($err);
+	my @lines = map { split /\n/, slurp_file($_) } glob("$logdir/behind.*");
+	my ($n) = $out =~ /^number of transactions actually processed: (\d+)$/m;
+	is(scalar(@lines) + ($lost // 0), $n, '-l behind: lines written and records lost make the transactions processed');
+	is($written, $n, '-l behind: the drivers wrote a record per transaction');
+}
+
 # --failures-detailed: pgbench's two lines after the failed line
 foreach my $prog ($pgbench, $cli)
 {
