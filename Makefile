@@ -42,6 +42,7 @@ OBJS = \
 	src/run/coordinator.o \
 	src/run/driver.o \
 	src/run/progress.o \
+	src/run/txlog.o \
 	src/run/wait.o \
 	src/run/startup.o \
 	src/fleet/fleet.o \

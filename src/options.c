@@ -151,6 +151,17 @@ pgbx_check_rate(const PgbxValue *v)
 }
 
 static void
+pgbx_check_sampling_rate(const PgbxValue *v)
+{
+	if (!(v->f8 > 0 && v->f8 <= 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sampling rate: %g", v->f8),
+				 errdetail("sampling_rate is the share of the transactions that log_transactions logs, as pgbench's --sampling-rate."),
+				 errhint("Pass a sampling rate greater than 0 and at most 1.")));
+}
+
+static void
 pgbx_check_latency_limit(const PgbxValue *v)
 {
 	if (!(v->f8 > 0 && v->f8 <= PGBX_MAX_LATENCY_LIMIT_MS))

@@ -108,6 +108,7 @@ typedef struct
 	const char *label, *sweep, *repeats;
 	/* pgbench's logging options: checked as pgbench checks them, then refused */
 	bool		log;
+	bool		failures_detailed;
 	const char *sampling_rate, *agg_interval, *log_prefix;
 	int			refused;		/* the first refused option's index in refusals, or -1 */
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
@@ -410,7 +411,7 @@ usage(void)
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
 		   "  -j, --jobs=NUM           number of driver workers (default: 1)\n"
-		   "  -l, --log                write pgbench's aggregated log (with --aggregate-interval)\n"
+		   "  -l, --log                write transaction times to log file\n"
 		   "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
 		   "  -M, --protocol=simple|extended|prepared\n"
 		   "                           protocol for submitting queries (default: simple)\n"
@@ -422,10 +423,12 @@ usage(void)
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
 		   "  --aggregate-interval=NUM aggregate data over NUM seconds (from the stored samples)\n"
+		   "  --failures-detailed      report the failures grouped by basic types\n"
 		   "  --log-prefix=PREFIX      prefix for the log file (default: \"pgbench_log\")\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --progress-timestamp     use Unix epoch timestamps for progress\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n"
 		   "  --show-script=NAME       show builtin (or registered) script code, then exit\n"
 		   "  --verbose-errors         accepted (the clients' errors are in the server's log)\n"
 		   "\nBeyond pgbench:\n"
@@ -434,8 +437,7 @@ usage(void)
 		   "  --label=TEXT             free text kept with the run\n"
 		   "  --tag=KEY=VALUE          a tag kept with the run (repeatable)\n"
 		   "\nRefused, with the reason (see docs/cli.md):\n"
-		   "  -l without --aggregate-interval, --sampling-rate, -v (but with -n),\n"
-		   "  --failures-detailed\n"
+		   "  -v (but with -n)\n"
 		   "\nCommon options:\n"
 		   "  -d, --debug              accepted, prints nothing more\n"
 		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
@@ -482,10 +484,6 @@ check_init_steps(Options *o, const char *steps)
 	o->bad_steps = true;		/* refused in -i mode, after pgbench's checks */
 }
 
-#define LOGS_NOT_YET "per-transaction logs (-l without --aggregate-interval, --sampling-rate) " \
-	"are not written yet: -l --aggregate-interval=N writes pgbench's aggregated log from the " \
-	"per-second results in pgbenchx.samples"
-
 /* the options pgbenchx refuses (their getopt codes below), with the reason */
 static const struct
 {
@@ -493,12 +491,9 @@ static const struct
 	const char *option;
 	const char *reason;
 }			refusals[] = {
-	{4, "--sampling-rate", LOGS_NOT_YET},
 	{'v', "-v/--vacuum-all",
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
-	{13, "--failures-detailed",
-	"not yet: the failures by kind are in pgbenchx.runs (serialization_failures, deadlock_failures)"},
 };
 
 /*
@@ -784,8 +779,10 @@ parse_options(int argc, char **argv, Options *o)
 				/* as pgbench: the script shown, nothing else done (main) */
 				o->show_script = script_option(optarg, true, &o->total_weight);
 				break;
-			case 'v':
 			case 13:
+				o->failures_detailed = true;
+				break;
+			case 'v':
 				break;
 			case 15:
 				/* accepted: pgbenchx prints no client's error message, verbose or not */
@@ -867,13 +864,14 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--repeats is allowed only with --sweep");
 	if (o->refused >= 0 && !(o->vacuum_all && o->no_vacuum && refusals[o->refused].code == 'v'))
 		refuse(refusals[o->refused].option, refusals[o->refused].reason);
-	if (o->log && !o->agg_interval)
-		refuse("-l/--log", LOGS_NOT_YET);
-	if (o->log && (o->rate || o->latency_limit || (o->max_tries && atoi(o->max_tries) != 1)))
+	if (o->log && o->agg_interval && (o->rate || o->latency_limit || (o->max_tries && atoi(o->max_tries) != 1)))
 		refuse("-l/--log",
 			   "not with -R, -L or --max-tries: the aggregated log's lag, skipped and retry fields are not stored per second");
+	if (o->log && o->agg_interval && o->failures_detailed)
+		refuse("-l/--log",
+			   "not --aggregate-interval with --failures-detailed: the failures by kind are not stored per second");
 	if (o->log && o->sweep)
-		refuse("-l/--log", "not with --sweep: the aggregated log is written for one run");
+		refuse("-l/--log", "not with --sweep: the log is written for one run");
 }
 
 static bool set_search_path(PGconn *conn, const char *path);
@@ -1158,6 +1156,42 @@ file_line(const char *line, const Options *o)
  * measures both): without -P, -R or -L pgbench prints no "latency stddev",
  * and without -r no statement latencies.
  */
+/*
+ * --failures-detailed: pgbench's two lines of the run's failures by kind,
+ * each as a share of all its transactions (successful, skipped and failed),
+ * from runs.serialization_failures and deadlock_failures.  (pgbench also
+ * splits each script's failures; pgbenchx keeps a script's failures
+ * without their kind, so its per-script blocks say only "failed".)
+ */
+static void
+print_failures_detailed(PGconn *conn, const char *id)
+{
+	const char *params[1] = {id};
+	PGresult   *res = query(conn,
+							"SELECT coalesce(serialization_failures, 0), coalesce(deadlock_failures, 0),"
+							"       coalesce(transactions, 0) + coalesce(skipped, 0) + coalesce(failed, 0)"
+							" FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
+
+	if (PQntuples(res) == 1)
+	{
+		double		total = atof(PQgetvalue(res, 0, 2));
+		double		ser = atof(PQgetvalue(res, 0, 0));
+		double		dl = atof(PQgetvalue(res, 0, 1));
+
+		if (total > 0)
+		{
+			printf("number of serialization failures: %s (%.3f%%)\n", PQgetvalue(res, 0, 0), 100.0 * ser / total);
+			printf("number of deadlock failures: %s (%.3f%%)\n", PQgetvalue(res, 0, 1), 100.0 * dl / total);
+		}
+		else
+		{
+			printf("number of serialization failures: %s (NaN%%)\n", PQgetvalue(res, 0, 0));
+			printf("number of deadlock failures: %s (NaN%%)\n", PQgetvalue(res, 0, 1));
+		}
+	}
+	PQclear(res);
+}
+
 static void
 print_report(PGconn *conn, const char *id, const Options *o)
 {
@@ -1199,6 +1233,9 @@ print_report(PGconn *conn, const char *id, const Options *o)
 			}
 		}
 		printf("%s\n", line);
+		/* --failures-detailed: pgbench's split of the failures, after their line */
+		if (o->failures_detailed && strncmp(line, "number of failed transactions: ", 31) == 0)
+			print_failures_detailed(conn, id);
 	}
 	fflush(stdout);
 	free(text);
@@ -1297,6 +1334,156 @@ cancel_and_exit(PGconn *conn, const char *id, bool sweep)
 }
 
 /*
+ * -l without --aggregate-interval: pgbench's per-transaction log, from the
+ * records the run's drivers write into their rings in the server's shared
+ * memory (run_bench's log_transactions), pulled with
+ * pgbenchx.transaction_log every time follow() looks at the run (200 ms)
+ * and once more after the run's row is final.  Driver k is pgbench's thread
+ * k (the same share of the clients): its lines go to PREFIX.PID, or
+ * PREFIX.PID.k for k >= 1, as pgbench names its files.  A driver never
+ * waits for this program: when it falls behind by more than a ring (65536
+ * records per driver), the oldest records are lost, counted, and said in a
+ * warning at the end; the run itself is complete.  Memory: one call's rows
+ * (at most a ring per driver), written out before the next.
+ */
+#define TXLOG_MAX_FILES 1024
+
+typedef struct TxLog
+{
+	bool		on;
+	int			ndrivers;		/* seen so far */
+	long long	since[TXLOG_MAX_FILES];	/* per driver: the next record's seq */
+	long long	received;
+	long long	written;		/* what the drivers said they wrote */
+	bool		done;			/* every driver said it was done */
+	FILE	   *files[TXLOG_MAX_FILES];
+	bool		failed;			/* a file could not be opened or written */
+} TxLog;
+
+static TxLog txlog;
+
+static FILE *
+txlog_file(const Options *o, int d)
+{
+	char		path[1024];
+
+	if (d < 0 || d >= TXLOG_MAX_FILES)
+		return NULL;
+	if (txlog.files[d] != NULL || txlog.failed)
+		return txlog.files[d];
+	if (d == 0)
+		snprintf(path, sizeof(path), "%s.%d", o->log_prefix ? o->log_prefix : "pgbench_log", (int) getpid());
+	else
+		snprintf(path, sizeof(path), "%s.%d.%d", o->log_prefix ? o->log_prefix : "pgbench_log", (int) getpid(), d);
+	txlog.files[d] = fopen(path, "w");
+	if (txlog.files[d] == NULL)
+	{
+		fprintf(stderr, "%s: error: could not open logfile \"%s\": %s\n", progname, path, strerror(errno));
+		txlog.failed = true;
+	}
+	return txlog.files[d];
+}
+
+/* one pull: the new records of every driver, written out; the marks kept */
+static void
+txlog_poll(PGconn *conn, const char *id, const Options *o)
+{
+	Buf			since = {0};
+	const char *params[2];
+	PGresult   *res;
+	long long	written = 0;
+	bool		done = true;
+	int			marks = 0;
+
+	buf_append(&since, "{");
+	for (int d = 0; d < txlog.ndrivers; d++)
+		buf_append(&since, "%s%lld", d ? "," : "", txlog.since[d]);
+	buf_append(&since, "}");
+	params[0] = id;
+	params[1] = since.data;
+	res = query(conn,
+				"SELECT driver, seq, client_id, transaction_no, script_no, latency_us, end_time_us,"
+				"       schedule_lag_us, retries, status, done"
+				" FROM pgbenchx.transaction_log($1::bigint, $2::bigint[])", 2, params);
+	free(since.data);
+	for (int i = 0; i < PQntuples(res); i++)
+	{
+		int			d = atoi(PQgetvalue(res, i, 0));
+		FILE	   *f;
+
+		if (d < 0 || d >= TXLOG_MAX_FILES)
+			continue;
+		if (d >= txlog.ndrivers)
+			txlog.ndrivers = d + 1;
+		if (PQgetisnull(res, i, 2))
+		{
+			/* the driver's mark: what it wrote so far, whether it is done */
+			txlog.since[d] = atoll(PQgetvalue(res, i, 1));
+			written += txlog.since[d];
+			done = done && strcmp(PQgetvalue(res, i, 10), "t") == 0;
+			marks++;
+			(void) txlog_file(o, d);
+			continue;
+		}
+		txlog.received++;
+		f = txlog_file(o, d);
+		if (f == NULL)
+			continue;
+		{
+			const char *status = PQgetvalue(res, i, 9);
+			long long	end = atoll(PQgetvalue(res, i, 6));
+
+			/* pgbench's line: client_id transaction_no time script_no time_epoch time_us */
+			fprintf(f, "%s %lld ", PQgetvalue(res, i, 2), atoll(PQgetvalue(res, i, 3)) + 1);
+			if (strcmp(status, "ok") == 0)
+				fprintf(f, "%s", PQgetvalue(res, i, 5));
+			else if (strcmp(status, "skipped") == 0 || o->failures_detailed)
+				fprintf(f, "%s", status);
+			else
+				fprintf(f, "failed");
+			fprintf(f, " %s %lld %lld", PQgetvalue(res, i, 4), end / 1000000, end % 1000000);
+			if (o->rate)
+				fprintf(f, " %s", PQgetisnull(res, i, 7) ? "0" : PQgetvalue(res, i, 7));
+			if (o->max_tries && atoi(o->max_tries) != 1)
+				fprintf(f, " %s", PQgetvalue(res, i, 8));
+			fprintf(f, "\n");
+		}
+	}
+	PQclear(res);
+	if (marks > 0)
+	{
+		txlog.written = written;
+		txlog.done = done;
+	}
+}
+
+/* the end: the files closed, what was lost said; 0, or 1 when a file failed */
+static int
+txlog_finish(const Options *o, const char *id)
+{
+	int			code = 0;
+
+	/* pgbench opens thread 0's file whatever happens */
+	(void) txlog_file(o, 0);
+	for (int d = 0; d < TXLOG_MAX_FILES; d++)
+		if (txlog.files[d] != NULL && fclose(txlog.files[d]) != 0)
+		{
+			fprintf(stderr, "%s: error: could not write the log of driver %d: %s\n", progname, d, strerror(errno));
+			code = 1;
+		}
+	if (txlog.failed)
+		code = 1;
+	if (txlog.ndrivers == 0)
+		fprintf(stderr, "%s: warning: the per-transaction log of run %s is empty: the run ended before its records could be read\n",
+				progname, id);
+	else if (txlog.written > txlog.received)
+		fprintf(stderr, "%s: warning: %lld of %lld per-transaction log records of run %s were lost: "
+				"they were not read before the drivers' rings (65536 records each) wrapped; the run's results are complete\n",
+				progname, txlog.written - txlog.received, txlog.written, id);
+	return code;
+}
+
+/*
  * Follows a run (or each run of a sweep) to its end, printing progress and
  * each finished run's report and id; returns the exit code.
  */
@@ -1328,6 +1515,9 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			code = 2;
 		}
 		PQclear(res);
+		/* -l: the records so far; after the final row, the last ones */
+		if (txlog.on)
+			txlog_poll(conn, id, o);
 
 		/* then the runs that ended since the last look, in order */
 		params[1] = lastbuf;
@@ -1409,7 +1599,8 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
  * max_latency are the latency histograms' (bucket midpoints and bounds:
  * within the histograms' 0.78%).  The lag, skipped, retry and failure kind
  * fields are 0, as pgbench prints them without -R, -L, --max-tries and
- * --failures-detailed (refused with -l).  Returns 0, or 1 after saying why.
+ * --failures-detailed (refused with --aggregate-interval).  Returns 0, or 1
+ * after saying why.
  */
 static int
 write_aggregate_log(PGconn *conn, const char *id, const Options *o)
@@ -1535,6 +1726,12 @@ run_bench(PGconn *conn, const Options *o)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
 	call_add(&c, "conninfo", "text", clients_conninfo(conn));
+	if (o->log && !o->agg_interval)
+	{
+		txlog.on = true;
+		call_add(&c, "log_transactions", "boolean", "true");
+		call_add(&c, "sampling_rate", "float8", o->sampling_rate);
+	}
 
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)
@@ -1545,7 +1742,9 @@ run_bench(PGconn *conn, const Options *o)
 	id = strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);
 	code = follow(conn, id, sweep, o);
-	if (o->log && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)
+	if (txlog.on && !interrupted && txlog_finish(o, id) != 0 && code == 0)
+		code = 1;
+	else if (o->log && !txlog.on && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)
 		code = 1;
 	free(id);
 	return code;

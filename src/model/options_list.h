@@ -75,6 +75,9 @@ PGBX_OPTION(latency_limit, "latency_limit", FLOAT8, PGBX_RUNS | PGBX_EXPERIMENT 
 PGBX_OPTION(max_tries, "max_tries", INT4, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, "1", false, NULL, o.max_tries, PGBX_NO_FLAG, pgbx_check_max_tries, SENT)
 PGBX_OPTION(connect_per_transaction, "connect_per_transaction", BOOL, PGBX_RUNS | PGBX_EXPERIMENT | PGBX_PART, false, "false", false, NULL, o.connect_per_transaction, PGBX_NO_FLAG, NULL, SENT)
 PGBX_OPTION(tags, "tags", JSONB, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, NULL, true, NULL, o.tags, PGBX_NO_FLAG, NULL, SENT)
+/* run_bench's per-transaction log (issue 24, pgbenchx -l): refused with generators (their drivers are elsewhere) */
+PGBX_OPTION(log_transactions, "log_transactions", BOOL, PGBX_BENCH, false, "false", false, NULL, o.log_transactions, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(sampling_rate, "sampling_rate", FLOAT8, PGBX_BENCH, false, "1", false, NULL, o.sampling_rate, PGBX_NO_FLAG, pgbx_check_sampling_rate, NOT_SENT)
 /* the steps are the recorder's: each part is one run */
 PGBX_OPTION(repeats, "repeats", INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, o.repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
 /* refused with generators (launch.c): the parts of a run end apart */

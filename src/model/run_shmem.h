@@ -76,7 +76,50 @@ typedef struct RunKnobs
 	bool		shuffle;		/* run_replay: each client its own order */
 	bool		require_password;	/* a non-superuser's run: every client
 									 * login must have used the password */
+	bool		log_transactions;	/* each transaction into its driver's
+									 * TxLogRing (pgbenchx.transaction_log) */
+	double		sampling_rate;	/* of those, this share (pgbench's
+								 * --sampling-rate); 1: all */
 } RunKnobs;
+
+/*
+ * The per-transaction log (issue 24, pgbenchx -l): with log_transactions,
+ * the step segment holds one TxLogRing per driver (RUN_SPEC_KEY_TXLOG).  A
+ * driver writes record n in slot n % RUN_TXLOG_RING, then (write barrier)
+ * publishes n + 1 in written, and (another barrier) only then writes the
+ * next one: as the per-second ring, it never waits for a reader.  A reader
+ * (txlog.c) copies record n, then (read barrier) re-reads written: if it
+ * reached n + RUN_TXLOG_RING the slot may hold a later record, and record n
+ * is lost to that reader, who sees the gap in the numbers.
+ */
+#define RUN_TXLOG_RING			65536	/* records per driver: 3 MB */
+
+typedef enum TxLogStatus
+{
+	TXLOG_OK = 0,
+	TXLOG_SERIALIZATION,		/* failed: 40001, retries spent */
+	TXLOG_DEADLOCK,				/* failed: 40P01, retries spent */
+	TXLOG_SKIPPED,				/* -R with -L: too late to start */
+	TXLOG_FAILED				/* replay: the statement failed */
+} TxLogStatus;
+
+typedef struct TxLogRecord
+{
+	int64		end_usec;		/* Unix epoch, microseconds */
+	int64		latency_usec;	/* from the start (-R: the schedule) */
+	int64		lag_usec;		/* -R: schedule lag; -1 without -R */
+	int64		transaction_no; /* in its client, from 0 */
+	int32		client;			/* global client number */
+	int32		retries;		/* tries - 1 */
+	int16		script;			/* index in the mix */
+	int16		status;			/* TxLogStatus */
+} TxLogRecord;
+
+typedef struct TxLogRing
+{
+	pg_atomic_uint64 written;	/* records 0..written-1 have been written */
+	TxLogRecord records[RUN_TXLOG_RING];
+} TxLogRing;
 
 /* totals a driver counts beyond the per-second series */
 typedef struct DriverCounts
@@ -194,6 +237,9 @@ typedef struct RunShared
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
+	/* log_transactions: sessions that attached to read the log (txlog.c) */
+	pg_atomic_uint32 txlog_readers;
+
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
 
@@ -239,6 +285,8 @@ typedef struct RunProgress
 	double		post_s;			/* and this long after it */
 	char		cancelled_by[NAMEDATALEN];	/* the role whose pgbenchx.cancel
 											 * reached us; "" none */
+	uint32		step_segment;	/* the step's DSM handle while its drivers
+								 * may log transactions (txlog.c); 0 none */
 } RunProgress;
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

@@ -92,6 +92,8 @@ typedef struct RunConfig
 #define RUN_SPEC_KEY_CLIENT_PIDS 6	/* step segment: nclients pg_atomic_uint32, each
 									 * client's backend pid (0: not connected),
 									 * written by its driver after each connect */
+#define RUN_SPEC_KEY_TXLOG		7	/* step segment, with log_transactions: njobs
+									 * TxLogRing (run_shmem.h) */
 
 /* What a run or a sweep is: the same for each of its steps. */
 typedef struct RunSpec

@@ -677,6 +677,26 @@ coordinator_jobs(const RunSpec *spec, int clients)
 }
 
 /*
+ * log_transactions: the run's last records stay readable until a session
+ * has attached to read them (txlog.c), or COORDINATOR_TXLOG_WAIT_MS have
+ * passed since the run's row was final, or a cancel.  The drivers are done:
+ * this delays only the next step and the coordinator's exit.
+ */
+#define COORDINATOR_TXLOG_WAIT_MS	5000
+
+static void
+coordinator_wait_txlog_reader(CoordinatorStep *step)
+{
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   COORDINATOR_TXLOG_WAIT_MS);
+
+	while (pg_atomic_read_u32(&step->run->txlog_readers) == 0 &&
+		   !coordinator_cancel_requested &&
+		   GetCurrentTimestamp() < deadline)
+		coordinator_wait_latch(20);
+}
+
+/*
  * Setup: the step's DSM segment, laid out with shm_toc (run_spec.h): the
  * header with each driver's share of the clients, the run's spec and
  * payload as launch built them, and the drivers' CommandStats.
@@ -697,6 +717,11 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	shm_toc_estimate_chunk(&e, shared_size);
 	shm_toc_estimate_chunk(&e, cmdstats_size);
 	shm_toc_estimate_keys(&e, 2);
+	if (spec->knobs.log_transactions)
+	{
+		shm_toc_estimate_chunk(&e, sizeof(TxLogRing) * njobs);
+		shm_toc_estimate_keys(&e, 1);
+	}
 	run_spec_estimate(&e, spec);
 	run_spec_estimate_client_pids(&e, clients);
 	size = shm_toc_estimate(&e);
@@ -708,6 +733,15 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	memset(step->cmdstats, 0, cmdstats_size);
 	shm_toc_insert(toc, RUN_SPEC_KEY_CMDSTATS, step->cmdstats);
 	step->client_pids = run_spec_store_client_pids(toc, clients);
+	if (spec->knobs.log_transactions)
+	{
+		TxLogRing  *rings = shm_toc_allocate(toc, sizeof(TxLogRing) * njobs);
+
+		/* the records are written before they are read: only the counters */
+		for (int i = 0; i < njobs; i++)
+			pg_atomic_init_u64(&rings[i].written, 0);
+		shm_toc_insert(toc, RUN_SPEC_KEY_TXLOG, rings);
+	}
 
 	run = step->run = shm_toc_allocate(toc, shared_size);
 	memset(run, 0, shared_size);
@@ -726,6 +760,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	run->knobs = spec->knobs;
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
+	pg_atomic_init_u32(&run->txlog_readers, 0);
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -1174,6 +1209,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 									step->njobs, step->njobs == 1 ? "job" : "jobs"));
 	progress_phase(RUN_PHASE_CONNECTING);
 	coordinator_setup_segment(step, spec, clients);
+	/* pgbenchx.transaction_log finds the drivers' rings through it (txlog.c) */
+	if (spec->knobs.log_transactions)
+		progress_step_segment(dsm_segment_handle(step->seg));
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
 	connected_at = GetCurrentTimestamp();
@@ -1235,6 +1273,14 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	step->run_id = 0;
 	progress_step_done();
 
+	/*
+	 * A reader attached keeps the segment until it has read the last
+	 * records; a run shorter than the reader's first look (pgbenchx -l
+	 * looks every 200 ms) waits for one, at most COORDINATOR_TXLOG_WAIT_MS.
+	 */
+	if (spec->knobs.log_transactions)
+		coordinator_wait_txlog_reader(step);
+	progress_step_segment(0);
 	dsm_detach(step->seg);
 	step->seg = NULL;
 	step->run = NULL;

@@ -147,6 +147,7 @@ typedef struct DriverClient
 	TimestampTz conn_start;
 	TimestampTz wake_at;		/* THROTTLE, SLEEP, YIELD */
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
+	int64		lag_usec;		/* -R: the transaction's schedule lag; -1 without */
 } DriverClient;
 
 typedef struct DriverRun
@@ -179,6 +180,9 @@ typedef struct DriverRun
 	double		throttle_delay_usec;
 	TimestampTz throttle_trigger;
 	char		first_error[RUN_ERROR_LEN];
+	/* log_transactions: our ring in the segment, and the sampling's draws */
+	TxLogRing  *txlog;
+	prng_state	txlog_rs;
 } DriverRun;
 
 static const char *const driver_prepared_names_prefix = "P_";
@@ -237,6 +241,40 @@ driver_publish_final(DriverRun *dr)
 	pg_atomic_write_u64(&dr->me->seconds_published, dr->cur_sec + 1);
 }
 
+/*
+ * log_transactions: one record into our ring (run_shmem.h's protocol),
+ * never waiting for its reader; with a sampling rate below 1, only that
+ * share of the transactions, drawn as pgbench draws its sample.
+ */
+static void
+driver_log_transaction(DriverRun *dr, DriverClient *c, TimestampTz now,
+					   int64 latency, TxLogStatus status)
+{
+	TxLogRing  *ring = dr->txlog;
+	uint64		n;
+	TxLogRecord *r;
+
+	if (ring == NULL)
+		return;
+	if (dr->run->knobs.sampling_rate < 1 &&
+		prng_double(&dr->txlog_rs) >= dr->run->knobs.sampling_rate)
+		return;
+	n = pg_atomic_read_u64(&ring->written);
+	r = &ring->records[n % RUN_TXLOG_RING];
+	r->end_usec = now + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC;
+	r->latency_usec = latency;
+	r->lag_usec = c->lag_usec;
+	r->transaction_no = c->ntx;
+	r->client = c->id;
+	r->retries = Max(c->tries - 1, 0);
+	r->script = (int16) Max(script_client_selected(c->sc), 0);
+	r->status = (int16) status;
+	pg_write_barrier();
+	pg_atomic_write_u64(&ring->written, n + 1);
+	/* published before the next record reuses a slot: the reader detects it */
+	pg_write_barrier();
+}
+
 /* The per-script counts of the client's chosen script (pgbench's per-script block). */
 static inline ScriptCounts *
 driver_script_counts(DriverRun *dr, DriverClient *c)
@@ -253,6 +291,11 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 	ScriptCounts *sc = driver_script_counts(dr, c);
 
 	driver_advance_seconds(dr, now);
+	driver_log_transaction(dr, c, now, Max(latency, 0),
+						   c->failure == CLIENT_FAILURE_NONE ? TXLOG_OK :
+						   c->failure == CLIENT_FAILURE_DEADLOCK ? TXLOG_DEADLOCK :
+						   c->failure == CLIENT_FAILURE_SERIALIZATION ? TXLOG_SERIALIZATION :
+						   TXLOG_FAILED);
 	if (c->failure != CLIENT_FAILURE_NONE)
 	{
 		sc->failed++;
@@ -809,6 +852,8 @@ driver_client_schedule(DriverRun *dr, DriverClient *c, TimestampTz now)
 		dr->counts->skipped++;
 		driver_script_counts(dr, c)->skipped++;
 		driver_slot(dr)->skipped++;
+		c->lag_usec = now - c->txn_scheduled;
+		driver_log_transaction(dr, c, now, 0, TXLOG_SKIPPED);
 		c->ntx++;
 		if (dr->run->transactions > 0 && c->ntx >= dr->run->transactions)
 			return false;
@@ -1415,10 +1460,12 @@ driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
 				}
 				c->tries = 1;
 				c->txn_start = now;
+				c->lag_usec = -1;
 				if (dr->run->knobs.rate > 0)
 				{
 					int64		lag = now - c->txn_scheduled;
 
+					c->lag_usec = lag;
 					/* latency counts from the schedule: no coordinated omission */
 					c->txn_start = c->txn_scheduled;
 					dr->counts->lag_count++;
@@ -2178,6 +2225,12 @@ driver_attach(DriverRun *dr, dsm_segment *seg)
 	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
 		dr->index * dr->spec->ncommands;
 	dr->client_pids = run_spec_find_client_pids(toc);
+	if (dr->run->knobs.log_transactions)
+	{
+		dr->txlog = (TxLogRing *) shm_toc_lookup(toc, RUN_SPEC_KEY_TXLOG, false) + dr->index;
+		prng_seed(&dr->txlog_rs, dr->spec->random_seed ^
+				  ((uint64) (dr->index + 1) * UINT64CONST(0xD1B54A32D192ED03)));
+	}
 	run_spec_mix(dr->spec, payload, &dr->payload);
 }
 

@@ -926,6 +926,8 @@ launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_
 	spec->knobs.replay = opts->replay;
 	spec->knobs.require_password = !superuser();
 	spec->knobs.shuffle = opts->shuffle;
+	spec->knobs.log_transactions = opts->log_transactions;
+	spec->knobs.sampling_rate = opts->sampling_rate;
 	spec->vacuum = opts->vacuum;
 	spec->checkpoint = opts->checkpoint;
 	spec->check_tpcb = opts->check_tpcb;

@@ -91,6 +91,8 @@ typedef struct LaunchOptions
 	bool		shuffle;
 	bool		check_tpcb;		/* check the TPC-B invariant over each run */
 	bool		record_system;	/* record system_samples and wait_samples */
+	bool		log_transactions;	/* run_bench: each transaction into the log ring */
+	double		sampling_rate;	/* of the transactions logged, as pgbench's --sampling-rate */
 	int			ngenerators;	/* generators: 0 if not given (issue 14) */
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;

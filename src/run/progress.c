@@ -56,7 +56,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
  * new name, not 0.3's: a struct of another size under the same name would
  * be refused while the old library's lives on in the server.
  */
-#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by)"
+#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by, step_segment)"
 #define PROGRESS_PLACES		2
 
 static RunProgress *progress_shared = NULL;
@@ -145,7 +145,48 @@ progress_start(const RunSpec *spec)
 	p->known = false;
 	p->pre_s = p->post_s = 0;
 	p->cancelled_by[0] = '\0';
+	p->step_segment = 0;
 	SpinLockRelease(&p->mutex);
+}
+
+/* the step's segment while its drivers may log transactions; 0: none (txlog.c) */
+void
+progress_step_segment(uint32 handle)
+{
+	RunProgress *p = progress_mine;
+
+	if (p == NULL)
+		return;
+	SpinLockAcquire(&p->mutex);
+	p->step_segment = handle;
+	SpinLockRelease(&p->mutex);
+}
+
+/*
+ * The step segment's handle published for run run_id by a live
+ * coordinator, 0 if none.  The segment may be gone, or the handle reused
+ * by the time the caller attaches: it checks what it finds (txlog.c).
+ */
+uint32
+progress_find_step_segment(int64 run_id)
+{
+	RunProgress *places = progress_attach();
+
+	for (int i = 0; i < PROGRESS_PLACES; i++)
+	{
+		RunProgress *p = &places[i];
+		int			pid;
+		uint32		handle = 0;
+
+		SpinLockAcquire(&p->mutex);
+		pid = p->coordinator_pid;
+		if (pid != 0 && p->run_id == run_id)
+			handle = p->step_segment;
+		SpinLockRelease(&p->mutex);
+		if (handle != 0 && owner_coordinator_alive(pid))
+			return handle;
+	}
+	return 0;
 }
 
 /* the steps of the sweep: an experiment with target_ci adds some (coordinator.c) */
@@ -250,6 +291,7 @@ progress_clear(void)
 	{
 		p->coordinator_pid = 0;
 		p->run_id = p->sweep_id = 0;
+		p->step_segment = 0;
 		p->phase = RUN_PHASE_NONE;
 	}
 	SpinLockRelease(&p->mutex);

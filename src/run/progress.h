@@ -24,6 +24,9 @@ extern void progress_measured(double fraction);
 extern void progress_step_done(void);
 extern void progress_steps(int steps);
 extern void progress_clear(void);
+/* the step's DSM segment while its drivers log transactions, 0 none; and its reader's lookup */
+extern void progress_step_segment(uint32 handle);
+extern uint32 progress_find_step_segment(int64 run_id);
 
 /* the phase as pgbenchx.progress names it; NULL for none */
 extern const char *progress_phase_name(RunPhase phase);

@@ -105,7 +105,9 @@ CREATE OR REPLACE FUNCTION run_bench(
     check_tpcb   boolean DEFAULT false,
     record_system boolean DEFAULT true,
     generators   text[] DEFAULT NULL,
-    max_clock_offset_ms float8 DEFAULT 100)
+    max_clock_offset_ms float8 DEFAULT 100,
+    log_transactions boolean DEFAULT false,
+    sampling_rate float8 DEFAULT 1)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -121,7 +123,8 @@ BEGIN
              'latency_limit', latency_limit, 'max_tries', max_tries,
              'connect_per_transaction', connect_per_transaction,
              'check_tpcb', check_tpcb, 'record_system', record_system,
-             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
+             'log_transactions', log_transactions, 'sampling_rate', sampling_rate)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -394,6 +397,26 @@ CREATE OR REPLACE FUNCTION pgbenchx.progress_state(
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_progress_state'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1;
+
+-- The per-transaction records of a live run started with log_transactions
+-- (pgbenchx -l, src/run/txlog.c): per driver, its records numbered
+-- since[driver] and after (at most the 65536 its ring holds; older ones are
+-- lost, seen as a gap in seq), then one row with client_id NULL whose seq is
+-- the count the driver has written so far (the next call's since) and done
+-- whether it has finished.  end_time_us is the end in microseconds since the
+-- Unix epoch; retries the transaction's tries - 1; status ok,
+-- serialization, deadlock, skipped or failed.  None
+-- when the run has no live step logging transactions.  The session keeps the
+-- step's shared memory until it has read every record, or asks for another
+-- run.  Read by the run's role, its members and superusers.
+CREATE OR REPLACE FUNCTION pgbenchx.transaction_log(
+    run_id bigint, since bigint[] DEFAULT NULL,
+    OUT driver int, OUT seq bigint, OUT client_id int, OUT transaction_no bigint,
+    OUT script_no int, OUT latency_us bigint, OUT end_time_us bigint,
+    OUT schedule_lag_us bigint, OUT retries int, OUT status text, OUT done boolean)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbenchx_transaction_log'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- The live state of the run in progress, from any session: phase, step
 -- and steps, and eta (the expected end of the run or of the whole sweep,

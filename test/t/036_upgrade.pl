@@ -284,7 +284,8 @@ is(q_up("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $defaults AND run_id 
 # --- pg_dump and restore across the upgrade ------------------------------------------
 $node->safe_psql('postgres', 'CREATE DATABASE from01');
 # 0.3 gave run_bench, both run_sweep and run_replay a last parameter
-# (record_system), 0.4 pgbench_init one (jobs): a dump taken before names
+# (record_system), 0.4 pgbench_init one (jobs), 0.5 run_bench two more
+# (log_transactions, sampling_rate): a dump taken before names
 # them by their old signatures in its GRANTs to runners, which fail, and
 # only those; grant_runner again gives the runner the new ones
 # (docs/upgrading.md, "Grants after a restore of an older dump").
@@ -295,7 +296,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE from01');
 		"restore the 0.1 dump (CREATE EXTENSION installs $version): no error but the old wrappers' GRANTs");
 	cmp_ok(scalar(@errors), '<=', 5, 'at most one per wrapper and pgbench_init');
 	$node->safe_psql('from01', "SELECT pgbenchx.grant_runner('runner')");
-	is($node->safe_psql('from01', q{SELECT has_function_privilege('runner', 'run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8)', 'EXECUTE')}),
+	is($node->safe_psql('from01', q{SELECT has_function_privilege('runner', 'run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8, boolean, float8)', 'EXECUTE')}),
 		't', 'grant_runner after the restore gives the runner the new run_bench');
 }
 is($node->safe_psql('from01', "SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), $version, "the restored 0.1 dump is $version");

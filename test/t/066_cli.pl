@@ -188,6 +188,70 @@ foreach my $prog ($pgbench, $cli)
 		'-l --aggregate-interval 1: consecutive interval starts');
 }
 
+# -l alone: pgbench's per-transaction log, streamed from the drivers' rings
+# while the run lasts: a file per thread (driver) named as pgbench names
+# them, pgbench 15's six fields, one line per transaction processed
+foreach my $prog ($pgbench, $cli)
+{
+	my $tag = $prog eq $cli ? 'tx' : 'txref';
+	my ($rc, $out, $err) = run($prog, '-c', '3', '-j', '2', '-T', '2', '-S', '-l', '--log-prefix', "$logdir/$tag", $db);
+	is($rc, 0, "-l with $prog") or diag($err);
+	my @files = sort glob("$logdir/$tag.*");
+	is(join(' ', map { s/^\Q$logdir\E\/$tag\.\d+//r } @files), ' .1', "-l -j 2: PREFIX.PID and PREFIX.PID.1 with $prog");
+	my @lines = map { split /\n/, slurp_file($_) } @files;
+	my @bad = grep { !/^\d+ \d+ \d+ 0 \d{10} \d+$/ } @lines;
+	is(scalar(@bad), 0, "-l: pgbench 15's six fields with $prog") or diag(join "\n", @bad[0 .. 4]);
+	my ($n) = $out =~ /^number of transactions actually processed: (\d+)$/m;
+	is(scalar(@lines), $n, "-l: a line per transaction processed with $prog");
+	unlike($err, qr/lost/, "-l: nothing lost with $prog") if $prog eq $cli;
+	my %first;
+	foreach (@lines) { my ($c, $t) = split / /; $first{$c} = $t if !defined $first{$c} || $t < $first{$c}; }
+	is(join(',', map { $first{$_} } sort keys %first), '1,1,1', "-l: each client's transactions numbered from 1 with $prog");
+}
+{
+	my ($rc, $out, $err) = run($cli, '-c', '2', '-j', '1', '-T', '2', '-S', '-l', '--sampling-rate', '0.5',
+		'--log-prefix', "$logdir/sampled", $db);
+	is($rc, 0, '-l --sampling-rate 0.5') or diag($err);
+	my @lines = map { split /\n/, slurp_file($_) } glob("$logdir/sampled.*");
+	my ($n) = $out =~ /^number of transactions actually processed: (\d+)$/m;
+	ok(@lines > 0.3 * $n && @lines < 0.7 * $n, '--sampling-rate 0.5: about half the transactions logged (' . scalar(@lines) . " of $n)");
+	($rc, $out, $err) = run($cli, '-c', '2', '-j', '1', '-T', '1', '-S', '-l', '-R', '200', '--max-tries', '2',
+		'--log-prefix', "$logdir/paced", $db);
+	is($rc, 0, '-l -R --max-tries 2') or diag($err);
+	@lines = map { split /\n/, slurp_file($_) } glob("$logdir/paced.*");
+	my @bad = grep { !/^\d+ \d+ \d+ 0 \d{10} \d+ \d+ \d+$/ } @lines;
+	ok(@lines > 0 && @bad == 0, '-l -R --max-tries 2: schedule_lag and retries appended, as pgbench') or diag(join "\n", @bad[0 .. 4]);
+}
+
+# a client that cannot keep up: a \set-only script runs millions of
+# transactions a second, far more than a ring (65536) per 200 ms pull; the
+# oldest records are lost, said in a warning, and the run is fine (exit 0):
+# the lines written and the records lost make the transactions processed
+{
+	my $noop = $node->basedir . '/noop.sql';
+	open(my $nf, '>', $noop) or die "$noop: $!";
+	print $nf "\\set x 1\n";
+	close $nf;
+	my ($rc, $out, $err) = run($cli, '-c', '1', '-j', '1', '-T', '1', '-f', $noop, '-l',
+		'--log-prefix', "$logdir/behind", $db);
+	is($rc, 0, '-l behind a \\set-only run: exit 0') or diag($err);
+	my ($lost, $written) = $err =~ /^pgbenchx: warning: (\d+) of (\d+) per-transaction log records of run \d+ were lost: /m;
+	ok(defined $lost && $lost > 0, '-l behind: the records lost are said') or diag($err);
+	my @lines = map { split /\n/, slurp_file($_) } glob("$logdir/behind.*");
+	my ($n) = $out =~ /^number of transactions actually processed: (\d+)$/m;
+	is(scalar(@lines) + ($lost // 0), $n, '-l behind: lines written and records lost make the transactions processed');
+	is($written, $n, '-l behind: the drivers wrote a record per transaction');
+}
+
+# --failures-detailed: pgbench's two lines after the failed line
+foreach my $prog ($pgbench, $cli)
+{
+	my ($rc, $out, $err) = run($prog, '-c', '1', '-t', '5', '-S', '--failures-detailed', $db);
+	is($rc, 0, "--failures-detailed with $prog") or diag($err);
+	like($out, qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)$/m,
+		"--failures-detailed: the failures by kind with $prog");
+}
+
 # the options given are the stored run's
 ($rc, $out, $err) = run($cli, '-c', '3', '-j', '1', '-t', '5', '-S', '-C', '--max-tries', '2',
 	'--random-seed', '42', '--label', 'from the cli', '--tag', 'fs=ext4', $db);
@@ -243,7 +307,8 @@ foreach my $bad ([ '--bogus' ], [ '-c', '0' ], [ '-M', 'pipelined' ], [ '-c', 'x
 	s/^\S*pgbenchx?:/PROG:/mg, s/"\S*pgbenchx? --help"/"PROG --help"/g foreach ($s_err, $x_err);
 	is($x_err, $s_err, "@$bad: pgbench's words");
 }
-foreach my $refused ([ '-l' ], [ '-l', '--sampling-rate', '0.5' ], [ '-l', '--aggregate-interval', '1', '-R', '10' ],
+foreach my $refused ([ '-l', '--sweep', '1,2' ], [ '-l', '--aggregate-interval', '1', '--failures-detailed' ],
+	[ '-l', '--aggregate-interval', '1', '-R', '10' ],
 	[ '-v' ], [ '-i', '-I', 'dtg' ])
 {
 	($rc, $out, $err) = run($cli, @$refused, $db);

@@ -1,0 +1,231 @@
+# The per-transaction log (issue 24 §2, pgbenchx -l): run_bench with
+# log_transactions writes one record per transaction into each driver's
+# ring in the run's shared memory, and pgbenchx.transaction_log reads them
+# while the run lasts.  A reader polling every 100 ms gets every record
+# (nothing lost: the seqs are contiguous, the marks' counts match), one per
+# transaction that runs counts, their latencies average to runs'
+# latency_avg_ms, each client's transaction numbers run from 0; with
+# sampling_rate 0.5 about half of them (loose bounds).  A reader that
+# reads nothing while a run of a \\set-only script writes millions of
+# records gets exactly the ring's last 65536, the older ones counted lost by
+# the gap in seq, and the run loses nothing.  A runner reads its
+# own run's records and not another role's (an error naming the role), nor
+# a superuser's.  Bad values are refused.  Short runs (1-2 s), scale 1.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use PgbenchxTest;
+
+my $node = pgbenchx_node('txlog', scale => 1,
+	conf => "password_encryption = 'scram-sha-256'\n");
+my $su = $node->safe_psql('postgres', 'SELECT current_user');
+$node->safe_psql('postgres', q{
+	CREATE ROLE runner_a LOGIN PASSWORD 'a-secret';
+	CREATE ROLE runner_b LOGIN PASSWORD 'b-secret';
+	SELECT pgbenchx.grant_runner('runner_a');
+	SELECT pgbenchx.grant_runner('runner_b');
+	GRANT SELECT ON pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history TO runner_a, runner_b;
+});
+my $hba = $node->data_dir . '/pg_hba.conf';
+open(my $fh, '>', $hba) or die;
+print $fh "local all $su trust\n";
+print $fh "local all all scram-sha-256\n";
+close $fh;
+$node->reload;
+
+my %pw = (runner_a => 'a-secret', runner_b => 'b-secret');
+
+sub q1 { return $node->safe_psql('postgres', $_[0]); }
+
+# the last run's coordinator gone (its row is final before it exits): the
+# next run is not refused as one in progress
+sub idle { nothing_left($node) or die 'a run is still going'; }
+
+sub as_role
+{
+	my ($role, $sql) = @_;
+	local $ENV{PGPASSWORD} = $pw{$role};
+	my ($stdout, $stderr);
+	my $ret = $node->psql('postgres', $sql, stdout => \$stdout, stderr => \$stderr,
+		extra_params => [ '-U', $role ]);
+	return ($ret, $stdout, $stderr);
+}
+
+# The reader: polls transaction_log every 100 ms into a temporary table
+# until the run has ended (one call after its final row), then prints the
+# checks' figures.  In one session, as pgbenchx -l reads.
+sub read_log
+{
+	my ($id, $role) = @_;
+	my $sql = qq{
+CREATE TEMP TABLE got AS SELECT * FROM pgbenchx.transaction_log(0) LIMIT 0;
+DO \$\$
+DECLARE since bigint[]; fin boolean;
+BEGIN
+  LOOP
+    SELECT status <> 'running' INTO fin FROM pgbenchx.runs WHERE run_id = $id;
+    INSERT INTO got SELECT * FROM pgbenchx.transaction_log($id, since);
+    SELECT array_agg(s ORDER BY driver) INTO since
+    FROM (SELECT driver, max(seq) s FROM got WHERE client_id IS NULL GROUP BY driver) m;
+    EXIT WHEN fin;
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END \$\$;
+SELECT (SELECT count(*) FROM got WHERE client_id IS NOT NULL),
+       (SELECT coalesce(sum(s), -1) FROM (SELECT max(seq) s FROM got WHERE client_id IS NULL GROUP BY driver) m),
+       (SELECT bool_and(d) FROM (SELECT bool_or(done) d FROM got WHERE client_id IS NULL GROUP BY driver) m),
+       (SELECT count(DISTINCT (driver, seq)) FROM got WHERE client_id IS NOT NULL),
+       (SELECT count(*) FROM got WHERE status = 'ok'),
+       (SELECT round(avg(latency_us) FILTER (WHERE status = 'ok') / 1000.0, 6) FROM got),
+       (SELECT bool_and(n = m + 1) FROM (SELECT client_id, count(*) n, max(transaction_no) m FROM got
+            WHERE client_id IS NOT NULL GROUP BY client_id) c),
+       (SELECT count(DISTINCT client_id) FROM got WHERE client_id IS NOT NULL),
+       (SELECT bool_and(end_time_us BETWEEN extract(epoch FROM r.started_at) * 1e6 - 1e6
+                                        AND extract(epoch FROM pg_catalog.now()) * 1e6
+                        AND script_no = 0 AND latency_us >= 0 AND schedule_lag_us IS NULL)
+          FROM got, pgbenchx.runs r WHERE r.run_id = $id AND client_id IS NOT NULL)
+};
+	if ($role)
+	{
+		my ($ret, $out, $err) = as_role($role, $sql);
+		die "reader failed: $err" if $ret;
+		return split /\|/, $out;
+	}
+	return split /\|/, q1($sql);
+}
+
+# --- a superuser's run, two drivers, read whole
+my $id = q1("SELECT run_bench(3, 2, 'select-only', jobs => 2, vacuum => false, checkpoint => false, log_transactions => true)");
+my ($n, $marks, $done, $distinct, $ok, $avg, $numbered, $clients, $sane) = read_log($id);
+my ($tx, $lat, $status) = split /\|/, q1("SELECT transactions, latency_avg_ms, status FROM pgbenchx.runs WHERE run_id = $id");
+is($status, 'completed', 'the logged run completed');
+cmp_ok($tx, '>', 0, 'it ran transactions');
+is($n, $marks, 'every record the drivers wrote was read: nothing lost');
+is($done, 't', 'both drivers said they were done');
+is($distinct, $n, 'each (driver, seq) once');
+is($ok, $tx, 'one ok record per transaction of runs.transactions');
+ok(abs($avg - $lat) <= 0.01 * $lat, "the records' mean latency $avg ms is runs' $lat ms within 1%");
+is($numbered, 't', "each client's transaction numbers run from 0 without a gap");
+is($clients, '3', 'the three clients logged');
+is($sane, 't', 'end times within the run, script 0, no lag without a rate');
+is(q1("SELECT count(*) FROM pgbenchx.transaction_log($id)"), '0',
+	'after the run, a new session finds no records (the segment is gone)');
+
+# --- a run over before its reader's first look: the coordinator keeps its
+# records until a reader has attached
+idle();
+$id = q1("SELECT run_bench(1, NULL, 'select-only', transactions => 10, vacuum => false, checkpoint => false, log_transactions => true)");
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+  or die 'the run never ended';
+is(q1("SELECT count(*) FILTER (WHERE status = 'ok') || ' ' || bool_and(done) FILTER (WHERE client_id IS NULL) FROM pgbenchx.transaction_log($id)"),
+	'10 true', 'a 10-transaction run read after its row was final: all 10 records');
+
+# --- sampling_rate 0.5: about half
+idle();
+$id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5)");
+($n, $marks) = read_log($id);
+$tx = q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id");
+is($n, $marks, 'sampled: nothing lost');
+ok($n > 0.3 * $tx && $n < 0.7 * $tx, "sampling_rate 0.5 logged $n of $tx transactions");
+
+# --- with a rate: the schedule lag is there
+idle();
+$id = q1("SELECT run_bench(2, 1, 'select-only', vacuum => false, checkpoint => false, rate => 200, log_transactions => true)");
+my $lags = q1(qq{
+CREATE TEMP TABLE got AS SELECT * FROM pgbenchx.transaction_log(0) LIMIT 0;
+DO \$\$
+DECLARE since bigint[]; fin boolean;
+BEGIN
+  LOOP
+    SELECT status <> 'running' INTO fin FROM pgbenchx.runs WHERE run_id = $id;
+    INSERT INTO got SELECT * FROM pgbenchx.transaction_log($id, since);
+    SELECT array_agg(s ORDER BY driver) INTO since
+    FROM (SELECT driver, max(seq) s FROM got WHERE client_id IS NULL GROUP BY driver) m;
+    EXIT WHEN fin;
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END \$\$;
+SELECT count(*) > 0 AND bool_and(schedule_lag_us IS NOT NULL AND schedule_lag_us >= 0) FROM got WHERE client_id IS NOT NULL});
+is($lags, 't', 'with a rate every record has its schedule lag');
+
+# --- a reader that falls behind: it attaches while the run measures, then
+# reads nothing until every driver is done; what it gets then is the ring's
+# last records, the older ones lost (a gap in seq), whatever the rate was.
+# A script of one \\set: transactions without a round trip, far more in
+# 2 s than the ring holds
+q1(q{SELECT pgbenchx.add_script('noop', E'\\\\set x 1\n')});
+idle();
+$id = q1("SELECT run_bench(1, 2, 'noop', jobs => 1, vacuum => false, checkpoint => false, log_transactions => true)");
+my $late = q1(qq{
+DO \$\$
+BEGIN
+  LOOP
+    EXIT WHEN (SELECT coalesce(bool_or(phase = 'measuring'), false) FROM pgbenchx.progress WHERE run_id = $id)
+           OR (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+  PERFORM count(*) FROM pgbenchx.transaction_log($id);
+  LOOP
+    EXIT WHEN (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END \$\$;
+CREATE TEMP TABLE late AS SELECT * FROM pgbenchx.transaction_log($id, '{0}');
+SELECT (SELECT count(*) FROM late WHERE client_id IS NOT NULL),
+       (SELECT seq FROM late WHERE client_id IS NULL),
+       (SELECT coalesce(min(seq), 0) FROM late WHERE client_id IS NOT NULL),
+       (SELECT transactions FROM pgbenchx.runs WHERE run_id = $id)});
+my ($got, $wrote, $first, $ran) = split /\|/, $late;
+is($wrote, $ran, 'the driver wrote a record per transaction');
+cmp_ok($wrote, '>', 65536, "more records written than the ring holds ($wrote)");
+is($got, '65536', "a late reader gets the ring's last 65536 records");
+is($first, $wrote - $got, 'the records lost are the oldest: the seqs start after the gap');
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'completed' AND samples_lost = 0"), '1',
+	'the run itself lost nothing');
+
+# --- who may read: runner A's run, read by B (refused) and by A
+idle();
+my ($ret, $out, $err) = as_role('runner_a',
+	"SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret', log_transactions => true)");
+is($ret, 0, 'runner A starts a logged run') or diag($err);
+($id) = $out =~ /(\d+)/;
+$node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
+  or die 'the run never measured';
+($ret, $out, $err) = as_role('runner_b', "SELECT count(*) FROM pgbenchx.transaction_log($id)");
+isnt($ret, 0, "runner B may not read A's records");
+like($err, qr/permission denied to read the transaction log of run $id of role "runner_a"/, 'the refusal names the run and its role');
+($n, $marks) = read_log($id, 'runner_a');
+cmp_ok($n, '>', 0, 'runner A reads its own records');
+is($n, $marks, "A's reader lost nothing");
+
+# a superuser's live run: not for a runner
+idle();
+$id = q1("SELECT run_bench(1, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true)");
+$node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
+  or die 'the run never measured';
+($ret, $out, $err) = as_role('runner_a', "SELECT count(*) FROM pgbenchx.transaction_log($id)");
+isnt($ret, 0, "a runner may not read a superuser's run");
+like($err, qr/permission denied to read the transaction log/, 'refused with the same words');
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+  or die 'the run never ended';
+
+# --- bad input, refused before anything starts
+idle();
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_bench(1, 1, 'select-only', log_transactions => true, sampling_rate => 0)");
+like($err, qr/invalid sampling rate: 0/, 'sampling_rate 0 is refused');
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_bench(1, 1, 'select-only', log_transactions => true, sampling_rate => 1.5)");
+like($err, qr/invalid sampling rate: 1.5/, 'sampling_rate 1.5 is refused');
+($ret, $out, $err) = $node->psql('postgres',
+	"SELECT run_bench(1, 1, 'select-only', log_transactions => true, conninfo => 'host=/nonexistent', generators => ARRAY['host=/nonexistent'])");
+like($err, qr/log_transactions is not supported with generators/, 'log_transactions with generators is refused');
+is(q1("SELECT count(*) FROM pgbenchx.transaction_log(NULL)"), '0', 'a NULL run id: nothing');
+is(q1("SELECT count(*) FROM pgbenchx.transaction_log(999999, '{5,NULL,-3}')"), '0', 'an unknown run: nothing');
+
+ok(nothing_left($node), 'no worker or client left');
+done_testing();
