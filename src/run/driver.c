@@ -924,6 +924,15 @@ driver_client_connected(DriverRun *dr, DriverClient *c, TimestampTz now)
  * statement and goes on; anything else aborts the client.  Returns false if
  * the client was aborted.
  */
+/* whether an error result carries this SQLSTATE */
+static bool
+driver_sqlstate_is(const PGresult *res, const char *sqlstate)
+{
+	const char *s = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+	return s != NULL && strcmp(s, sqlstate) == 0;
+}
+
 static bool
 driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res, int query)
 {
@@ -1100,14 +1109,18 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 									c->id, PQresultErrorMessage(res));
 				ok = false;
 			}
-			else if (c->phase == CLIENT_WAIT_PREPARE && !dr->run->knobs.replay)
+			else if (c->phase == CLIENT_WAIT_PREPARE && !dr->run->knobs.replay &&
+					 driver_sqlstate_is(res, "42P05"))
 			{
 				/*
-				 * pgbench prints a PREPARE that failed and goes on: through
-				 * a pooler in transaction mode, the statement may already be
-				 * on the server connection (another client prepared it), or
-				 * be missing where it runs, which then fails as any command
-				 * does.  Counted and kept as the notices are, not logged.
+				 * The statement is already on the server connection: through
+				 * a pooler in transaction mode, another client prepared it
+				 * there.  pgbench prints the error and goes on; so do we,
+				 * counting it and keeping it as the notices are (not
+				 * logged).  Where the statement is missing when it runs, it
+				 * fails as any command does.  Any other PREPARE error (a
+				 * syntax error) aborts the client with that error, which is
+				 * what pgbench's abort that follows comes from.
 				 */
 				driver_notice_receiver(dr, res);
 			}

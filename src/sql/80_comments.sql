@@ -124,7 +124,7 @@ COMMENT ON COLUMN pgbenchx.runs.replay IS 'a run_replay run: a transaction is a 
 COMMENT ON COLUMN pgbenchx.runs.qpm IS 'run_replay: statements per minute until the last client finished';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent IS 'check_tpcb => true: whether the TPC-B invariant held over the run; NULL if not checked';
 COMMENT ON COLUMN pgbenchx.runs.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
-COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent the clients (never logged), and with protocol => ''prepared'' the PREPAREs that failed (pgbench prints them and goes on)';
+COMMENT ON COLUMN pgbenchx.runs.notices IS 'notices and warnings the server sent the clients (never logged), and with protocol => ''prepared'' the PREPAREs that found their statement already there (pgbench prints them and goes on)';
 COMMENT ON COLUMN pgbenchx.runs.notice_samples IS 'the first three of those notices, each cut to 200 bytes';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost IS 'seconds whose samples were lost (the coordinator could not write in time): not stored';
 COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no stored sample: sum(samples.transactions) + this = transactions';
