@@ -287,6 +287,8 @@ typedef struct RunProgress
 											 * reached us; "" none */
 	uint32		step_segment;	/* the step's DSM handle while its drivers
 								 * may log transactions (txlog.c); 0 none */
+	bool		keeping_records;	/* the run is over: its coordinator only
+									 * waits for a reader of its records */
 } RunProgress;
 
 #endif							/* PGBENCHX_RUN_SHMEM_H */

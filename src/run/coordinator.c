@@ -1279,7 +1279,11 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	 * looks every 200 ms) waits for one, at most COORDINATOR_TXLOG_WAIT_MS.
 	 */
 	if (spec->knobs.log_transactions)
+	{
+		progress_keeping_records(true);
 		coordinator_wait_txlog_reader(step);
+		progress_keeping_records(false);
+	}
 	progress_step_segment(0);
 	dsm_detach(step->seg);
 	step->seg = NULL;

@@ -306,14 +306,29 @@ launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
  * Refuse a second run while one is in progress anywhere in the cluster,
  * judged from the background worker slots (owner.c), which every role sees
  * alike: a runner without pg_read_all_stats sees the other runners' runs.
+ * A coordinator whose run is over but keeps its per-transaction records
+ * for a reader (log_transactions, at most COORDINATOR_TXLOG_WAIT_MS) is
+ * waited for, as long as it may keep them and a little more.
  */
+#define LAUNCH_KEEPING_WAIT_MS	7000
+
 static void
 launch_check_no_run(void)
 {
 	int			pid;
 	char	   *activity;
 	char	   *dbname;
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   LAUNCH_KEEPING_WAIT_MS);
 
+	while (owner_live_coordinator(&pid, &activity, &dbname) &&
+		   progress_only_keeping_records(pid) && GetCurrentTimestamp() < deadline)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 50, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
 	if (owner_live_coordinator(&pid, &activity, &dbname))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),

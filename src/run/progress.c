@@ -56,7 +56,7 @@ PG_FUNCTION_INFO_V1(pgbenchx_progress_state);
  * new name, not 0.3's: a struct of another size under the same name would
  * be refused while the old library's lives on in the server.
  */
-#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by, step_segment)"
+#define PROGRESS_SHMEM_NAME "pgbenchx run progress (2 places, cancelled_by, step_segment, keeping_records)"
 #define PROGRESS_PLACES		2
 
 static RunProgress *progress_shared = NULL;
@@ -146,6 +146,7 @@ progress_start(const RunSpec *spec)
 	p->pre_s = p->post_s = 0;
 	p->cancelled_by[0] = '\0';
 	p->step_segment = 0;
+	p->keeping_records = false;
 	SpinLockRelease(&p->mutex);
 }
 
@@ -160,6 +161,41 @@ progress_step_segment(uint32 handle)
 	SpinLockAcquire(&p->mutex);
 	p->step_segment = handle;
 	SpinLockRelease(&p->mutex);
+}
+
+/*
+ * The run is over and its coordinator only keeps its per-transaction
+ * records for a reader (coordinator.c): a run launched meanwhile waits for
+ * it to go instead of being refused (launch.c).
+ */
+void
+progress_keeping_records(bool keeping)
+{
+	RunProgress *p = progress_mine;
+
+	if (p == NULL)
+		return;
+	SpinLockAcquire(&p->mutex);
+	p->keeping_records = keeping;
+	SpinLockRelease(&p->mutex);
+}
+
+/* whether the live coordinator pid only keeps a finished run's records */
+bool
+progress_only_keeping_records(int pid)
+{
+	RunProgress *places = progress_attach();
+	bool		keeping = false;
+
+	for (int i = 0; i < PROGRESS_PLACES && !keeping; i++)
+	{
+		RunProgress *p = &places[i];
+
+		SpinLockAcquire(&p->mutex);
+		keeping = p->coordinator_pid == pid && p->keeping_records;
+		SpinLockRelease(&p->mutex);
+	}
+	return keeping;
 }
 
 /*
@@ -292,6 +328,7 @@ progress_clear(void)
 		p->coordinator_pid = 0;
 		p->run_id = p->sweep_id = 0;
 		p->step_segment = 0;
+		p->keeping_records = false;
 		p->phase = RUN_PHASE_NONE;
 	}
 	SpinLockRelease(&p->mutex);

@@ -27,6 +27,8 @@ extern void progress_clear(void);
 /* the step's DSM segment while its drivers log transactions, 0 none; and its reader's lookup */
 extern void progress_step_segment(uint32 handle);
 extern uint32 progress_find_step_segment(int64 run_id);
+extern void progress_keeping_records(bool keeping);
+extern bool progress_only_keeping_records(int pid);
 
 /* the phase as pgbenchx.progress names it; NULL for none */
 extern const char *progress_phase_name(RunPhase phase);

@@ -124,6 +124,21 @@ $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.ru
 is(q1("SELECT count(*) FILTER (WHERE status = 'ok') || ' ' || bool_and(done) FILTER (WHERE client_id IS NULL) FROM pgbenchx.transaction_log($id)"),
 	'10 true', 'a 10-transaction run read after its row was final: all 10 records');
 
+# --- a logged run nobody reads: its coordinator keeps the records after
+# its row is final (at most 5 s); a run launched meanwhile waits for it to
+# go instead of being refused as one in progress
+idle();
+$id = q1("SELECT run_bench(1, NULL, 'select-only', transactions => 10, vacuum => false, checkpoint => false, log_transactions => true)");
+q1("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+ok($node->poll_query_until('postgres', "SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'"
+	  . " AND query ~ 'statement statistics'"),
+	'after wait, the unread run\'s coordinator is still there, keeping its records');
+my ($ret0, $out0, $err0) = $node->psql('postgres',
+	"SET client_min_messages = warning; SELECT run_bench(1, NULL, 'select-only', transactions => 10, vacuum => false, checkpoint => false)");
+is($ret0, 0, 'the next run is not refused while it keeps them') or diag($err0);
+q1("SET client_min_messages = warning; CALL pgbenchx.wait($out0)") if $out0 =~ /^\d+$/;
+is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = " . ($out0 =~ /^(\d+)$/ ? $1 : 0)), 'completed', 'and completes');
+
 # --- sampling_rate 0.5: about half
 idle();
 $id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5)");
