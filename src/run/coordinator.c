@@ -526,6 +526,21 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 	/* every driver stopped: the last second waits for the final call */
 	if (!any_live)
 		ready = final ? stopped_max : (stopped_max > 0 ? stopped_max - 1 : 0);
+
+	/*
+	 * Before the final call, no second is complete before its end: a
+	 * driver publishes its last, partial second just before it says done,
+	 * and that second must wait for the final call, which knows when the
+	 * measured interval ended (its covered_s).
+	 */
+	if (!final && run->bench_start > 0)
+	{
+		TimestampTz now = GetCurrentTimestamp();
+		uint64		whole = now > run->bench_start ?
+			(uint64) ((now - run->bench_start) / USECS_PER_SEC) : 0;
+
+		ready = Min(ready, whole);
+	}
 	pg_read_barrier();
 
 	while (*next_sec < ready)
