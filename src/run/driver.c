@@ -936,18 +936,17 @@ driver_sqlstate_is(const PGresult *res, const char *sqlstate)
 static bool
 driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res, int query)
 {
-	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	bool		deadlock = driver_sqlstate_is(res, "40P01");
 
 	if (dr->run->knobs.replay)
 	{
 		c->failure = CLIENT_FAILURE_STATEMENT;
 		return true;
 	}
-	if (sqlstate && (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0))
+	if (deadlock || driver_sqlstate_is(res, "40001"))
 	{
 		if (c->failure == CLIENT_FAILURE_NONE)
-			c->failure = strcmp(sqlstate, "40P01") == 0 ?
-				CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
+			c->failure = deadlock ? CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
 		return true;
 	}
 	driver_client_abort(dr, c, "client %d script %d aborted in command %d query %d: %s",
