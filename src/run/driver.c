@@ -142,8 +142,10 @@ typedef struct DriverClient
 	int			syncs_pending;	/* pipeline syncs sent, not yet collected */
 	int			syncs_read;		/* \endpipeline: sync results read since the
 								 * end of the last query's results */
-	bool		prepare_read;	/* \endpipeline: the results being read are
-								 * a statement's prepared in the pipeline */
+	int			pipe_prep_cmd;	/* \startpipeline, prepared mode: the next
+								 * command to prepare before entering the
+								 * pipeline; -1 when not doing that */
+	int			pipe_prep_sql;	/* its statement, while WAIT_PREPARE */
 	TimestampTz conn_start;
 	TimestampTz wake_at;		/* THROTTLE, SLEEP, YIELD */
 	int64		ntx;			/* transactions ended (ok, failed or skipped) */
@@ -770,20 +772,21 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 				int			k = dr->sql_base[s->script] + s->sql_index;
 				const char *name = dr->prep_names[k];
 
-				ok = 1;
-				if (!c->prepared[k])
+				/*
+				 * A pipeline's statements were all prepared before it was
+				 * entered (driver_client_pipeline_prepare).
+				 */
+				if (!c->prepared[k] && !in_pipeline)
 				{
 					ok = PQsendPrepare(c->conn, name, s->sql, s->nparams, NULL);
-					if (ok && !in_pipeline)
+					if (ok)
 					{
 						/* wait for the statement, then send it again */
 						c->phase = CLIENT_WAIT_PREPARE;
 						return driver_client_flush(dr, c);
 					}
-					/* in a pipeline: queued just before its first execution */
-					c->prepared[k] = true;
 				}
-				if (ok)
+				else
 					ok = PQsendQueryPrepared(c->conn, name, s->nparams,
 											 (const char *const *) s->params, NULL, NULL, 0);
 			}
@@ -1180,14 +1183,7 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 				return DRIVER_READ_ABORTED;
 			}
 			after_null = true;
-			/*
-			 * A statement prepared in the pipeline (prepared mode: queued
-			 * just before its first execution) is no query of pgbench's,
-			 * which prepares before it enters the pipeline.
-			 */
-			if (!c->prepare_read)
-				c->syncs_read = 0;
-			c->prepare_read = false;
+			c->syncs_read = 0;
 			continue;
 		}
 		after_null = false;
@@ -1205,8 +1201,6 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 			c->syncs_pending--;
 			c->syncs_read++;
 		}
-		else if (st == PGRES_COMMAND_OK && PQcmdStatus(res)[0] == '\0')
-			c->prepare_read = true; /* a Parse's, where a command has its tag */
 		else if (st == PGRES_FATAL_ERROR && c->failure == CLIENT_FAILURE_NONE &&
 				 !driver_client_error(dr, c, res, c->syncs_read))
 		{
@@ -1224,6 +1218,69 @@ driver_client_read_pipeline(DriverRun *dr, DriverClient *c)
 		return DRIVER_READ_ABORTED;
 	}
 	return DRIVER_READ_COMPLETE;
+}
+
+/* \startpipeline: enter pipeline mode; false if the client was aborted */
+static bool
+driver_client_enter_pipeline(DriverRun *dr, DriverClient *c)
+{
+	if (!PQenterPipelineMode(c->conn))
+	{
+		driver_client_command_failed(dr, c, "startpipeline",
+									 "failed to enter pipeline mode");
+		return false;
+	}
+	c->syncs_pending = 0;
+	return true;
+}
+
+/*
+ * \startpipeline in prepared mode: every statement up to the \endpipeline
+ * (in any \if branch) not yet prepared on this connection is prepared
+ * before the pipeline is entered, one PREPARE at a time from
+ * c->pipe_prep_cmd on, as pgbench does (prepareCommandsInPipeline).  Each
+ * comes back through WAIT_PREPARE, which calls this again; when none is
+ * left the client enters pipeline mode and goes on with the script.  A
+ * failure that makes the pipeline skip its later commands then leaves none
+ * of them unprepared for the retry, and no Parse of a SELECT takes a
+ * snapshot before the pipeline's BEGIN ISOLATION LEVEL runs.  False if the
+ * client was aborted.
+ */
+static bool
+driver_client_pipeline_prepare(DriverRun *dr, DriverClient *c)
+{
+	const Script *script = script_client_script(c->sc, c->step.script);
+	int			n = script_command_count(script);
+
+	while (c->pipe_prep_cmd >= 0 && c->pipe_prep_cmd < n)
+	{
+		int			i = c->pipe_prep_cmd++;
+		ScriptCommandKind kind = script_command_kind(script, i);
+		int			k;
+
+		if (kind == SCRIPT_CMD_ENDPIPELINE)
+			break;
+		if (kind != SCRIPT_CMD_SQL)
+			continue;
+		k = dr->sql_base[c->step.script] + script_sql_index(script, i);
+		if (c->prepared[k])
+			continue;
+		if (!PQsendPrepare(c->conn, dr->prep_names[k], script_sql_param_text(script, i),
+						   script_sql_nparams(script, i), NULL))
+		{
+			char		msg[DRIVER_MESSAGE_MAX];
+
+			snprintf(msg, sizeof(msg), "SQL command send failed: %s", PQerrorMessage(c->conn));
+			driver_client_command_failed(dr, c, "SQL", msg);
+			return false;
+		}
+		c->pipe_prep_sql = script_sql_index(script, i);
+		c->phase = CLIENT_WAIT_PREPARE;
+		return driver_client_flush(dr, c);
+	}
+	c->pipe_prep_cmd = -1;
+	c->phase = CLIENT_START_COMMAND;
+	return driver_client_enter_pipeline(dr, c);
 }
 
 /*
@@ -1244,13 +1301,13 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			(void) driver_client_send(dr, c, now);
 			break;
 		case SCRIPT_STEP_PIPELINE_START:
-			if (!PQenterPipelineMode(c->conn))
+			if (dr->run->protocol == RUN_PROTOCOL_PREPARED)
 			{
-				driver_client_command_failed(dr, c, "startpipeline",
-											 "failed to enter pipeline mode");
-				break;
+				c->pipe_prep_cmd = c->step.command + 1;
+				(void) driver_client_pipeline_prepare(dr, c);
 			}
-			c->syncs_pending = 0;
+			else
+				(void) driver_client_enter_pipeline(dr, c);
 			break;
 		case SCRIPT_STEP_PIPELINE_SYNC:
 		case SCRIPT_STEP_PIPELINE_END:
@@ -1272,7 +1329,6 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 			{
 				c->cmd_start = now;
 				c->syncs_read = 0;
-				c->prepare_read = false;
 				if (driver_client_flush(dr, c))
 					c->phase = CLIENT_WAIT_PIPELINE;
 			}
@@ -1493,16 +1549,24 @@ driver_client_advance(DriverRun *dr, DriverClient *c, TimestampTz now)
 				break;
 
 			case CLIENT_WAIT_PREPARE:
-				if (driver_client_read(dr, c) != DRIVER_READ_COMPLETE)
-					return;
-				if (c->failure != CLIENT_FAILURE_NONE && !dr->run->knobs.replay)
 				{
-					driver_client_abort(dr, c, "client %d aborted: could not prepare statement %d",
-										c->id, c->step.sql_index);
-					break;
+					bool		for_pipeline = c->pipe_prep_cmd >= 0;
+					int			sql = for_pipeline ? c->pipe_prep_sql : c->step.sql_index;
+
+					if (driver_client_read(dr, c) != DRIVER_READ_COMPLETE)
+						return;
+					if (c->failure != CLIENT_FAILURE_NONE && !dr->run->knobs.replay)
+					{
+						driver_client_abort(dr, c, "client %d aborted: could not prepare statement %d",
+											c->id, sql);
+						break;
+					}
+					c->prepared[dr->sql_base[c->step.script] + sql] = true;
+					if (for_pipeline)
+						(void) driver_client_pipeline_prepare(dr, c);
+					else
+						(void) driver_client_send(dr, c, now);
 				}
-				c->prepared[dr->sql_base[c->step.script] + c->step.sql_index] = true;
-				(void) driver_client_send(dr, c, now);
 				break;
 
 			case CLIENT_WAIT_RESULT:
@@ -2186,6 +2250,7 @@ driver_setup_clients(DriverRun *dr)
 		memset(&opts, 0, sizeof(opts));
 		c->id = dr->run->first_client + dr->me->first_client + i;
 		c->wes_pos = -1;
+		c->pipe_prep_cmd = -1;
 		opts.query_mode = (ScriptQueryMode) dr->run->protocol;
 		opts.client_id = c->id;
 		opts.scale = dr->spec->scale_detected;

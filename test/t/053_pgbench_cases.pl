@@ -367,6 +367,15 @@ my @cases = (
 	  files => [ [ 'pipeline_sync_failure', "\\startpipeline\nDO \$\$BEGIN RAISE EXCEPTION 'retry me' USING ERRCODE = '40001'; END\$\$;\n"
 			. "select 1;\n\\syncpipeline\nselect 1/0;\n\\endpipeline\n" ] ] },
 	) : ()),
+	# not in pgbench's tests: pgbench prepares a pipeline's statements
+	# before it enters it, so a failure that makes the pipeline skip the
+	# rest leaves none of them unprepared for the retry (the first try
+	# fails, the second passes: processed 3, retried 1)
+	{ name => 'serialization failure in a prepared pipeline, retried', opts => '-t 3 -n -M prepared --max-tries 2',
+	  rc => 0, before => 'DROP SEQUENCE IF EXISTS pipe_retry; CREATE SEQUENCE pipe_retry',
+	  files => [ [ 'pipeline_prep_retry', "\\startpipeline\nselect 1;\n"
+			. "DO \$\$BEGIN IF nextval('pipe_retry') = 1 THEN RAISE EXCEPTION 'retry me' USING ERRCODE = '40001'; END IF; END\$\$;\n"
+			. "select 2;\n\\endpipeline\n" ] ] },
 	{ name => 'working \startpipeline with serializable', opts => '-c4 -j2 -t 10 -n -M prepared', rc => 0,
 	  files => [ [ 'pipeline_serializable', "\\startpipeline\nBEGIN ISOLATION LEVEL SERIALIZABLE;\n"
 			. ("select 1;\n" x 10) . "END;\n\\endpipeline\n" ] ] },
