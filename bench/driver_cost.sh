@@ -195,6 +195,7 @@ ratio_ci() {
 }
 
 summary=()
+goal=()		# per point: "cpu_ratio cpu_high tps_high"
 
 # point LABEL C J P SCRIPT PGBENCH_CONN XARGS: PAIRS alternating pairs, then the ratios
 point() {
@@ -227,6 +228,7 @@ point() {
 	printf '%5s cpu/k %s vs %s ms: ratio %s; tps %s vs %s: ratio %s\n\n' mean "$m_xk" "$m_sk" "$cpu" "$m_xt" "$m_st" "$tps"
 	summary+=("$(printf '%-8s %-12s %-9s %4s %4s %8s %8s %-22s %-22s' "$label" "$script" "$p" "$c" "$j" \
 		"$m_sk" "$m_xk" "$cpu" "$tps")")
+	goal+=("$cr $ch $th")
 }
 
 # 1. the ladder
@@ -334,6 +336,14 @@ echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ${#summary[@]} -gt 0 ]; then
 	printf '%-8s %-12s %-9s %4s %4s %8s %8s %-22s %-22s\n' where script protocol c j pgb_cpu/k pgx_cpu/k cpu_ratio tps_ratio
 	printf '%s\n' "${summary[@]}"
+	# the issue's goal, point by point: CPU per transaction at most pgbench's
+	# (point <= 1.00, the interval's upper end <= 1.05), the stretch (<= 0.8),
+	# and tps not below pgbench's (the interval's upper end >= 1.00)
+	printf '%s\n' "${goal[@]}" | awk '
+		{ n++; if ($1 != "n/a" && $1 <= 1.00) p++; if ($2 != "n/a" && $2 <= 1.05) u++
+		  if ($1 != "n/a" && $1 <= 1.00 && $2 != "n/a" && $2 <= 1.05) both++
+		  if ($1 != "n/a" && $1 <= 0.8) s++; if ($3 == "n/a" || $3 >= 1.00) t++; if ($3 == "n/a") tu++ }
+		END { printf "goal: of %d points, CPU per transaction point <= 1.00 at %d, upper end <= 1.05 at %d, both at %d; <= 0.8 at %d; tps interval includes or exceeds 1.00 at %d (undefined at %d)\n", n, p, u, both, s, t, tu }'
 fi
 if [ ${#rec_summary[@]} -gt 0 ]; then
 	echo
