@@ -42,8 +42,6 @@ for c in $CLIENTS; do
 	[[ $c =~ ^[0-9]+$ ]] && [ "$c" -ge 1 ] || pgx_die "CLIENTS must be whole numbers of at least 1, not '$c'"
 done
 
-pgx_ensure_packages
-pgx_bench_install
 cluster_settings=(
 	"max_connections = 200"
 	"max_worker_processes = 16"
@@ -51,20 +49,12 @@ cluster_settings=(
 	"max_wal_size = 8GB"
 	"checkpoint_timeout = 30min"
 )
-if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
+pgx_bench_cluster "$SCALE" "${cluster_settings[@]}"
 cli=$PGX_BINDIR/pgbenchx
 if [ -n "${PGX_DESTDIR:-}" ]; then cli=$PGX_DESTDIR$PGX_BINDIR/pgbenchx; fi
 [ -x "$cli" ] || pgx_die "the pgbenchx client program is not at $cli"
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
-trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
-pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-
-q -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
-pgx_log "pgbench_init($SCALE)"
-q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null || pgx_die "pgbench_init failed"
 
 echo "machine: $(nproc) cores, kernel $(uname -r), cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "server: $(q -c 'SELECT version()')"

@@ -95,10 +95,8 @@ cluster_settings=(
 	"checkpoint_timeout = 30min"
 )
 
-pgx_ensure_packages
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
 pooler_pid=
-cleanup() {
+bench_cleanup() {
 	# the pooler we started, by the pid in its own pid file (SIGINT:
 	# pgbouncer's safe shutdown), then what we started it with
 	local ppid_file=$dir/pgbouncer/pgbouncer.pid p
@@ -110,22 +108,11 @@ cleanup() {
 	if [ -n "$pooler_pid" ]; then
 		wait "$pooler_pid" 2>/dev/null || true
 	fi
-	pgx_stop_cluster "$dir"
-	rm -rf "$dir"
 }
-trap cleanup EXIT
-pgx_bench_install
-if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
-port=${PGX_PORT:-$(pgx_free_port)}
-pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
+pgx_bench_cluster "$SCALE" "${cluster_settings[@]}"
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 checkpoint() { q -c "CHECKPOINT"; }
-
-q -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
-pgx_log "pgbench_init($SCALE)"
-q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null ||
-	pgx_die "pgbench_init($SCALE) failed"
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r), cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "server: $(q -c 'SELECT version()')"

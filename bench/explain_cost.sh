@@ -45,20 +45,11 @@ cluster_settings=(
 	"max_wal_size = 8GB"
 	"checkpoint_timeout = 30min"
 )
-pgx_ensure_packages
-pgx_bench_install
-if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
-trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
-pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
+pgx_bench_cluster "$SCALE" "${cluster_settings[@]}"
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-q -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
-pgx_log "pgbench_init($SCALE)"
-q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null || pgx_die "pgbench_init failed"
 
 echo "machine: $(nproc) cores, kernel $(uname -r), cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "server: $(q -c 'SELECT version()')"

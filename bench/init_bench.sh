@@ -38,18 +38,8 @@ JOBS=${JOBS:-2}
 GEN_RUNS=${GEN_RUNS:-3}
 BIG_SCALE=${BIG_SCALE:-}
 
-pgx_ensure_packages
-settings=()
-pgx_bench_install
-if [ -n "$PGX_DESTDIR_SETTING" ]; then settings+=("$PGX_DESTDIR_SETTING"); fi
-
 # PGX_WORKDIR (a parent directory) and PGX_PORT pin where the cluster lives.
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
-trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
-pgx_start_cluster "$dir" "$port" "${settings[@]}"
-psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pgbenchx" ||
-	pgx_die "CREATE EXTENSION failed"
+pgx_bench_cluster 0
 
 now() { date +%s.%N; }
 checkpoint() { psql -X -q -v ON_ERROR_STOP=1 -c "CHECKPOINT"; }

@@ -60,26 +60,13 @@ cluster_settings=(
 	"log_min_messages = warning"
 )
 
-pgx_ensure_packages
-pgx_bench_install
-if [ -n "$PGX_DESTDIR_SETTING" ]; then cluster_settings+=("$PGX_DESTDIR_SETTING"); fi
-
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
 loop_pid=
-cleanup() {
-	[ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null && wait "$loop_pid" 2>/dev/null
-	pgx_stop_cluster "$dir"
-	rm -rf "$dir"
+bench_cleanup() {
+	if [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null; then wait "$loop_pid" 2>/dev/null || true; fi
 }
-trap cleanup EXIT
-pgx_start_cluster "$dir" "$port" "${cluster_settings[@]}"
+pgx_bench_cluster "$SCALE" "${cluster_settings[@]}"
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-
-q -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
-q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null ||
-	pgx_die "pgbench_init($SCALE) failed"
 
 echo "soak: $SOAK_MINUTES min, a sample every $SAMPLE_SECONDS s; sweeps run_sweep('$SWEEP_CLIENTS', $SWEEP_DURATION, 'tpcb-like', jobs => $JOBS, checkpoint => false, check_tpcb => true, repeats => $REPEATS), back to back"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) memory, kernel $(uname -r); server: $(q -c 'SHOW server_version')"

@@ -30,14 +30,8 @@ for v in SCALE CLIENTS DURATION; do
 	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -ge 1 ] || pgx_die "$v must be a whole number of at least 1, not '${!v}'"
 done
 
-pgx_ensure_packages
-pgx_bench_install
-settings=("max_connections = 100" "max_wal_size = 4GB" "checkpoint_timeout = 30min")
-if [ -n "$PGX_DESTDIR_SETTING" ]; then settings+=("$PGX_DESTDIR_SETTING"); fi
-dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
-port=${PGX_PORT:-$(pgx_free_port)}
-trap 'pgx_stop_cluster "$dir"; rm -rf "$dir"' EXIT
-pgx_start_cluster "$dir" "$port" "${settings[@]}" "shared_buffers = 16MB"
+pgx_bench_cluster "$SCALE" "max_connections = 100" "max_wal_size = 4GB" "checkpoint_timeout = 30min" \
+	"shared_buffers = 16MB"
 
 q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 restart_with() {
@@ -63,8 +57,6 @@ show() {
 	q -At -c "SELECT explanation FROM pgbenchx.explain_compare($a, $b)"
 }
 
-q -c "CREATE EXTENSION pgbenchx" >/dev/null
-q -c "SET client_min_messages = warning" -c "SELECT pgbench_init($SCALE)" >/dev/null
 echo "machine: $(nproc) cores, kernel $(uname -r); server: $(q -At -c 'SELECT version()')"
 echo "data: pgbench_init($SCALE), $(q -At -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
 echo

@@ -68,6 +68,37 @@ pgx_bench_install() {
 	PGX_DESTDIR_SETTING="extension_destdir = '$PGX_DESTDIR'"
 }
 
+# pgx_bench_cluster SCALE [setting=value ...]: the start every bench/ script
+# shares.  Packages, pgbenchx built and installed (pgx_bench_install), a
+# throwaway cluster with the settings given (and PGX_DESTDIR_SETTING) in a new
+# directory under $PGX_WORKDIR (default /tmp) on $PGX_PORT or a free port,
+# stopped and removed on exit (after the caller's bench_cleanup function,
+# when it defines one), CREATE EXTENSION pgbenchx, and with SCALE > 0
+# pgbench_init(SCALE), whose line it keeps in PGX_INIT_LINE.  Sets dir, port
+# and the PG* variables psql uses.
+pgx_bench_cluster() {
+	local scale=$1
+	shift
+	pgx_ensure_packages
+	pgx_bench_install
+	dir=$(pgx_workdir "${PGX_WORKDIR:-/tmp}")
+	trap pgx_bench_cleanup EXIT
+	port=${PGX_PORT:-$(pgx_free_port)}
+	pgx_start_cluster "$dir" "$port" "$@" ${PGX_DESTDIR_SETTING:+"$PGX_DESTDIR_SETTING"}
+	psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pgbenchx" || pgx_die "CREATE EXTENSION failed"
+	PGX_INIT_LINE=
+	if [ "$scale" -gt 0 ]; then
+		pgx_log "pgbench_init($scale)"
+		PGX_INIT_LINE=$(psql -X -q -At -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
+			-c "SELECT pgbench_init($scale)") || pgx_die "pgbench_init($scale) failed"
+	fi
+}
+pgx_bench_cleanup() {
+	if declare -F bench_cleanup >/dev/null; then bench_cleanup; fi
+	pgx_stop_cluster "$dir"
+	rm -rf "$dir"
+}
+
 # A TCP port nobody listens on and no socket file claims.
 pgx_free_port() {
 	local port
