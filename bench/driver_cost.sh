@@ -47,8 +47,8 @@
 #   SCALE=10   DURATION=5   PAIRS=5
 #   LADDER="1 2 4 8 12 16 20 24 28 32 40 48 64 80"   JOBS_LIST="1 2 4"
 #   WORKLOADS="select-only tpcb-like"   PROTOCOLS="simple prepared"
-#   POOLER=1              the pooler part (skipped with a line when
-#                         /usr/sbin/pgbouncer is missing); POOLER=0 skips it
+#   POOLER=1              the pooler part (Debian's pgbouncer, installed when
+#                         missing); POOLER=0 skips it
 #   REC_CLIENTS="1 4 32"  record_system on/off ("" skips it)
 #   PGX_DESTDIR, PGX_WORKDIR, PGX_PORT   as for engine_bench.sh
 # Run as root on Debian 12 (the cluster and pgbouncer run as postgres).
@@ -83,7 +83,10 @@ done
 for p in $PROTOCOLS; do
 	case $p in simple | extended | prepared) ;; *) pgx_die "PROTOCOLS: simple, extended or prepared, not '$p'" ;; esac
 done
-[ -x /usr/bin/time ] || pgx_die "/usr/bin/time is missing (apt-get install time)"
+# /usr/bin/time, and Debian's pgbouncer for the pooler part
+extra_packages=(time)
+[ "$POOLER" = 1 ] && extra_packages+=(pgbouncer)
+pgx_ensure_packages "${extra_packages[@]}"
 
 max_clients=4
 for c in $LADDER $REC_CLIENTS; do [ "$c" -gt "$max_clients" ] && max_clients=$c; done
