@@ -7,7 +7,7 @@
 #   1. the ladder: for every client count C of LADDER, every J of JOBS_LIST
 #      (capped at C, each (C, J) once), every script of WORKLOADS and protocol
 #      of PROTOCOLS, PAIRS pairs of
-#        pgbench -n -c C -j J -T D -M P [-S]          (under /usr/bin/time)
+#        pgbench -n -c C -j J -T D -M P [-S]          (its CPU from wait4)
 #        run_bench(C, D, script, jobs => J, protocol => P,
 #                  vacuum => false, checkpoint => false)
 #      the order inside a pair alternating (odd pairs pgbench first, even
@@ -29,7 +29,9 @@
 # one with the script and with everything else started from the same shell.
 # pgbouncer likewise.
 #
-# The generator's CPU: pgbench's user + sys from /usr/bin/time; the drivers'
+# The generator's CPU: pgbench's user + sys from the rusage wait4() returns
+# for it (to the microsecond: GNU time prints hundredths, which is 1 to 3%
+# of a 3 s run's CPU at 1 client), by a few lines of Python; the drivers'
 # from pgbenchx.runs.driver_cpu_s (getrusage of each driver, summed).  Both
 # include connecting the clients.  Printed per point: the mean CPU per 1000
 # transactions (ms) and the mean tps of each side, and pgbenchx/pgbench of
@@ -83,8 +85,8 @@ done
 for p in $PROTOCOLS; do
 	case $p in simple | extended | prepared) ;; *) pgx_die "PROTOCOLS: simple, extended or prepared, not '$p'" ;; esac
 done
-# /usr/bin/time, and Debian's pgbouncer for the pooler part
-extra_packages=(time)
+# python3 (pgbench's CPU, below), and Debian's pgbouncer for the pooler part
+extra_packages=(python3)
 [ "$POOLER" = 1 ] && extra_packages+=(pgbouncer)
 pgx_ensure_packages "${extra_packages[@]}"
 
@@ -123,21 +125,42 @@ echo "stock: $(pgbench --version)"
 echo "pgbenchx: commit $(git -C "$PGX_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "plan: scale $SCALE, $PAIRS pairs of $DURATION s; ladder [$LADDER] x jobs [$JOBS_LIST] x [$WORKLOADS] x [$PROTOCOLS]; pooler $POOLER; record_system at [$REC_CLIENTS]"
-echo "cpu/k: the generator's user+sys CPU per 1000 transactions, ms (pgbench: /usr/bin/time; pgbenchx: runs.driver_cpu_s)"
+echo "cpu/k: the generator's user+sys CPU per 1000 transactions, ms (pgbench: wait4's rusage; pgbenchx: runs.driver_cpu_s)"
 echo "ratios: pgbenchx/pgbench of the means over the pairs, [95% interval, Fieller: pgbenchx.ci_repeats + pgbenchx.ci_ratio]"
 echo
+
+# cpu_of FILE COMMAND...: runs COMMAND in a session of its own (setsid, see
+# above), its output on this one's, and writes into FILE its user + sys CPU
+# seconds, its waited-for children's included, as wait4() returns them;
+# exits with COMMAND's status
+cpu_of() {
+	python3 -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%.6f\n" % (ru.ru_utime + ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status))
+' "$@"
+}
 
 # pgbench_run C J P SCRIPT [connection options...]: prints "tps transactions cpu_s"
 pgbench_run() {
 	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like) out=$dir/pgbench.out tf=$dir/pgbench.time
 	shift 4
 	[ "$script" = select-only ] && sflag=(-S)
-	setsid -w /usr/bin/time -f '%U %S' -o "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
+	cpu_of "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
 		>"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench -c $c -j $j -M $p $script failed"; }
 	local tps tx cpu
 	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out")
 	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-	cpu=$(awk '{ print $1 + $2 }' "$tf")
+	cpu=$(cat "$tf")
 	[ -n "$tps" ] && [ -n "$tx" ] || { cat "$out" >&2; pgx_die "could not read pgbench's output"; }
 	echo "$tps $tx $cpu"
 }
