@@ -744,6 +744,16 @@ driver_client_flush(DriverRun *dr, DriverClient *c)
 	return true;
 }
 
+/* libpq refused to queue an SQL command or PREPARE: the client is aborted */
+static void
+driver_client_send_failed(DriverRun *dr, DriverClient *c)
+{
+	char		msg[DRIVER_MESSAGE_MAX];
+
+	snprintf(msg, sizeof(msg), "SQL command send failed: %s", PQerrorMessage(c->conn));
+	driver_client_command_failed(dr, c, "SQL", msg);
+}
+
 /*
  * Send the SQL command of c->step.  The next phase: WAIT_RESULT, or
  * WAIT_PREPARE for a statement to prepare first (prepared mode), or still
@@ -794,10 +804,7 @@ driver_client_send(DriverRun *dr, DriverClient *c, TimestampTz now)
 	}
 	if (!ok)
 	{
-		char		msg[DRIVER_MESSAGE_MAX];
-
-		snprintf(msg, sizeof(msg), "SQL command send failed: %s", PQerrorMessage(c->conn));
-		driver_client_command_failed(dr, c, "SQL", msg);
+		driver_client_send_failed(dr, c);
 		return false;
 	}
 	/* in a pipeline, each query is set to stream when its results come */
@@ -1268,10 +1275,7 @@ driver_client_pipeline_prepare(DriverRun *dr, DriverClient *c)
 		if (!PQsendPrepare(c->conn, dr->prep_names[k], script_sql_param_text(script, i),
 						   script_sql_nparams(script, i), NULL))
 		{
-			char		msg[DRIVER_MESSAGE_MAX];
-
-			snprintf(msg, sizeof(msg), "SQL command send failed: %s", PQerrorMessage(c->conn));
-			driver_client_command_failed(dr, c, "SQL", msg);
+			driver_client_send_failed(dr, c);
 			return false;
 		}
 		c->pipe_prep_sql = script_sql_index(script, i);
