@@ -56,6 +56,11 @@ pgx_workdir() {
 # system directories alone; the cluster then needs PGX_DESTDIR_SETTING), else
 # into the server's directories as pgx_build_install does.
 pgx_bench_install() {
+	# The server's own binaries first: /usr/bin/pgbench and /usr/bin/psql are
+	# Debian's pg_wrapper, a Perl script that execs the real program in the
+	# same process, so its start (about 50 ms of CPU here) would count in
+	# pgbench's rusage and wall time as if pgbench had spent it.
+	export PATH="$PGX_BINDIR:$PATH"
 	PGX_DESTDIR_SETTING=
 	if [ -z "${PGX_DESTDIR:-}" ]; then
 		pgx_build_install
