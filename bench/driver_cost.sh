@@ -52,6 +52,13 @@
 #   POOLER=1              the pooler part (Debian's pgbouncer, installed when
 #                         missing); POOLER=0 skips it
 #   REC_CLIENTS="1 4 32"  record_system on/off ("" skips it)
+#   PROCESSES=0           1: at every direct point with several jobs (C a
+#                         multiple of J), a third side in each pair: J stock
+#                         pgbench processes of C/J clients and one thread
+#                         each, started at once, each in a session of its
+#                         own, their CPU and transactions summed; that is
+#                         pgbench with the drivers' process model (one
+#                         process per job instead of one thread per job)
 #   PGX_DESTDIR, PGX_WORKDIR, PGX_PORT   as for engine_bench.sh
 # Run as root on Debian 12 (the cluster and pgbouncer run as postgres).
 set -euo pipefail
@@ -71,6 +78,7 @@ WORKLOADS=${WORKLOADS-"select-only tpcb-like"}
 PROTOCOLS=${PROTOCOLS-"simple prepared"}
 POOLER=${POOLER:-1}
 REC_CLIENTS=${REC_CLIENTS-"1 4 32"}
+PROCESSES=${PROCESSES:-0}
 PGBOUNCER=/usr/sbin/pgbouncer
 
 for v in SCALE DURATION PAIRS; do
@@ -79,6 +87,7 @@ done
 for c in $LADDER $JOBS_LIST $REC_CLIENTS; do
 	[[ $c =~ ^[0-9]+$ ]] && [ "$c" -ge 1 ] || pgx_die "client and job counts must be whole numbers >= 1, not '$c'"
 done
+[[ $PROCESSES =~ ^[01]$ ]] || pgx_die "PROCESSES must be 0 or 1, not '$PROCESSES'"
 for s in $WORKLOADS; do
 	case $s in select-only | tpcb-like) ;; *) pgx_die "WORKLOADS: select-only or tpcb-like, not '$s'" ;; esac
 done
@@ -124,7 +133,7 @@ echo "server: $(q -c 'SELECT version()')"
 echo "stock: $(pgbench --version)"
 echo "pgbenchx: commit $(git -C "$PGX_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "plan: scale $SCALE, $PAIRS pairs of $DURATION s; ladder [$LADDER] x jobs [$JOBS_LIST] x [$WORKLOADS] x [$PROTOCOLS]; pooler $POOLER; record_system at [$REC_CLIENTS]"
+echo "plan: scale $SCALE, $PAIRS pairs of $DURATION s; ladder [$LADDER] x jobs [$JOBS_LIST] x [$WORKLOADS] x [$PROTOCOLS]; pooler $POOLER; record_system at [$REC_CLIENTS]; processes $PROCESSES"
 echo "cpu/k: the generator's user+sys CPU per 1000 transactions, ms (pgbench: wait4's rusage; pgbenchx: runs.driver_cpu_s)"
 echo "ratios: pgbenchx/pgbench of the means over the pairs, [95% interval, Fieller: pgbenchx.ci_repeats + pgbenchx.ci_ratio]"
 echo
@@ -163,6 +172,48 @@ pgbench_run() {
 	cpu=$(cat "$tf")
 	[ -n "$tps" ] && [ -n "$tx" ] || { cat "$out" >&2; pgx_die "could not read pgbench's output"; }
 	echo "$tps $tx $cpu"
+}
+
+# pgbench_procs_run C J P SCRIPT: J pgbench processes of C/J clients (-j 1)
+# at once, each in a session of its own as a driver is; prints "tps
+# transactions cpu_s" summed over them (CPU from wait4, as cpu_of)
+pgbench_procs_run() {
+	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like)
+	[ "$script" = select-only ] && sflag=(-S)
+	python3 -c '
+import os, re, sys
+n, outdir, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+pids = []
+for k in range(n):
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        fd = os.open("%s/pgbench-proc%d.out" % (outdir, k), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        try:
+            os.execvp(args[0], args)
+        finally:
+            os._exit(127)
+    pids.append(pid)
+cpu, failed = 0.0, False
+for pid in pids:
+    _, status, ru = os.wait4(pid, 0)
+    cpu += ru.ru_utime + ru.ru_stime
+    failed = failed or status != 0
+tps, tx = 0.0, 0
+for k in range(n):
+    out = open("%s/pgbench-proc%d.out" % (outdir, k)).read()
+    m_tx = re.search(r"^number of transactions actually processed: (\d+)", out, re.M)
+    m_tps = re.search(r"^tps = ([0-9.]+) \(without initial connection time\)$", out, re.M)
+    if failed or not m_tx or not m_tps:
+        sys.stderr.write(out)
+        sys.exit(1)
+    tx += int(m_tx.group(1))
+    tps += float(m_tps.group(1))
+print("%f %d %f" % (tps, tx, cpu))
+' "$j" "$dir" pgbench -n -c $((c / j)) -j 1 -T "$DURATION" -M "$p" "${sflag[@]}" ||
+		pgx_die "$j pgbench processes of $((c / j)) clients, -M $p $script, failed"
 }
 
 # coord_cpu PID: follows the coordinator until it exits, prints its last
@@ -209,20 +260,32 @@ ratio_ci() {
 
 summary=()
 goal=()		# per point: "cpu_ratio cpu_high tps_high"
+proc_summary=()
 
 # point LABEL C J P SCRIPT PGBENCH_CONN XARGS: PAIRS alternating pairs, then the ratios
 point() {
 	local label=$1 c=$2 j=$3 p=$4 script=$5 conn=$6 xargs=$7
 	local s_tps="" x_tps="" s_k="" x_k="" res st stx scpu xt xtx xcpu sk xk
+	local procs=0 sides p_k="" pt ptx pcpu pk
+	[ "$PROCESSES" = 1 ] && [ "$label" = direct ] && [ "$j" -gt 1 ] && [ $((c % j)) = 0 ] && procs=1
 	echo "== $label: $script, -M $p, $c clients, $j jobs, $DURATION s"
-	printf '%5s %12s %12s %10s %10s\n' pair pgbench_tps pgbenchx_tps pgb_cpu/k pgx_cpu/k
+	if [ "$procs" = 1 ]; then
+		printf '%5s %12s %12s %10s %10s %12s %10s\n' pair pgbench_tps pgbenchx_tps pgb_cpu/k pgx_cpu/k procs_tps procs_cpu/k
+	else
+		printf '%5s %12s %12s %10s %10s\n' pair pgbench_tps pgbenchx_tps pgb_cpu/k pgx_cpu/k
+	fi
 	for pair in $(seq 1 "$PAIRS"); do
-		for side in $( ((pair % 2)) && echo "s x" || echo "x s"); do
+		sides=$( ((pair % 2)) && echo "s x" || echo "x s")
+		[ "$procs" = 1 ] && sides=$( ((pair % 2)) && echo "s x p" || echo "p x s")
+		for side in $sides; do
 			checkpoint
 			if [ "$side" = s ]; then
 				# shellcheck disable=SC2086
 				res=$(pgbench_run "$c" "$j" "$p" "$script" $conn)
 				read -r st stx scpu <<<"$res"
+			elif [ "$side" = p ]; then
+				res=$(pgbench_procs_run "$c" "$j" "$p" "$script")
+				read -r pt ptx pcpu <<<"$res"
 			else
 				res=$(pgbenchx_run "$c" "$j" "$p" "$script" "$xargs")
 				read -r xt xtx xcpu _ <<<"$res"
@@ -231,8 +294,21 @@ point() {
 		sk=$(cpu_per_k "$scpu" "$stx")
 		xk=$(cpu_per_k "$xcpu" "$xtx")
 		s_tps+=" $st" x_tps+=" $xt" s_k+=" $sk" x_k+=" $xk"
-		printf '%5s %12.0f %12.0f %10s %10s\n' "$pair" "$st" "$xt" "$sk" "$xk"
+		if [ "$procs" = 1 ]; then
+			pk=$(cpu_per_k "$pcpu" "$ptx")
+			p_k+=" $pk"
+			printf '%5s %12.0f %12.0f %10s %10s %12.0f %10s\n' "$pair" "$st" "$xt" "$sk" "$xk" "$pt" "$pk"
+		else
+			printf '%5s %12.0f %12.0f %10s %10s\n' "$pair" "$st" "$xt" "$sk" "$xk"
+		fi
 	done
+	if [ "$procs" = 1 ]; then
+		local m_pk m_xk2 pr pl ph xr xl xh
+		read -r _ m_pk pr pl ph <<<"$(ratio_ci "$s_k" "$p_k")"
+		read -r _ m_xk2 xr xl xh <<<"$(ratio_ci "$p_k" "$x_k")"
+		proc_summary+=("$(printf '%-12s %-9s %4s %4s %8s %8s %-22s %-22s' "$script" "$p" "$c" "$j" \
+			"$m_pk" "$m_xk2" "$pr [$pl, $ph]" "$xr [$xl, $xh]")")
+	fi
 	local cpu tps m_sk m_xk cr cl ch m_st m_xt tr tl th
 	read -r m_sk m_xk cr cl ch <<<"$(ratio_ci "$s_k" "$x_k")"
 	read -r m_st m_xt tr tl th <<<"$(ratio_ci "$s_tps" "$x_tps")"
@@ -357,6 +433,12 @@ if [ ${#summary[@]} -gt 0 ]; then
 		  if ($1 != "n/a" && $1 <= 1.00 && $2 != "n/a" && $2 <= 1.05) both++
 		  if ($1 != "n/a" && $1 <= 0.8) s++; if ($3 == "n/a" || $3 >= 1.00) t++; if ($3 == "n/a") tu++ }
 		END { printf "goal: of %d points, CPU per transaction point <= 1.00 at %d, upper end <= 1.05 at %d, both at %d; <= 0.8 at %d; tps interval includes or exceeds 1.00 at %d (undefined at %d)\n", n, p, u, both, s, t, tu }'
+fi
+if [ ${#proc_summary[@]} -gt 0 ]; then
+	echo
+	echo "process model (PROCESSES=1): J pgbench processes of C/J clients against one pgbench of J threads, and pgbenchx's J drivers against those processes; CPU per transaction ratios [95% interval]"
+	printf '%-12s %-9s %4s %4s %8s %8s %-22s %-22s\n' script protocol c j procs_k pgx_k procs/threads pgx/procs
+	printf '%s\n' "${proc_summary[@]}"
 fi
 if [ ${#rec_summary[@]} -gt 0 ]; then
 	echo
