@@ -160,8 +160,9 @@ sys.exit(os.waitstatus_to_exitcode(status))
 }
 
 # pgbench_run C J P SCRIPT [connection options...]: prints "tps transactions cpu_s"
+# (its output and CPU in files named with $tag, when set, for runs side by side)
 pgbench_run() {
-	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like) out=$dir/pgbench.out tf=$dir/pgbench.time
+	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like) out=$dir/pgbench${tag:-}.out tf=$dir/pgbench${tag:-}.time
 	shift 4
 	[ "$script" = select-only ] && sflag=(-S)
 	cpu_of "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
@@ -175,45 +176,19 @@ pgbench_run() {
 }
 
 # pgbench_procs_run C J P SCRIPT: J pgbench processes of C/J clients (-j 1)
-# at once, each in a session of its own as a driver is; prints "tps
-# transactions cpu_s" summed over them (CPU from wait4, as cpu_of)
+# at once, each by pgbench_run (its own session, its CPU from wait4); prints
+# "tps transactions cpu_s" summed over them
 pgbench_procs_run() {
-	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like)
-	[ "$script" = select-only ] && sflag=(-S)
-	python3 -c '
-import os, re, sys
-n, outdir, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-pids = []
-for k in range(n):
-    pid = os.fork()
-    if pid == 0:
-        os.setsid()
-        fd = os.open("%s/pgbench-proc%d.out" % (outdir, k), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        try:
-            os.execvp(args[0], args)
-        finally:
-            os._exit(127)
-    pids.append(pid)
-cpu, failed = 0.0, False
-for pid in pids:
-    _, status, ru = os.wait4(pid, 0)
-    cpu += ru.ru_utime + ru.ru_stime
-    failed = failed or status != 0
-tps, tx = 0.0, 0
-for k in range(n):
-    out = open("%s/pgbench-proc%d.out" % (outdir, k)).read()
-    m_tx = re.search(r"^number of transactions actually processed: (\d+)", out, re.M)
-    m_tps = re.search(r"^tps = ([0-9.]+) \(without initial connection time\)$", out, re.M)
-    if failed or not m_tx or not m_tps:
-        sys.stderr.write(out)
-        sys.exit(1)
-    tx += int(m_tx.group(1))
-    tps += float(m_tps.group(1))
-print("%f %d %f" % (tps, tx, cpu))
-' "$j" "$dir" pgbench -n -c $((c / j)) -j 1 -T "$DURATION" -M "$p" "${sflag[@]}" ||
-		pgx_die "$j pgbench processes of $((c / j)) clients, -M $p $script, failed"
+	local c=$1 j=$2 p=$3 script=$4 k pids=() res=()
+	for k in $(seq 1 "$j"); do
+		tag=-proc$k pgbench_run $((c / j)) 1 "$p" "$script" >"$dir/pgbench-proc$k.res" &
+		pids+=($!)
+		res+=("$dir/pgbench-proc$k.res")
+	done
+	for k in "${pids[@]}"; do
+		wait "$k" || pgx_die "$j pgbench processes of $((c / j)) clients, -M $p $script, failed"
+	done
+	awk '{ tps += $1; tx += $2; cpu += $3 } END { printf "%f %d %f\n", tps, tx, cpu }' "${res[@]}"
 }
 
 # coord_cpu PID: follows the coordinator until it exits, prints its last
