@@ -191,27 +191,29 @@ is(q1("SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) 
 	$before, 'no refused experiment left a sweep or a run');
 
 # --- per-configuration scripts and options ------------------------------------
-# the issue's known effect: a script that sleeps 1 ms against one that sleeps
-# 2 ms, each configuration its own; B/A is about 0.5 and significant (the
-# bounds are loose: the machine is shared and noisy)
-q1("SELECT pgbenchx.add_script('sleep1', \$s\$\\sleep 1 ms\n\$s\$)");
-q1("SELECT pgbenchx.add_script('sleep2', \$s\$\\sleep 2 ms\n\$s\$)");
-my $ab = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"one\", \"script\": \"sleep1\"}, "
-	  . "{\"name\": \"two\", \"script\": \"sleep2\"}]', 1, 1, duration => 1, repeats => 3, warmup => 0, "
+# the issue's known effect, a script that sleeps twice as long as the other,
+# each configuration its own: B/A is about 0.5 and significant.  10 ms
+# against 20 ms, not 1 against 2: on a loaded machine a 1 ms sleep overshoots
+# by a good part of itself and 3 runs a side could not tell them apart (a CI
+# run saw that); the bounds are loose: the machine is shared and noisy
+q1("SELECT pgbenchx.add_script('nap10', \$s\$\\sleep 10 ms\n\$s\$)");
+q1("SELECT pgbenchx.add_script('nap20', \$s\$\\sleep 20 ms\n\$s\$)");
+my $ab = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"one\", \"script\": \"nap10\"}, "
+	  . "{\"name\": \"two\", \"script\": \"nap20\"}]', 1, 1, duration => 2, repeats => 3, warmup => 0, "
 	  . "vacuum => false, checkpoint => false)");
 wait_for($ab);
-is(q1("SELECT status || ' ' || script FROM pgbenchx.sweeps WHERE sweep_id = $ab"), 'completed sleep1 | sleep2',
+is(q1("SELECT status || ' ' || script FROM pgbenchx.sweeps WHERE sweep_id = $ab"), 'completed nap10 | nap20',
 	'the A/B experiment completed; sweeps.script names both mixes');
 is(q1("SELECT string_agg(config || ':' || script, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $ab"),
-	'1:sleep1,2:sleep2,2:sleep2,1:sleep1,1:sleep1,2:sleep2', "each run records its configuration's script");
+	'1:nap10,2:nap20,2:nap20,1:nap10,1:nap10,2:nap20', "each run records its configuration's script");
 my ($ratio, $sig, $sets) = split /\|/, q1("SELECT round(ratio::numeric, 3) || '|' || significant || '|' || (sets ->> 'script') "
 	  . "FROM pgbenchx.experiment_report($ab) WHERE config = 2");
-ok($ratio > 0.35 && $ratio < 0.7, "sleeping 2 ms against 1 ms: the ratio is near 0.5 ($ratio)");
+ok($ratio > 0.35 && $ratio < 0.7, "sleeping 20 ms against 10 ms: the ratio is near 0.5 ($ratio)");
 is($sig, 'true', 'and significant');
-is($sets, 'sleep2', 'experiment_report shows the script the configuration sets');
+is($sets, 'nap20', 'experiment_report shows the script the configuration sets');
 # statement statistics are each run's own script's
 is(q1("SELECT string_agg(DISTINCT r.config || ':' || s.script, ',') FROM pgbenchx.runs r "
-	  . "JOIN pgbenchx.statement_stats s USING (run_id) WHERE r.sweep_id = $ab"), '1:sleep1,2:sleep2',
+	  . "JOIN pgbenchx.statement_stats s USING (run_id) WHERE r.sweep_id = $ab"), '1:nap10,2:nap20',
 	"each run's statement statistics are its configuration's script's");
 
 # jobs, rate and latency_limit per configuration: each run has its own
