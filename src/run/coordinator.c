@@ -104,6 +104,7 @@ typedef struct CoordinatorStep
 	pg_atomic_uint32 *client_pids;	/* nclients, in seg (run_spec.h) */
 	WaitSampler *sampler;		/* record_system, while measuring */
 	SysRecord  *sysrec;			/* per-second readings (sysrecord.h); NULL: not recorded */
+	uint64		poked_sec;		/* whole seconds the drivers were poked for */
 } CoordinatorStep;
 
 static CoordinatorStep coordinator_step;
@@ -483,6 +484,31 @@ coordinator_maintenance(const RunSpec *spec, int64 run_id)
 }
 
 /*
+ * A driver waits without a timeout while none of its clients sleeps
+ * (driver_loop), so a second boundary that passes while every one of its
+ * clients waits on the server wakes it only if we set its latch.  Once per
+ * whole second, the live drivers that have not published the seconds before
+ * it are poked; they publish them as soon as they wake.
+ */
+static void
+coordinator_poke_drivers(CoordinatorStep *step, uint64 whole)
+{
+	RunShared  *run = step->run;
+
+	if (whole <= step->poked_sec)
+		return;
+	step->poked_sec = whole;
+	for (int i = 0; i < step->njobs; i++)
+	{
+		uint32		st = pg_atomic_read_u32(&run->drivers[i].state);
+
+		if (st != DRIVER_DONE && st != DRIVER_FAILED &&
+			pg_atomic_read_u64(&run->drivers[i].seconds_published) < whole)
+			SetLatch(&ProcGlobal->allProcs[run->drivers[i].procno].procLatch);
+	}
+}
+
+/*
  * Read every second that all drivers have published, write its sample row
  * and add it to the run's totals.  final: the drivers are done, so the last
  * (possibly partial) second is complete too.
@@ -539,6 +565,8 @@ coordinator_collect(CoordinatorStep *step, stats_run *total, uint64 *next_sec,
 		uint64		whole = now > run->bench_start ?
 			(uint64) ((now - run->bench_start) / USECS_PER_SEC) : 0;
 
+		if (any_live && ready < whole)
+			coordinator_poke_drivers(step, whole);
 		ready = Min(ready, whole);
 	}
 	pg_read_barrier();

@@ -2077,15 +2077,14 @@ driver_loop(DriverRun *dr)
 
 	while (dr->live > 0)
 	{
-		TimestampTz next_wake;
 		long		timeout;
 		int			n;
 
 		/*
 		 * A sleeper's timeout is computed from a fresh clock, as pgbench
 		 * does (-R, \sleep); without one, the clock read after the last
-		 * wait serves: the second boundary and the end only need the
-		 * millisecond, and this read was one clock call per wakeup.
+		 * wait serves driver_advance_seconds, and this read was one clock
+		 * call per wakeup.
 		 */
 		if (sleepers_wake != DT_NOEND || dr->stop_deadline != 0)
 			now = GetCurrentTimestamp();
@@ -2093,15 +2092,28 @@ driver_loop(DriverRun *dr)
 		if (dr->wes_dirty)
 			driver_build_wes(dr);
 
-		/* the next second boundary, the end, a sleeper or the stop grace */
-		next_wake = dr->run->bench_start + (TimestampTz) (dr->cur_sec + 1) * USECS_PER_SEC;
-		if (dr->end_time != 0 && dr->end_time > now && dr->end_time < next_wake)
-			next_wake = dr->end_time;
-		if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
-			next_wake = dr->stop_deadline;
-		if (sleepers_wake < next_wake)
-			next_wake = sleepers_wake;
-		timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
+		/*
+		 * Only a sleeper or the stop grace needs the clock to wake us, as
+		 * pgbench's threads wait on their sockets alone when no client
+		 * sleeps.  A wait without a timeout is cheaper, and it is most
+		 * waits: WaitEventSetWait reads no clock and the kernel arms no
+		 * timer.  Nothing is due at the end of the run (clients in flight
+		 * finish their transaction, driver_client_finished), and a second
+		 * boundary passed while every client waits on the server is
+		 * published when the coordinator sets our latch
+		 * (coordinator_poke_drivers); transactions are counted in the
+		 * second they end in however late we wake.
+		 */
+		if (sleepers_wake == DT_NOEND && dr->stop_deadline == 0)
+			timeout = -1;
+		else
+		{
+			TimestampTz next_wake = sleepers_wake;
+
+			if (dr->stop_deadline != 0 && dr->stop_deadline < next_wake)
+				next_wake = dr->stop_deadline;
+			timeout = next_wake > now ? (long) ((next_wake - now + 999) / 1000) : 0;
+		}
 
 		n = WaitEventSetWait(dr->wes, timeout, events, nevents, PG_WAIT_EXTENSION);
 		CHECK_FOR_INTERRUPTS();

@@ -26,9 +26,12 @@ sub run_and_wait
 	return ($id, $stderr);
 }
 
-# --- rate: 200 tps over 4 s, 2 clients
+# --- rate: 200 tps over 4 s, 2 clients.  The schedule is drawn at random
+# (Poisson arrivals, as pgbench's): over 4 s the count of its starts alone
+# spreads by about 3.5%, so the seed is fixed and the 10% bound tests the
+# pacing, not the draw
 {
-	my ($id) = run_and_wait("2, 4, 'select-only', checkpoint => false, rate => 200");
+	my ($id) = run_and_wait("2, 4, 'select-only', checkpoint => false, rate => 200, random_seed => 25");
 	my ($status, $tps, $lag, $rate) = split /\|/, q1("SELECT status, tps, lag_avg_ms, rate FROM pgbenchx.runs WHERE run_id = $id");
 	is($status, 'completed', 'rate-limited run completes');
 	is($rate, 200, 'the target is recorded');

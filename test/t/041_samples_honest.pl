@@ -126,6 +126,34 @@ sub check_run
 	cmp_ok($last->{covered_s}, '<', 1.5, 'timed: and not much more');
 }
 
+# --- a second that ends while every client waits on the server: the driver
+# waits on its sockets alone then (as pgbench's threads do), and the
+# coordinator wakes it to publish the second.  One client whose transaction
+# sleeps 3 s in the server, over 6 s: the first transaction ends just after
+# 3 s (in the 4th second), publishing seconds 1 to 3; the 4th second ends at
+# 4 s, while the next transaction runs until just after 6 s.  The 4th second
+# must be stored well before that (without the coordinator's wake-up it
+# would wait for the transaction's end).
+{
+	q1(q{SELECT pgbenchx.add_script('server3s', 'SELECT pg_sleep(3);')});
+	my $id = q1("SELECT run_bench(1, 6, 'server3s', vacuum => false, checkpoint => false)");
+	my ($n, $el, $st) = (0, 0, '');
+	for (1 .. 200)
+	{
+		($n, $el, $st) = split / /, q1("SELECT (SELECT count(*) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) "
+			  . "|| ' ' || coalesce(round(extract(epoch FROM clock_timestamp() - started_at)::numeric, 2), 0) "
+			  . "|| ' ' || status FROM pgbenchx.runs r WHERE run_id = $id");
+		last if $n >= 4 || $st ne 'running';
+		usleep(100_000);
+	}
+	ok($n == 4 && $st eq 'running' && $el < 5.8,
+		"a client waiting on the server: the second that ended meanwhile is stored ($n seconds, $st, at $el s)");
+	wait_for($id);
+	check_run($id, 'waiting on the server', status => 'completed', uneven => 1);
+	is(q1("SELECT string_agg(transactions::text, ',' ORDER BY second) FROM pgbenchx.samples WHERE run_id = $id"),
+		'0,0,0,1,0,1', 'waiting on the server: each transaction in the second it ended in');
+}
+
 # --- a replay: queries per minute in sweep_report and the charts
 {
 	my $list = join '', map { "SELECT $_;\n" } 1 .. 200;
