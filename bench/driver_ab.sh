@@ -89,34 +89,17 @@ use_lib() {
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
-# pgbench C J: "tps cpu_per_tx_us", its CPU from wait4 in a session of its own
+# pgbench C J: "tps cpu_per_tx_us", its CPU from wait4 in a session of its
+# own (pgx_cpu_of)
 pgbench_side() {
-	local sflag=(-b tpcb-like)
+	local sflag=(-b tpcb-like) tps tx
 	[ "$SCRIPT" = select-only ] && sflag=(-S)
-	python3 - "$@" "$DURATION" "$PROTOCOL" "${sflag[@]}" <<'EOF'
-import os, re, subprocess, sys
-c, j, d, p = sys.argv[1:5]
-args = ['pgbench', '-n', '-c', c, '-j', j, '-T', d, '-M', p] + sys.argv[5:]
-r, w = os.pipe()
-pid = os.fork()
-if pid == 0:
-    os.setsid()
-    os.dup2(w, 1); os.dup2(w, 2)
-    try:
-        os.execvp(args[0], args)
-    finally:
-        os._exit(127)
-os.close(w)
-with os.fdopen(r) as f:
-    out = f.read()
-_, status, ru = os.wait4(pid, 0)
-tx = re.search(r'actually processed: (\d+)', out)
-tps = re.search(r'^tps = ([0-9.]+) \(without', out, re.M)
-if os.waitstatus_to_exitcode(status) != 0 or not tx or not tps:
-    sys.stderr.write(out)
-    sys.exit('pgbench failed')
-print('%s %.3f' % (tps.group(1), (ru.ru_utime + ru.ru_stime) * 1e6 / int(tx.group(1))))
-EOF
+	pgx_cpu_of "$build/pgbench.cpu" pgbench -n -c "$1" -j "$2" -T "$DURATION" -M "$PROTOCOL" "${sflag[@]}" \
+		>"$build/pgbench.out" 2>&1 || { cat "$build/pgbench.out" >&2; pgx_die "pgbench -c $1 -j $2 failed"; }
+	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$build/pgbench.out")
+	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$build/pgbench.out")
+	[ -n "$tps" ] && [ -n "$tx" ] && [ "$tx" -gt 0 ] || { cat "$build/pgbench.out" >&2; pgx_die "could not read pgbench's output"; }
+	awk -v tps="$tps" -v tx="$tx" '{ printf "%s %.3f\n", tps, $1 * 1e6 / tx }' "$build/pgbench.cpu"
 }
 
 # pgbenchx C J: "tps cpu_per_tx_us"

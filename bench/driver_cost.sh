@@ -138,34 +138,13 @@ echo "cpu/k: the generator's user+sys CPU per 1000 transactions, ms (pgbench: wa
 echo "ratios: pgbenchx/pgbench of the means over the pairs, [95% interval, Fieller: pgbenchx.ci_repeats + pgbenchx.ci_ratio]"
 echo
 
-# cpu_of FILE COMMAND...: runs COMMAND in a session of its own (setsid, see
-# above), its output on this one's, and writes into FILE its user + sys CPU
-# seconds, its waited-for children's included, as wait4() returns them;
-# exits with COMMAND's status
-cpu_of() {
-	python3 -c '
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.setsid()
-    try:
-        os.execvp(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-with open(sys.argv[1], "w") as f:
-    f.write("%.6f\n" % (ru.ru_utime + ru.ru_stime))
-sys.exit(os.waitstatus_to_exitcode(status))
-' "$@"
-}
-
 # pgbench_run C J P SCRIPT [connection options...]: prints "tps transactions cpu_s"
 # (its output and CPU in files named with $tag, when set, for runs side by side)
 pgbench_run() {
 	local c=$1 j=$2 p=$3 script=$4 sflag=(-b tpcb-like) out=$dir/pgbench${tag:-}.out tf=$dir/pgbench${tag:-}.time
 	shift 4
 	[ "$script" = select-only ] && sflag=(-S)
-	cpu_of "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
+	pgx_cpu_of "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
 		>"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench -c $c -j $j -M $p $script failed"; }
 	local tps tx cpu
 	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out")

@@ -73,6 +73,29 @@ pgx_bench_install() {
 	PGX_DESTDIR_SETTING="extension_destdir = '$PGX_DESTDIR'"
 }
 
+# pgx_cpu_of FILE COMMAND...: runs COMMAND in a session of its own (setsid: with
+# the kernel's autogroup scheduling a command started from a script would
+# otherwise share its CPU share with the script; see bench/driver_cost.sh),
+# its output on this one's, and writes into FILE its user + sys CPU
+# seconds, its waited-for children's included, as wait4() returns them;
+# exits with COMMAND's status
+pgx_cpu_of() {
+	python3 -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%.6f\n" % (ru.ru_utime + ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status))
+' "$@"
+}
+
 # pgx_bench_cluster SCALE [setting=value ...]: the start every bench/ script
 # shares.  Packages, pgbenchx built and installed (pgx_bench_install), a
 # throwaway cluster with the settings given (and PGX_DESTDIR_SETTING) in a new
