@@ -52,6 +52,8 @@
 #   POOLER=1              the pooler part (Debian's pgbouncer, installed when
 #                         missing); POOLER=0 skips it
 #   REC_CLIENTS="1 4 32"  record_system on/off ("" skips it)
+#   RUN_ARGS=""           more run_bench arguments for the ladder's pgbenchx
+#                         side, e.g. RUN_ARGS="record_system => false"
 #   PROCESSES=0           1: at every direct point with several jobs (C a
 #                         multiple of J), a third side in each pair: J stock
 #                         pgbench processes of C/J clients and one thread
@@ -79,6 +81,7 @@ PROTOCOLS=${PROTOCOLS-"simple prepared"}
 POOLER=${POOLER:-1}
 REC_CLIENTS=${REC_CLIENTS-"1 4 32"}
 PROCESSES=${PROCESSES:-0}
+RUN_ARGS=${RUN_ARGS:-}
 PGBOUNCER=/usr/sbin/pgbouncer
 
 for v in SCALE DURATION PAIRS; do
@@ -133,7 +136,7 @@ echo "server: $(q -c 'SELECT version()')"
 echo "stock: $(pgbench --version)"
 echo "pgbenchx: commit $(git -C "$PGX_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "plan: scale $SCALE, $PAIRS pairs of $DURATION s; ladder [$LADDER] x jobs [$JOBS_LIST] x [$WORKLOADS] x [$PROTOCOLS]; pooler $POOLER; record_system at [$REC_CLIENTS]; processes $PROCESSES"
+echo "plan: scale $SCALE, $PAIRS pairs of $DURATION s; ladder [$LADDER] x jobs [$JOBS_LIST] x [$WORKLOADS] x [$PROTOCOLS]; pooler $POOLER; record_system at [$REC_CLIENTS]; processes $PROCESSES${RUN_ARGS:+; run_bench arguments: $RUN_ARGS}"
 echo "cpu/k: the generator's user+sys CPU per 1000 transactions, ms (pgbench: wait4's rusage; pgbenchx: runs.driver_cpu_s)"
 echo "ratios: pgbenchx/pgbench of the means over the pairs, [95% interval, Fieller: pgbenchx.ci_repeats + pgbenchx.ci_ratio]"
 echo
@@ -171,24 +174,37 @@ pgbench_procs_run() {
 }
 
 # coord_cpu PID: follows the coordinator until it exits, prints its last
-# CPU time (user + sys, s) read from /proc/PID/stat every 0.1 s
+# CPU time (user + sys, s) read from /proc/PID/stat every 0.5 s (by bash
+# alone: one `sleep` started per read, the lightest poll that still catches
+# most of the run's end)
 coord_cpu() {
-	local pid=$1 last=0 t
-	while t=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$pid/stat" 2>/dev/null); do
-		last=$t
-		sleep 0.1
+	local pid=$1 last=0 line f hz
+	hz=$(getconf CLK_TCK)
+	while read -r line 2>/dev/null <"/proc/$pid/stat"; do
+		read -r -a f <<<"${line##*) }"
+		last=$((f[11] + f[12]))
+		sleep 0.5
 	done
-	echo "$last"
+	awk -v t="$last" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }'
 }
 
-# pgbenchx_run C J P SCRIPT EXTRA_ARGS: prints "tps transactions driver_cpu_s coordinator_cpu_s"
+# pgbenchx_run C J P SCRIPT EXTRA_ARGS [follow]: prints "tps transactions
+# driver_cpu_s coordinator_cpu_s".  The coordinator's CPU is followed (nan
+# otherwise) only when asked, by the record_system part, whose two sides are
+# both followed alike: any other load on the machine changes what a
+# transaction costs its generator (at one client, select-only prepared, 12
+# pairs of 5 s: the drivers read 0.980 [0.919, 1.045] of pgbench with a
+# poll of three processes every 0.1 s on their side only, 1.091 [1.002,
+# 1.187] without it), so no side of the ladder may run with it while
+# pgbench runs without.
 pgbenchx_run() {
-	local id row pid ccpu
+	local id row pid ccpu=nan
 	id=$(q -c "SET client_min_messages = warning" -c "SELECT run_bench($1, $DURATION, '$4', jobs => $2, protocol => '$3'$5, vacuum => false, checkpoint => false)") ||
 		pgx_die "run_bench failed"
-	pid=$(q -c "SELECT coalesce(coordinator_pid, 0) FROM pgbenchx.runs WHERE run_id = $id")
-	ccpu=nan
-	[ "$pid" -gt 0 ] && ccpu=$(coord_cpu "$pid")
+	if [ "${6:-}" = follow ]; then
+		pid=$(q -c "SELECT coalesce(coordinator_pid, 0) FROM pgbenchx.runs WHERE run_id = $id")
+		[ "$pid" -gt 0 ] && ccpu=$(coord_cpu "$pid")
+	fi
 	q -c "SET client_min_messages = warning" -c "CALL pgbenchx.wait($id)" >/dev/null || pgx_die "pgbenchx.wait($id) failed"
 	row=$(q -F ' ' -c "SELECT status, tps, transactions, driver_cpu_s, coalesce(error, '') FROM pgbenchx.runs WHERE run_id = $id")
 	set -- $row
@@ -283,7 +299,7 @@ for c in $LADDER; do
 		done_jobs+="$j "
 		for script in $WORKLOADS; do
 			for p in $PROTOCOLS; do
-				point direct "$c" "$j" "$p" "$script" "" ""
+				point direct "$c" "$j" "$p" "$script" "" "${RUN_ARGS:+, $RUN_ARGS}"
 			done
 		done
 	done
@@ -348,7 +364,7 @@ rec_point() {
 	for pair in $(seq 1 "$PAIRS"); do
 		for side in $( ((pair % 2)) && echo "on off" || echo "off on"); do
 			checkpoint
-			res=$(pgbenchx_run "$c" 1 simple select-only "$xargs, record_system => $([ $side = on ] && echo true || echo false)")
+			res=$(pgbenchx_run "$c" 1 simple select-only "$xargs, record_system => $([ $side = on ] && echo true || echo false)" follow)
 			read -r t tx cpu cc <<<"$res"
 			if [ "$side" = on ]; then
 				on_tps+=" $t" on_k+=" $(cpu_per_k "$cpu" "$tx")" on_cc+=" $cc"
