@@ -58,29 +58,13 @@ q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 git_rev=$(git -C "$PGX_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$PGX_ROOT" diff --quiet HEAD 2>/dev/null || git_rev="$git_rev+changes"
 
-# user and system CPU ticks of PIDS (comma-separated), summed: "utime stime"
-ticks() {
-	local pid u=0 s=0 f
-	for pid in ${1//,/ }; do
-		# fields after the command name's closing parenthesis: utime is the 12th, stime the 13th
-		f=$(sed 's/^.*) //' "/proc/$pid/stat") || pgx_die "process $pid is gone"
-		set -- $f
-		u=$((u + ${12})) s=$((s + ${13}))
-	done
-	echo "$u $s"
-}
-
-# profile NAME PIDS: perf record and perf stat of PIDS (comma-separated),
-# and their user and system CPU from /proc over the same window
+# profile NAME PIDS: perf record and perf stat of PIDS (comma-separated)
 profile() {
-	local t0
-	t0=$(ticks "$2")
 	perf record -q -F "$FREQ" -p "$2" -o "$work/$1.data" -- sleep "$PERF_SECONDS" >/dev/null 2>&1 &
 	local rec=$!
 	perf stat -x, -e task-clock,context-switches,syscalls:sys_enter_sendto -p "$2" \
 		-o "$work/$1.stat" -- sleep "$PERF_SECONDS" >/dev/null 2>&1
 	wait "$rec"
-	echo "$t0 $(ticks "$2") $(getconf CLK_TCK)" >"$work/$1.ticks"
 	perf report -i "$work/$1.data" --stdio --no-children --sort dso,sym -q -g none \
 		--percent-limit 0 2>/dev/null >"$work/$1.report"
 }
@@ -153,7 +137,6 @@ def report(name):
     return rows
 dso = {"s": collections.Counter(), "x": collections.Counter()}
 sym = {"s": collections.Counter(), "x": collections.Counter()}
-ticks = {"s": [0.0, 0.0], "x": [0.0, 0.0]}
 for side in "sx":
     for r in range(1, rounds + 1):
         name = "%s%d" % (side, r)
@@ -161,18 +144,10 @@ for side in "sx":
         stmts = st.get("syscalls:sys_enter_sendto", 0)
         cpu_us = st.get("task-clock", 0) * 1000 / stmts if stmts else 0   # task-clock is in ms
         sw = st.get("context-switches", 0) / stmts if stmts else 0
-        u0, s0, u1, s1, hz = map(int, open(os.path.join(work, name + ".ticks")).read().split())
-        user_us = (u1 - u0) * 1e6 / hz / stmts if stmts else 0
-        sys_us = (s1 - s0) * 1e6 / hz / stmts if stmts else 0
-        ticks[side][0] += user_us / rounds
-        ticks[side][1] += sys_us / rounds
-        print("%s: cpu %.2f us/stmt (/proc: user %.2f, system %.2f), switches %.3f/stmt, %d statements"
-              % (name, cpu_us, user_us, sys_us, sw, stmts))
+        print("%s: cpu %.2f us/stmt, switches %.3f/stmt, %d statements" % (name, cpu_us, sw, stmts))
         for frac, d, s in report(name):
             dso[side][d] += frac * cpu_us / rounds
             sym[side][(d, s)] += frac * cpu_us / rounds
-print("user and system CPU from /proc (us/stmt): s %.2f + %.2f, x %.2f + %.2f"
-      % (ticks["s"][0], ticks["s"][1], ticks["x"][0], ticks["x"][1]))
 print("by shared object (us/stmt)   s      x")
 for d in sorted(set(dso["s"]) | set(dso["x"]), key=lambda d: -(dso["s"][d] + dso["x"][d])):
     if dso["s"][d] + dso["x"][d] >= 0.005:
