@@ -58,8 +58,14 @@ echo "plan: select-only, SCALE=$SCALE, DURATION=$DURATION s, PAIRS=$PAIRS, JOBS=
 echo
 
 pgbench_tps() {
-	local out=$dir/pgbench.out
-	pgbench -n -S -c "$1" -j "$2" -T "$DURATION" >"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench failed"; }
+	local out=$dir/pgbench.out pid
+	# followed by the same poll as the coordinator of a pgbenchx run: the
+	# poll is load, and load changes what a transaction costs on a 2-core
+	# machine, so both sides of on/pgbench carry it alike
+	pgbench -n -S -c "$1" -j "$2" -T "$DURATION" >"$out" 2>&1 &
+	pid=$!
+	coord_cpu "$pid" >/dev/null
+	wait "$pid" || { cat "$out" >&2; pgx_die "pgbench failed"; }
 	sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out"
 }
 # coord_cpu PID: follows the coordinator until it exits and prints its last
