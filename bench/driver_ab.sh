@@ -92,13 +92,13 @@ q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 # pgbench C J: "tps cpu_per_tx_us", its CPU from wait4 in a session of its
 # own (pgx_cpu_of)
 pgbench_side() {
-	local sflag=(-b tpcb-like) tps tx
+	local sflag=(-b tpcb-like) tps tx counts
 	[ "$SCRIPT" = select-only ] && sflag=(-S)
 	pgx_cpu_of "$build/pgbench.cpu" pgbench -n -c "$1" -j "$2" -T "$DURATION" -M "$PROTOCOL" "${sflag[@]}" \
 		>"$build/pgbench.out" 2>&1 || { cat "$build/pgbench.out" >&2; pgx_die "pgbench -c $1 -j $2 failed"; }
-	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$build/pgbench.out")
-	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$build/pgbench.out")
-	[ -n "$tps" ] && [ -n "$tx" ] && [ "$tx" -gt 0 ] || { cat "$build/pgbench.out" >&2; pgx_die "could not read pgbench's output"; }
+	counts=$(pgx_pgbench_counts "$build/pgbench.out") || exit 1
+	read -r tps tx <<<"$counts"
+	[ "$tx" -gt 0 ] || { cat "$build/pgbench.out" >&2; pgx_die "pgbench processed no transaction"; }
 	awk -v tps="$tps" -v tx="$tx" '{ printf "%s %.3f\n", tps, $1 * 1e6 / tx }' "$build/pgbench.cpu"
 }
 

@@ -149,12 +149,9 @@ pgbench_run() {
 	[ "$script" = select-only ] && sflag=(-S)
 	pgx_cpu_of "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" "$@" \
 		>"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench -c $c -j $j -M $p $script failed"; }
-	local tps tx cpu
-	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out")
-	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-	cpu=$(cat "$tf")
-	[ -n "$tps" ] && [ -n "$tx" ] || { cat "$out" >&2; pgx_die "could not read pgbench's output"; }
-	echo "$tps $tx $cpu"
+	local counts
+	counts=$(pgx_pgbench_counts "$out") || exit 1
+	echo "$counts $(cat "$tf")"
 }
 
 # pgbench_procs_run C J P SCRIPT: J pgbench processes of C/J clients (-j 1)
@@ -173,21 +170,6 @@ pgbench_procs_run() {
 	awk '{ tps += $1; tx += $2; cpu += $3 } END { printf "%f %d %f\n", tps, tx, cpu }' "${res[@]}"
 }
 
-# coord_cpu PID: follows the coordinator until it exits, prints its last
-# CPU time (user + sys, s) read from /proc/PID/stat every 0.5 s (by bash
-# alone: one `sleep` started per read, the lightest poll that still catches
-# most of the run's end)
-coord_cpu() {
-	local pid=$1 last=0 line f hz
-	hz=$(getconf CLK_TCK)
-	while read -r line 2>/dev/null <"/proc/$pid/stat"; do
-		read -r -a f <<<"${line##*) }"
-		last=$((f[11] + f[12]))
-		sleep 0.5
-	done
-	awk -v t="$last" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }'
-}
-
 # pgbenchx_run C J P SCRIPT EXTRA_ARGS [follow]: prints "tps transactions
 # driver_cpu_s coordinator_cpu_s".  The coordinator's CPU is followed (nan
 # otherwise) only when asked, by the record_system part, whose two sides are
@@ -203,7 +185,7 @@ pgbenchx_run() {
 		pgx_die "run_bench failed"
 	if [ "${6:-}" = follow ]; then
 		pid=$(q -c "SELECT coalesce(coordinator_pid, 0) FROM pgbenchx.runs WHERE run_id = $id")
-		[ "$pid" -gt 0 ] && ccpu=$(coord_cpu "$pid")
+		[ "$pid" -gt 0 ] && ccpu=$(pgx_follow_cpu "$pid")
 	fi
 	q -c "SET client_min_messages = warning" -c "CALL pgbenchx.wait($id)" >/dev/null || pgx_die "pgbenchx.wait($id) failed"
 	row=$(q -F ' ' -c "SELECT status, tps, transactions, driver_cpu_s, coalesce(error, '') FROM pgbenchx.runs WHERE run_id = $id")

@@ -123,12 +123,9 @@ pgbench_run() {
 	[ "$script" = select-only ] && sflag=(-S)
 	/usr/bin/time -f '%U %S' -o "$tf" pgbench -n -c "$c" -j "$j" -T "$DURATION" -M "$p" "${sflag[@]}" \
 		>"$out" 2>&1 || { cat "$out" >&2; pgx_die "pgbench -c $c -j $j -M $p $script failed"; }
-	local tps tx cpu
-	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out")
-	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-	cpu=$(awk '{ print $1 + $2 }' "$tf")
-	[ -n "$tps" ] && [ -n "$tx" ] || { cat "$out" >&2; pgx_die "could not read pgbench's output"; }
-	echo "$tps $tx $cpu"
+	local counts
+	counts=$(pgx_pgbench_counts "$out") || exit 1
+	echo "$counts $(awk '{ print $1 + $2 }' "$tf")"
 }
 
 # pgbenchx_start C D SCRIPT J P: prints the run_id

@@ -64,19 +64,9 @@ pgbench_tps() {
 	# machine, so both sides of on/pgbench carry it alike
 	pgbench -n -S -c "$1" -j "$2" -T "$DURATION" >"$out" 2>&1 &
 	pid=$!
-	coord_cpu "$pid" >/dev/null
+	pgx_follow_cpu "$pid" >/dev/null
 	wait "$pid" || { cat "$out" >&2; pgx_die "pgbench failed"; }
 	sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$out"
-}
-# coord_cpu PID: follows the coordinator until it exits and prints its last
-# CPU time (user + system, s), read from /proc/PID/stat every 0.1 s
-coord_cpu() {
-	local pid=$1 last=0 t
-	while t=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$pid/stat" 2>/dev/null); do
-		last=$t
-		sleep 0.1
-	done
-	echo "$last"
 }
 # pgbenchx_run C J on|off: prints "tps wait_sample_hz system_rows coordinator_cpu_s"
 pgbenchx_run() {
@@ -85,7 +75,7 @@ pgbenchx_run() {
 	id=$(q -c "SELECT pgbenchx.launch_bench('{\"clients\": $1, \"jobs\": $2, \"duration\": $DURATION, \"script\": \"select-only\", \"vacuum\": false, \"checkpoint\": false, \"record_system\": $rec}')") ||
 		pgx_die "launch_bench failed"
 	pid=$(q -c "SELECT coordinator_pid FROM pgbenchx.runs WHERE run_id = $id")
-	cpu=$(coord_cpu "$pid")
+	cpu=$(pgx_follow_cpu "$pid")
 	q -c "SET client_min_messages = warning" -c "CALL pgbenchx.wait($id)" >/dev/null || pgx_die "wait($id) failed"
 	row=$(q -F ' ' -c "SELECT status, tps, coalesce(wait_sample_hz::numeric(10,1)::text, '-'),
 	                   (SELECT count(*) FROM pgbenchx.system_samples s WHERE s.run_id = r.run_id)

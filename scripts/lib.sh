@@ -96,6 +96,32 @@ sys.exit(os.waitstatus_to_exitcode(status))
 ' "$@"
 }
 
+# pgx_pgbench_counts FILE: "tps transactions" from pgbench's output in FILE
+# (tps without the initial connection time); prints FILE and fails when
+# either is missing
+pgx_pgbench_counts() {
+	local tps tx
+	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$1")
+	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$1")
+	[ -n "$tps" ] && [ -n "$tx" ] || { cat "$1" >&2; pgx_die "could not read pgbench's output"; }
+	echo "$tps $tx"
+}
+
+# pgx_follow_cpu PID: follows a process until it exits, prints its last
+# user + system CPU time (s), read from /proc/PID/stat every 0.5 s by bash's
+# builtins (one `sleep` started per read: the poll is load on the machine,
+# so it is kept light, and a benchmark follows both of its sides alike)
+pgx_follow_cpu() {
+	local pid=$1 last=0 line f hz
+	hz=$(getconf CLK_TCK)
+	while read -r line 2>/dev/null <"/proc/$pid/stat"; do
+		read -r -a f <<<"${line##*) }"
+		last=$((f[11] + f[12]))
+		sleep 0.5
+	done
+	awk -v t="$last" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }'
+}
+
 # pgx_bench_cluster SCALE [setting=value ...]: the start every bench/ script
 # shares.  Packages, pgbenchx built and installed (pgx_bench_install), a
 # throwaway cluster with the settings given (and PGX_DESTDIR_SETTING) in a new
