@@ -5,10 +5,15 @@
 # pgbench and a run of pgbenchx (the order reversed every other round), and
 # over PERF_SECONDS in the middle of each run `perf record` (flat, cpu-clock
 # samples: this machine has no hardware PMU) and `perf stat` (task-clock,
-# context switches, sendto calls) of pgbench's process / of the drivers
-# (pg_stat_activity's backend_type 'pgbenchx driver').  Both programs send
-# each statement with exactly one sendto, so figures are per statement sent:
-# microseconds of CPU by shared object and by symbol, the mean over rounds.
+# context switches, system calls, sendto and recvfrom calls) of pgbench's
+# process / of the drivers (pg_stat_activity's backend_type 'pgbenchx
+# driver').  Both programs send each statement with exactly one sendto, so
+# figures are per statement sent: microseconds of CPU by shared object and by
+# symbol, the mean over rounds.  Counting system calls enables the kernel's
+# syscall tracepoints, which put every system call through a slower path:
+# that and the sampling's interrupt ("perf's own") are printed apart, since
+# they weigh on the side with more system calls per statement (pgbench reads
+# twice per statement, the drivers once).
 #
 #   bench/driver_profile.sh                          # 1 client, about 1 min
 #   CLIENTS=4 JOBS=2 ROUNDS=5 bench/driver_profile.sh
@@ -62,7 +67,7 @@ git -C "$PGX_ROOT" diff --quiet HEAD 2>/dev/null || git_rev="$git_rev+changes"
 profile() {
 	perf record -q -F "$FREQ" -p "$2" -o "$work/$1.data" -- sleep "$PERF_SECONDS" >/dev/null 2>&1 &
 	local rec=$!
-	perf stat -x, -e task-clock,context-switches,syscalls:sys_enter_sendto -p "$2" \
+	perf stat -x, -e task-clock,context-switches,raw_syscalls:sys_enter,syscalls:sys_enter_sendto,syscalls:sys_enter_recvfrom -p "$2" \
 		-o "$work/$1.stat" -- sleep "$PERF_SECONDS" >/dev/null 2>&1
 	wait "$rec"
 	perf report -i "$work/$1.data" --stdio --no-children --sort dso,sym -q -g none \
@@ -135,7 +140,12 @@ def report(name):
         if m:
             rows.append((float(m.group(1)) / 100, m.group(2), m.group(3)))
     return rows
+# perf's own cost in the kernel: any syscall tracepoint (the statement count)
+# sends every system call of every task through the tracing path, and the
+# sampling has its own interrupt; neither is the program's
+own = re.compile(r"^(perf_|__perf_|__traceiter_|trace_|tracing_|syscall_trace_enter|syscall_exit_work|rcu_read_unlock_trace)")
 dso = {"s": collections.Counter(), "x": collections.Counter()}
+perf_own = {"s": 0.0, "x": 0.0}
 sym = {"s": collections.Counter(), "x": collections.Counter()}
 for side in "sx":
     for r in range(1, rounds + 1):
@@ -144,14 +154,25 @@ for side in "sx":
         stmts = st.get("syscalls:sys_enter_sendto", 0)
         cpu_us = st.get("task-clock", 0) * 1000 / stmts if stmts else 0   # task-clock is in ms
         sw = st.get("context-switches", 0) / stmts if stmts else 0
-        print("%s: cpu %.2f us/stmt, switches %.3f/stmt, %d statements" % (name, cpu_us, sw, stmts))
+        sc = st.get("raw_syscalls:sys_enter", 0) / stmts if stmts else 0
+        rc = st.get("syscalls:sys_enter_recvfrom", 0) / stmts if stmts else 0
+        print("%s: cpu %.2f us/stmt, switches %.3f/stmt, syscalls %.3f/stmt (recvfrom %.3f), %d statements"
+              % (name, cpu_us, sw, sc, rc, stmts))
+        mine = 0.0
         for frac, d, s in report(name):
             dso[side][d] += frac * cpu_us / rounds
             sym[side][(d, s)] += frac * cpu_us / rounds
+            if d == "[kernel.kallsyms]" and own.match(s):
+                mine += frac * cpu_us
+        perf_own[side] += mine / rounds
+        print("    %.2f us/stmt without perf's own %.2f" % (cpu_us - mine, mine))
 print("by shared object (us/stmt)   s      x")
 for d in sorted(set(dso["s"]) | set(dso["x"]), key=lambda d: -(dso["s"][d] + dso["x"][d])):
     if dso["s"][d] + dso["x"][d] >= 0.005:
         print("%-28s %6.3f %6.3f" % (d, dso["s"][d], dso["x"][d]))
+print("%-28s %6.3f %6.3f" % ("of which perf's own (kernel)", perf_own["s"], perf_own["x"]))
+print("%-28s %6.3f %6.3f" % ("total without perf's own",
+      sum(dso["s"].values()) - perf_own["s"], sum(dso["x"].values()) - perf_own["x"]))
 print("top symbols (us/stmt)")
 keys = sorted(set(sym["s"]) | set(sym["x"]), key=lambda k: -max(sym["s"][k], sym["x"][k]))
 for d, s in keys[:top]:
