@@ -108,8 +108,9 @@ cmp_ok($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history'), '>'
 }
 
 # a client whose SQL fails mid-run is aborted; the run fails and keeps its numbers
+# (6 s: the rename must land while the run is on, on a loaded machine too)
 {
-	my $id = $node->safe_psql('postgres', "SELECT run_bench(2, 4, 'tpcb-like', checkpoint => false)");
+	my $id = $node->safe_psql('postgres', "SELECT run_bench(2, 6, 'tpcb-like', checkpoint => false)");
 	run_sampled($node, "run_id = $id")
 	  or die 'run did not start';
 	$node->safe_psql('postgres', 'ALTER TABLE pgbench_history RENAME TO pgbench_history_away');

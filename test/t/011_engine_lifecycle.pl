@@ -21,7 +21,9 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
 # --- a sweep cancelled in the middle keeps its completed steps
 {
-	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 2, 'select-only', checkpoint => false)");
+	# 4 s steps: the cancel must reach the second step while it is on, however
+	# slow a loaded machine makes the polls before it
+	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 4, 'select-only', checkpoint => false)");
 	# wait until the second step has sampled a second
 	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'second step never ran';
