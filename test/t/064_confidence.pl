@@ -123,23 +123,47 @@ for my $try (1 .. 3)
 }
 ok((grep { / false$/ } @aa), 'A/A: the same script twice is not significantly different (' . join('; ', @aa) . ')');
 
-my ($ab_a, $ab_b) = interleaved('sleep10', 'sleep20');
-my $ab = ratio_of($ab_a, $ab_b);
-note("A/B, 4 and 4 runs in ABBA order: B/A, its interval, significant: $ab");
-my ($ratio, $low, $high, $sig) = split / /, $ab;
-is($sig, 'true', 'A/B: sleep 20 ms against 10 ms is significant');
 # (10 + o) / (20 + o) for a per-transaction overhead of o ms (the SELECT,
-# the wakeups): 0.5 on an idle machine, up to 0.67 at o = 10 ms under load
+# the wakeups): 0.5 on an idle machine, up to 0.67 at o = 10 ms under load.
+# A burst of load on the machine during one 2 s run can widen the interval
+# past significance (seen once, with a 1000-client test running beside): so
+# up to three independent A/B experiments are made, and the first that is
+# significant with its interval near 0.5 passes.  An interval that is never
+# significant, or not around the true ratio, still fails all three.
+my ($ratio, $low, $high, $sig);
+my @ab;
+for my $try (1 .. 3)
+{
+	my ($ab_a, $ab_b) = interleaved('sleep10', 'sleep20');
+	my $ab = ratio_of($ab_a, $ab_b);
+	note("A/B $try, 4 and 4 runs in ABBA order: B/A, its interval, significant: $ab");
+	push @ab, $ab;
+	($ratio, $low, $high, $sig) = split / /, $ab;
+	last if $sig eq 'true' && $low > 0.4 && $high < 0.7 && $low <= $ratio && $ratio <= $high;
+}
+is($sig, 'true', 'A/B: sleep 20 ms against 10 ms is significant (' . join('; ', @ab) . ')');
 ok($low > 0.4 && $high < 0.7 && $low <= $ratio && $ratio <= $high,
 	"A/B: the interval of the ratio is near 0.5 ($low to $high)");
 
 # --- compare() on sweeps with repeats ---------------------------------------
+# (the same retries as the A/B above: up to three pairs of sweeps, the first
+# whose comparison is significant with its interval near 0.5 is kept)
 my %sweep;
-for my $name (qw(a b))
+my $cmp_sql = "SELECT ratio || ' ' || ratio_low || ' ' || ratio_high || ' ' || significant || ' ' || method || ' | ' || conclusion "
+  . "FROM pgbenchx.compare(%d, %d)";
+my $cmp;
+for my $try (1 .. 3)
 {
-	my $script = $name eq 'b' ? 'sleep20' : 'sleep10';
-	$sweep{$name} = q1("SELECT run_sweep(ARRAY[1], 2, '$script', repeats => 3, vacuum => false, checkpoint => false)");
-	wait_for($sweep{$name});
+	for my $name (qw(a b))
+	{
+		my $script = $name eq 'b' ? 'sleep20' : 'sleep10';
+		$sweep{$name} = q1("SELECT run_sweep(ARRAY[1], 2, '$script', repeats => 3, vacuum => false, checkpoint => false)");
+		wait_for($sweep{$name});
+	}
+	$cmp = q1(sprintf($cmp_sql, $sweep{a}, $sweep{b}));
+	note("compare $try, A/B: $cmp");
+	my ($r, $l, $h, $sg) = split / /, $cmp;
+	last if $sg eq 'true' && $l > 0.4 && $h < 0.7;
 }
 # a point's interval across its runs
 is(q1("SELECT p.tps_ci_low = c.low AND p.tps_ci_high = c.high AND p.tps_ci_low < p.median_tps "
@@ -150,9 +174,6 @@ is(q1("SELECT p.tps_ci_low = c.low AND p.tps_ci_high = c.high AND p.tps_ci_low <
 is(q1("SELECT s.tps_ci_low = round(p.tps_ci_low::numeric, 1) AND s.tps_ci_high = round(p.tps_ci_high::numeric, 1) "
 		. "FROM pgbenchx.sweep_report($sweep{a}) s JOIN pgbenchx.sweep_points p ON p.sweep_id = $sweep{a} AND p.clients = s.clients"),
 	't', 'sweep_report shows it');
-my $cmp = q1("SELECT ratio || ' ' || ratio_low || ' ' || ratio_high || ' ' || significant || ' ' || method || ' | ' || conclusion "
-	  . "FROM pgbenchx.compare($sweep{a}, $sweep{b})");
-note("compare, A/B: $cmp");
 like($cmp, qr/^[0-9.]+ [0-9.]+ [0-9.]+ true Fieller, 3 and 3 runs \| sweep $sweep{b} is [0-9.]+% slower than sweep $sweep{a} \(95% interval [0-9.]+% to [0-9.]+%\)$/,
 	'compare: 20 ms against 10 ms is significant, and the conclusion says by how much');
 ($ratio, $low, $high) = split / /, $cmp;
