@@ -9,7 +9,7 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use IPC::Run;
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled lock_session unlock_session major_pgbench pgbenchx_cli);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled signal_at finished_since lock_session unlock_session major_pgbench pgbenchx_cli);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -80,6 +80,27 @@ sub run_sampled
 	$seconds //= 1;
 	return $node->poll_query_until('postgres',
 		"SELECT coalesce(max(seconds_sampled), 0) >= $seconds FROM pgbenchx.progress WHERE $where");
+}
+
+# signal_at(node, expr): runs "SELECT expr" (a cancel, a terminate; one
+# expression, a scalar subquery for more) and returns
+# its value and the server's clock_timestamp() (epoch) right after it.
+# finished_since(node, where, epoch): seconds from that moment to the
+# finished_at of the run matching where (a condition on pgbenchx.runs),
+# rounded to 1 ms; '' while it has none.  Promptness is timed by the server's
+# clock: the psql calls around a signal take seconds each on a loaded
+# machine, and are not the run's doing.
+sub signal_at
+{
+	my ($node, $expr) = @_;
+	return split /\|/, $node->safe_psql('postgres', "SELECT $expr, extract(epoch FROM clock_timestamp())");
+}
+
+sub finished_since
+{
+	my ($node, $where, $t) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT round((extract(epoch FROM finished_at) - $t)::numeric, 3) FROM pgbenchx.runs WHERE $where");
 }
 
 # lock_session(node, table): a psql session that holds an ACCESS EXCLUSIVE

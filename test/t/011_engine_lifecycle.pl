@@ -27,15 +27,12 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 	# wait until the second step has sampled a second
 	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'second step never ran';
-	# how soon, by the server's clock (the cancel's moment against the
-	# step's finished_at): the psql calls around it take seconds each on a
-	# loaded machine, and are not the sweep's doing
-	my ($signalled, $t_cancel) = split /\|/, q1("SELECT pgbenchx.cancel($sweep), extract(epoch FROM clock_timestamp())");
+	# how soon, by the server's clock (the step's finished_at)
+	my ($signalled, $t_cancel) = signal_at($node, "pgbenchx.cancel($sweep)");
 	is($signalled, 't', 'cancel signals the sweep');
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.sweeps WHERE sweep_id = $sweep")
 	  or die 'sweep did not stop';
-	my $elapsed = q1("SELECT round((extract(epoch FROM finished_at) - $t_cancel)::numeric, 3) "
-		  . "FROM pgbenchx.runs WHERE sweep_id = $sweep AND clients = 2");
+	my $elapsed = finished_since($node, "sweep_id = $sweep AND clients = 2", $t_cancel);
 	ok($elapsed =~ /^-?[0-9]+(\.[0-9]+)?$/ && $elapsed < 3, "the sweep's step stopped within about a second of the cancel ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"), 'cancelled', 'sweep cancelled');
 	is(q1("SELECT string_agg(clients || ':' || status, ',' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id = $sweep"),

@@ -63,14 +63,13 @@ sub intact
 	my $id = q1("SELECT run_bench(2, 20, 'select-only', jobs => 2, checkpoint => false)");
 	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
-	# how soon, by the server's clock (the terminate's moment against the
-	# run's finished_at), not counting the psql calls around it
-	my ($terminated, $t_kill) = split /\|/, q1("SELECT count(pg_terminate_backend(pid)), extract(epoch FROM clock_timestamp()) "
-		  . "FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d");
+	# how soon, by the server's clock (the run's finished_at)
+	my ($terminated, $t_kill) = signal_at($node, "(SELECT count(pg_terminate_backend(pid)) "
+		  . "FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d)");
 	is($terminated, '1', 'a driver terminated');
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
 	  or die 'run never ended';
-	my $elapsed = q1("SELECT round((extract(epoch FROM finished_at) - $t_kill)::numeric, 3) FROM pgbenchx.runs WHERE run_id = $id");
+	my $elapsed = finished_since($node, "run_id = $id", $t_kill);
 	ok($elapsed =~ /^-?[0-9]+(\.[0-9]+)?$/ && $elapsed < 3, "the coordinator noticed within about a second ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'failed', 'the run failed');
 	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/driver \d/, 'with a reason naming the driver');

@@ -33,15 +33,6 @@ sub ended
 	  or die "run $id never ended";
 }
 
-# seconds from a cancel (its clock_timestamp(), epoch) to the run's
-# finished_at, by the server's clock: the psql calls around a cancel take
-# seconds each on a loaded machine, and are not the run's doing
-sub since_cancel
-{
-	my ($id, $t_cancel) = @_;
-	return q1("SELECT round((extract(epoch FROM finished_at) - $t_cancel)::numeric, 3) FROM pgbenchx.runs WHERE run_id = $id");
-}
-
 # --- lock_timeout through conninfo
 {
 	my $h = lock_table('pgbench_accounts');
@@ -87,10 +78,10 @@ sub since_cancel
 	my $h = lock_table('pgbench_accounts');
 	$node->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' AND wait_event_type = 'Lock'")
 	  or die 'clients never blocked';
-	my ($signalled, $t_cancel) = split /\|/, q1("SELECT pgbenchx.cancel($id), extract(epoch FROM clock_timestamp())");
+	my ($signalled, $t_cancel) = signal_at($node, "pgbenchx.cancel($id)");
 	is($signalled, 't', 'cancel signals the stuck run');
 	ended($id);
-	my $elapsed = since_cancel($id, $t_cancel);
+	my $elapsed = finished_since($node, "run_id = $id", $t_cancel);
 	ok($elapsed =~ /^-?[0-9]+(\.[0-9]+)?$/ && $elapsed < 5, "the stuck run stopped within a few seconds ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
 	cmp_ok(q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), '>', 0, 'what was measured is kept');
@@ -105,10 +96,10 @@ sub since_cancel
 	my $id = q1("SELECT run_bench(1, 60, 'select-only', checkpoint => false)");
 	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'vacuum pgbench_tellers' AND wait_event_type = 'Lock'")
 	  or die 'maintenance never blocked';
-	my ($signalled, $t_cancel) = split /\|/, q1("SELECT pgbenchx.cancel($id), extract(epoch FROM clock_timestamp())");
+	my ($signalled, $t_cancel) = signal_at($node, "pgbenchx.cancel($id)");
 	is($signalled, 't', 'cancel signals the run stuck in maintenance');
 	ended($id);
-	my $elapsed = since_cancel($id, $t_cancel);
+	my $elapsed = finished_since($node, "run_id = $id", $t_cancel);
 	ok($elapsed =~ /^-?[0-9]+(\.[0-9]+)?$/ && $elapsed < 5, "it stopped within a few seconds ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
 	ok(nothing_left($node), 'nothing left while the lock is still held');

@@ -218,10 +218,10 @@ sub psql_err
 	$id = launch('"clients": 2, "duration": 1, "script": "select-only"');
 	ok(ready($id), 'ready');
 	# by the server's clock (the cancel's moment against finished_at)
-	my ($signalled, $t_cancel) = split /\|/, q1("SELECT pgbenchx.cancel($id), extract(epoch FROM clock_timestamp())");
+	my ($signalled, $t_cancel) = signal_at($node, "pgbenchx.cancel($id)");
 	is($signalled, 't', 'cancel signals the waiting part');
 	wait_run($id);
-	my $elapsed = q1("SELECT round((extract(epoch FROM finished_at) - $t_cancel)::numeric, 3) FROM pgbenchx.runs WHERE run_id = $id");
+	my $elapsed = finished_since($node, "run_id = $id", $t_cancel);
 	ok($elapsed =~ /^-?[0-9]+(\.[0-9]+)?$/ && $elapsed < 5, "a cancel while waiting for the go ends it promptly ($elapsed s)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'cancelled');
 	ok(nothing_left($node), 'nothing left running');
