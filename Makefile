@@ -38,6 +38,7 @@ OBJS = \
 	src/results/waitsample.o \
 	src/results/hist_sql.o \
 	src/results/ci_sql.o \
+	src/results/import_sql.o \
 	src/run/launch.o \
 	src/run/coordinator.o \
 	src/run/driver.o \
@@ -76,6 +77,9 @@ OBJS = \
 # grants or revokes outside 90_grants.sql.
 PREVIOUS_VERSION = 0.4
 SCHEMA_SOURCES = src/sql/00_schema.sql
+# the name guard (src/sql/guard/names.sql) runs after the schema or the
+# delta and before the routines, in the install and every upgrade script
+GUARD_SOURCES = src/sql/guard/names.sql
 ROUTINE_SOURCES = $(filter-out $(SCHEMA_SOURCES),$(sort $(wildcard src/sql/*.sql)))
 UPGRADE_DELTA = $(sort $(wildcard src/upgrade/$(PREVIOUS_VERSION)--$(EXTVERSION)/*.sql))
 UPGRADE_SCRIPT = pgbenchx--$(PREVIOUS_VERSION)--$(EXTVERSION).sql
@@ -83,14 +87,20 @@ DATA = pgbenchx--0.1.sql pgbenchx--0.1--0.2.sql pgbenchx--0.2--0.3.sql pgbenchx-
 DATA_built = pgbenchx--$(EXTVERSION).sql $(UPGRADE_SCRIPT)
 # "all" first, so that it stays the default goal (PGXS gives it its work)
 all:
-pgbenchx--$(EXTVERSION).sql: $(SCHEMA_SOURCES) $(ROUTINE_SOURCES)
+pgbenchx--$(EXTVERSION).sql: $(SCHEMA_SOURCES) $(GUARD_SOURCES) $(ROUTINE_SOURCES)
+	@made=$$(sed -nE 's/^CREATE OR REPLACE (FUNCTION|PROCEDURE) ([a-z_]+)\(.*/\2/p' $(ROUTINE_SOURCES) | sort -u | tr '\n' ' '); \
+	listed=$$(sed -nE "s/.*unnest\('\{([a-z_,]+)\}'.*/\1/p" $(GUARD_SOURCES) | tr ',' '\n' | sort -u | tr '\n' ' '); \
+	if [ "$$made" != "$$listed" ]; then \
+	  echo "error: the entry points src/sql creates unqualified ($$made) are not those $(GUARD_SOURCES) guards ($$listed)" >&2; \
+	  exit 1; \
+	fi
 	@if grep -nE '^(CREATE (FUNCTION|PROCEDURE|AGGREGATE|VIEW|TABLE|SEQUENCE|TYPE|SCHEMA|INDEX|UNIQUE INDEX)|GRANT|REVOKE|ALTER) ' \
 	    $(filter-out %/90_grants.sql,$(ROUTINE_SOURCES)); then \
 	  echo 'error: the routines (src/sql/10_*.sql ..) must be re-runnable: CREATE OR REPLACE, tables in 00_schema.sql, grants in 90_grants.sql (Makefile, "The SQL surface")' >&2; \
 	  exit 1; \
 	fi
 	sed 's/^CREATE OR REPLACE /CREATE /' $^ > $@
-$(UPGRADE_SCRIPT): $(UPGRADE_DELTA) $(ROUTINE_SOURCES)
+$(UPGRADE_SCRIPT): $(UPGRADE_DELTA) $(GUARD_SOURCES) $(ROUTINE_SOURCES)
 	cat $^ > $@
 
 PGFILEDESC = "pgbenchx - pgbench inside the server"

@@ -57,7 +57,6 @@
 #define OWNER_COORDINATOR_TYPE "pgbenchx coordinator"
 
 PG_FUNCTION_INFO_V1(pgbenchx_coordinator_alive);
-PG_FUNCTION_INFO_V1(pgbenchx_caller_role);
 
 /*
  * pgbenchx's row of pg_extension in this database, in one scan: its owner
@@ -195,12 +194,6 @@ owner_may_cancel(const char *owner)
 		has_privs_of_role(caller, ROLE_PG_SIGNAL_BACKEND);
 }
 
-char *
-owner_outer_role_name(void)
-{
-	return GetUserNameFromId(GetOuterUserId(), false);
-}
-
 bool
 owner_coordinator_alive(int pid)
 {
@@ -270,16 +263,4 @@ pgbenchx_coordinator_alive(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(owner_coordinator_alive(PG_GETARG_INT32(0)));
-}
-
-/*
- * pgbenchx.caller_role() returns name: the role in effect outside every
- * SECURITY DEFINER function (the session's, or the one SET ROLE chose), for
- * pgbenchx.import, which runs as the extension's owner and records the
- * caller as the owner of what it loads.
- */
-Datum
-pgbenchx_caller_role(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_DATUM(DirectFunctionCall1(namein, CStringGetDatum(owner_outer_role_name())));
 }

@@ -40,9 +40,6 @@ extern bool owner_has_privs(Oid role, const char *owner);
 /* pg_cancel_backend's rule for a run of role owner (cancel's and part_go's) */
 extern bool owner_may_cancel(const char *owner);
 
-/* the name of the role at the outermost level (SET ROLE, not SECURITY DEFINER) */
-extern char *owner_outer_role_name(void);
-
 /*
  * Liveness from the server's own state, the same for every role whatever
  * its privileges (pg_stat_activity hides other roles' rows).

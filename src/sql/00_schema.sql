@@ -52,6 +52,25 @@
  * sends follows the same rule (src/common/searchpath.c).
  */
 
+/*
+ * A schema pgbenchx that is there already is another role's (DROP
+ * EXTENSION removes ours): whatever it holds could run in place of the
+ * extension's routines, so it is refused by name, not reused.
+ */
+DO $pre$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_namespace n
+               WHERE n.nspname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name) THEN
+        RAISE EXCEPTION 'schema "pgbenchx" already exists'
+            USING ERRCODE = 'duplicate_schema',
+                  DETAIL = pg_catalog.format('It is owned by role %s; pgbenchx creates its own schema of that name and never uses one it finds.',
+                                             (SELECT n.nspowner::pg_catalog.regrole FROM pg_catalog.pg_namespace n
+                                              WHERE n.nspname OPERATOR(pg_catalog.=) 'pgbenchx'::pg_catalog.name)),
+                  HINT = 'Read what it holds, drop it (DROP SCHEMA pgbenchx CASCADE) or rename it, and run CREATE EXTENSION again.';
+    END IF;
+END
+$pre$;
+
 CREATE SCHEMA pgbenchx;
 
 /*

@@ -142,13 +142,17 @@ END $$;
 -- A superuser's import follows the same rule.  Returns the local
 -- sweep_ids, in the document's order (new or existing).  A malformed
 -- document is refused before anything is loaded.  Callers: roles granted
--- EXECUTE (grant_runner).  SECURITY DEFINER: it writes as the extension's
--- owner (runners only read the results); the sweeps and runs it loads
--- belong to the caller (pgbenchx.caller_role()), whatever owner the
--- document names.
-CREATE OR REPLACE FUNCTION pgbenchx.import(doc jsonb)
+-- EXECUTE (grant_runner), through pgbenchx.import(doc), below, which is in
+-- C: it reads the role whose rights are acting (GetUserId(), never the
+-- outer or session user: inside bob's SECURITY DEFINER function that is
+-- bob, whoever called it) and calls import_as(doc, that role) as the
+-- extension's owner (runners only read the results).  The sweeps and runs
+-- it loads belong to that role, whatever owner the document names.
+-- import_as itself is internal: no runner is granted it
+-- (70_security.sql), so no caller can name another importer.
+CREATE OR REPLACE FUNCTION pgbenchx.import_as(doc jsonb, importer name)
 RETURNS bigint[]
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT SECURITY DEFINER
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     prov jsonb;
@@ -175,10 +179,14 @@ DECLARE
     sweep_map jsonb := '{}';
     run_map jsonb := '{}';
     result bigint[] := '{}';
-    importer name := pgbenchx.caller_role();
     not_compared CONSTANT text[] := '{environment_id,env_hash,captured_at,imported_by}';
     hint_export CONSTANT text := 'Pass the jsonb that pgbenchx.export() returned, unchanged.';
 BEGIN
+    IF importer IS NULL THEN
+        RAISE EXCEPTION 'argument "importer" must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Call pgbenchx.import(doc): it passes the role that calls it.';
+    END IF;
     -- the document as a whole
     IF doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
@@ -884,3 +892,8 @@ BEGIN
 
     RETURN result;
 END $$;
+
+CREATE OR REPLACE FUNCTION pgbenchx.import(doc jsonb)
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'pgbenchx_import'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;

@@ -1,14 +1,8 @@
 /*
- * src/sql/70_security.sql: who may do what: caller_role (for import's
- * owner), grant_runner, revoke_runner and runner_members.
+ * src/sql/70_security.sql: who may do what: grant_runner, revoke_runner,
+ * runner_members and the name guard (name_guard, its event trigger and the
+ * check that install and upgrade run first, sql/guard/names.sql).
  */
-
--- The role in effect outside every SECURITY DEFINER function: import,
--- which runs as the extension's owner, records it as the owner of what it
--- loads.  Internal: runners are not granted it.
-CREATE OR REPLACE FUNCTION pgbenchx.caller_role() RETURNS name
-AS 'MODULE_PATHNAME', 'pgbenchx_caller_role'
-LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * Runners.  grant_runner(role) grants, in one call, exactly what a runner
@@ -31,7 +25,36 @@ LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     m record;
+    nsp record;
 BEGIN
+    -- a runner may not create in the schemas whose names callers type: the
+    -- event trigger refuses its routines there by name anyway, but a role
+    -- that can create beside the entry points is one grant away from
+    -- planting what a superuser's session finds first
+    FOR nsp IN
+        SELECT n.nspname,
+               pg_catalog.pg_has_role(role, n.nspowner, 'USAGE') AS owns,
+               EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a
+                       WHERE a.grantee OPERATOR(pg_catalog.=) 0::oid
+                         AND a.privilege_type OPERATOR(pg_catalog.=) 'CREATE') AS public_may
+        FROM pg_catalog.pg_namespace n
+        WHERE n.oid OPERATOR(pg_catalog.=) ANY (ARRAY[
+                  (SELECT e.extnamespace FROM pg_catalog.pg_extension e
+                   WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name),
+                  'pgbenchx'::regnamespace::oid])
+          AND role IS NOT NULL
+          AND pg_catalog.has_schema_privilege(role, n.oid, 'CREATE')
+        ORDER BY n.nspname
+    LOOP
+        RAISE EXCEPTION 'role % may create objects in schema %, which holds entry points of pgbenchx', role, nsp.nspname
+            USING ERRCODE = 'invalid_grant_operation',
+                  DETAIL = 'A routine it created there under another name or signature could run with the rights of whoever calls pgbenchx, a superuser too.',
+                  HINT = CASE WHEN nsp.owns
+                              THEN pg_catalog.format('The role owns schema %I (or is a member of its owner): give the schema to another role, or install pgbenchx in a schema the role cannot create in.', nsp.nspname)
+                              WHEN nsp.public_may
+                              THEN pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM PUBLIC; then give the role a schema of its own (CREATE SCHEMA ... AUTHORIZATION %s) for pgbench_init.', nsp.nspname, role)
+                              ELSE pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM %s (and from the roles it is a member of); then give it a schema of its own (CREATE SCHEMA ... AUTHORIZATION %s) for pgbench_init.', nsp.nspname, role, role) END;
+    END LOOP;
     FOR m IN SELECT * FROM pgbenchx.runner_members(role, 'grant_runner') LOOP
         IF m.kind = 'routine' AND NOT m.excluded THEN
             EXECUTE format('GRANT EXECUTE ON ROUTINE %s TO %s', m.object, role);
@@ -71,7 +94,9 @@ DECLARE
         'pgbenchx.grant_runner(regrole)'::regprocedure,
         'pgbenchx.revoke_runner(regrole)'::regprocedure,
         'pgbenchx.runner_members(regrole, text)'::regprocedure,
-        'pgbenchx.caller_role()'::regprocedure];
+        'pgbenchx.import_as(jsonb, name)'::regprocedure,
+        'pgbenchx.name_collisions(oid[])'::regprocedure,
+        'pgbenchx.name_guard()'::regprocedure];
 BEGIN
     IF role IS NULL THEN
         RAISE EXCEPTION 'argument "role" must not be null'
@@ -115,4 +140,52 @@ BEGIN
                                                        'pg_catalog.pg_namespace'::regclass]::oid[])
            OR c.relkind OPERATOR(pg_catalog.=) ANY (ARRAY['r', 'p', 'v', 'm', 'f', 'S']::"char"[]))
     ORDER BY 1, 2;
+END $$;
+
+/*
+ * The name guard (issue 34, section 1).  After every command that creates,
+ * renames, moves or gives away a routine, pgbenchx.name_collisions() (of
+ * src/sql/guard/names.sql, which install and upgrade run first) is asked
+ * about the routines the command touched: one of another role's, under the
+ * name of an entry point (in any schema) or in the schema pgbenchx, is
+ * refused, and the command rolled back.  SECURITY DEFINER: it runs after
+ * every such command of every role, most of which have no USAGE on schema
+ * pgbenchx nor EXECUTE on name_collisions; it only reads the catalogue,
+ * under a pinned search_path, and takes no argument from the caller.
+ * Roles with the privileges of the extension's owner are not limited: they
+ * could as well drop the trigger.
+ */
+CREATE OR REPLACE FUNCTION pgbenchx.name_guard() RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    touched oid[];
+    c record;
+BEGIN
+    SELECT pg_catalog.array_agg(d.objid) INTO touched
+    FROM pg_catalog.pg_event_trigger_ddl_commands() d
+    WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::regclass;
+    IF touched IS NULL THEN
+        RETURN;
+    END IF;
+    FOR c IN SELECT * FROM pgbenchx.name_collisions(touched) LOOP
+        RAISE EXCEPTION 'permission denied to make routine % of role %', c.routine, c.owner
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = pg_catalog.format('%s.  Only a role with the privileges of the owner of extension pgbenchx (role %s) may: a caller of pgbenchx, a superuser too, could run it in place of pgbenchx''s own.',
+                                             pg_catalog.upper(pg_catalog.left(c.reason, 1)) OPERATOR(pg_catalog.||) pg_catalog.substr(c.reason, 2),
+                                             (SELECT e.extowner::regrole FROM pg_catalog.pg_extension e
+                                              WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx'::name)),
+                  HINT = 'Choose another name or schema.';
+    END LOOP;
+END $$;
+
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_event_trigger t
+                   WHERE t.evtname OPERATOR(pg_catalog.=) 'pgbenchx_name_guard'::name) THEN
+        CREATE EVENT TRIGGER pgbenchx_name_guard ON ddl_command_end
+            WHEN TAG IN ('CREATE FUNCTION', 'CREATE PROCEDURE', 'CREATE AGGREGATE',
+                         'ALTER FUNCTION', 'ALTER PROCEDURE', 'ALTER ROUTINE', 'ALTER AGGREGATE')
+            EXECUTE FUNCTION pgbenchx.name_guard();
+    END IF;
 END $$;

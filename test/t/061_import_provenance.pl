@@ -259,6 +259,11 @@ sub qo { return $y->safe_psql('old', $_[0]); }
 sub qoas { my ($role, $sql) = @_; return $y->safe_psql('old', $sql, extra_params => [ '-U', $role ]); }
 qo(q{CREATE EXTENSION pgbenchx VERSION '0.4';
 	SELECT pgbenchx.grant_runner('mallory'); SELECT pgbenchx.grant_runner('bob'); SELECT pgbenchx.grant_runner('carol')});
+# This library refuses the import of 0.4's SQL (its caller_role() read the
+# outer user: test/t/073); the imports 0.4 made are made here as released,
+# its caller_role() the session's user.
+is($y->psql('old', 'SELECT pgbenchx.import(NULL)'), 3, "this library refuses 0.4's import until the update");
+qo(q{CREATE OR REPLACE FUNCTION pgbenchx.caller_role() RETURNS name LANGUAGE sql AS 'SELECT session_user'});
 my $o0 = qoas('carol', 'SELECT pgbenchx.capture_environment()');
 my $o_next = qoas('mallory', qq{
 	SELECT md5(jsonb_set(to_jsonb(e) - '{environment_id,env_hash,captured_at,imported_by}'::text[],
