@@ -1,6 +1,6 @@
 /*
  * src/sql/70_security.sql: who may do what: caller_role (for import's
- * owner), grant_runner, revoke_runner and runner_members.
+ * owner), session_secret, grant_runner, revoke_runner and runner_members.
  */
 
 -- The role in effect outside every SECURITY DEFINER function: import,
@@ -9,6 +9,16 @@
 CREATE OR REPLACE FUNCTION pgbenchx.caller_role() RETURNS name
 AS 'MODULE_PATHNAME', 'pgbenchx_caller_role'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+-- What this session gives the connections of a run started by the role
+-- that logged in, by kind only, never the secret: 'password' (given in the
+-- startup packet as pgbenchx.password), 'scram keys' (PostgreSQL 18: the
+-- keys of this session's own SCRAM login), or 'none' (then a
+-- non-superuser's run needs password= in conninfo, which is SQL text).
+-- Callers: runners (the command line asks it before a run).
+CREATE OR REPLACE FUNCTION pgbenchx.session_secret() RETURNS text
+AS 'MODULE_PATHNAME', 'pgbenchx_session_secret'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 /*
  * Runners.  grant_runner(role) grants, in one call, exactly what a runner
