@@ -25,6 +25,7 @@ OBJS = \
 	src/common/pqconn.o \
 	src/common/loopback.o \
 	src/common/conninfo.o \
+	src/common/secret.o \
 	src/common/cancel.o \
 	src/common/script_sql.o \
 	src/init/datagen.o \

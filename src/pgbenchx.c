@@ -39,6 +39,7 @@
 #include "pg_compat.h"
 #include "run_shmem.h"
 #include "script_sql.h"
+#include "secret.h"
 #include "startup.h"
 
 PG_MODULE_MAGIC;
@@ -146,6 +147,9 @@ _PG_init(void)
 							LAUNCH_DEFAULT_MAX_JOBS, -1, INT_MAX,
 							PGC_SUSET, 0,
 							pgbenchx_check_max_jobs, NULL, NULL);
+
+	/* pgbenchx.password: a run's password from the startup packet (secret.c) */
+	secret_define_guc();
 
 	/* the language core's memory and interrupt hooks (script_sql.c) */
 	script_sql_install_hooks();

@@ -28,6 +28,7 @@
  * result itself: every figure it prints is read from the result tables.
  * The manual chapter is docs/cli.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -877,11 +878,23 @@ parse_options(int argc, char **argv, Options *o)
 static bool set_search_path(PGconn *conn, const char *path);
 static void pin_search_path(PGconn *conn);
 
+static void options_add(Buf *opts, const char *options, bool keep_password);
+static bool session_has_secret(PGconn *conn);
+
+/*
+ * The connection.  A run's clients log in with the password this program
+ * logged in with, which never goes into SQL text (docs/security.md, "A
+ * secret never travels in SQL text"): on PostgreSQL 18 the server keeps the
+ * keys of a SCRAM login and gives them to the clients itself; otherwise
+ * (pgbenchx.session_secret() says 'none') the session is opened again with
+ * the password in its startup packet, options='-c pgbenchx.password=...'.
+ */
 static PGconn *
 connect_db(const Options *o)
 {
-	const char *keywords[] = {"host", "port", "user", "dbname", "fallback_application_name", NULL};
-	const char *values[] = {o->host, o->port, o->user, o->dbname, progname, NULL};
+	const char *keywords[] = {"host", "port", "user", "dbname", "fallback_application_name",
+	"password", "options", NULL};
+	const char *values[] = {o->host, o->port, o->user, o->dbname, progname, NULL, NULL, NULL};
 	PGconn	   *conn = PQconnectdbParams(keywords, values, 1);
 
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
@@ -892,7 +905,57 @@ connect_db(const Options *o)
 	}
 	PQsetNoticeReceiver(conn, on_notice, NULL);
 	pin_search_path(conn);
+	if (!o->init && !o->show_script && ext_schema != NULL &&
+		PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn) &&
+		!session_has_secret(conn))
+	{
+		Buf			opts = {0};
+		char	   *password = strdup(PQpass(conn));
+
+		/* the user's PGOPTIONS first, then the password, as the server reads them */
+		options_add(&opts, getenv("PGOPTIONS"), true);
+		buf_append(&opts, "%s-c pgbenchx.password=", opts.len ? " " : "");
+		for (const char *p = password; *p; p++)
+			buf_append(&opts, "%s%c", (isspace((unsigned char) *p) || *p == '\\') ? "\\" : "", *p);
+		values[5] = password;
+		values[6] = opts.data;
+		PQfinish(conn);
+		free(user_search_path);
+		free(ext_schema);
+		user_search_path = ext_schema = NULL;
+		conn = PQconnectdbParams(keywords, values, 1);
+		memset(opts.data, 0, opts.len);
+		memset(password, 0, strlen(password));
+		free(opts.data);
+		free(password);
+		if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
+		{
+			fprintf(stderr, "%s: error: %s", progname, conn ? PQerrorMessage(conn) : "out of memory\n");
+			PQfinish(conn);
+			exit(1);
+		}
+		PQsetNoticeReceiver(conn, on_notice, NULL);
+		pin_search_path(conn);
+	}
 	return conn;
+}
+
+/* whether the session gives a run's clients a password: pgbenchx.session_secret() */
+static bool
+session_has_secret(PGconn *conn)
+{
+	Buf			sql = {0};
+	PGresult   *res;
+	bool		has;
+
+	buf_append(&sql, "SELECT pgbenchx.session_secret()");
+	res = PQexec(conn, sql.data);
+	/* an extension older than 0.5 has no such function: as before, none */
+	has = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+		strcmp(PQgetvalue(res, 0, 0), "none") != 0;
+	PQclear(res);
+	free(sql.data);
+	return has;
 }
 
 /* SET search_path for this session to path; false (and why, said) on error */
@@ -1659,23 +1722,92 @@ conninfo_add(Buf *ci, const char *key, const char *value)
 }
 
 /*
+ * The next word of startup options at *p (PGOPTIONS' syntax: separated by
+ * white space, \ escapes): its raw text in [*start, *p), and in lower case
+ * without the escapes in *word (malloc'd).  False at the end.
+ */
+static bool
+options_word(const char **p, const char **start, char **word)
+{
+	Buf			w = {0};
+	bool		escaped = false;
+
+	while (isspace((unsigned char) **p))
+		(*p)++;
+	if (**p == '\0')
+		return false;
+	*start = *p;
+	buf_append(&w, "%s", "");
+	for (; **p && (escaped || !isspace((unsigned char) **p)); (*p)++)
+	{
+		escaped = !escaped && **p == '\\';
+		if (!escaped)
+			buf_append(&w, "%c", tolower((unsigned char) **p));
+	}
+	*word = w.data;
+	return true;
+}
+
+/*
+ * Append to opts the startup options of options, with or without those
+ * that set pgbenchx.password (-c pgbenchx.password=..., -cpgbenchx...,
+ * --pgbenchx.password=...), which must never reach SQL text.
+ */
+static void
+options_add(Buf *opts, const char *options, bool keep_password)
+{
+	const char *p = options ? options : "";
+	const char *start;
+	char	   *word;
+
+	while (options_word(&p, &start, &word))
+	{
+		const char *end = p;
+		bool		drop = !keep_password && strstr(word, "pgbenchx.password") != NULL;
+
+		if (!keep_password && strcmp(word, "-c") == 0)
+		{
+			/* "-c" and the setting it names, dropped together */
+			const char *q = p;
+			const char *next_start;
+			char	   *next;
+
+			if (options_word(&q, &next_start, &next))
+			{
+				if (strstr(next, "pgbenchx.password") != NULL)
+				{
+					drop = true;
+					p = q;
+				}
+				memset(next, 0, strlen(next));
+				free(next);
+			}
+		}
+		if (!drop)
+			buf_append(opts, "%s%.*s", opts->len ? " " : "", (int) (end - start), start);
+		memset(word, 0, strlen(word));
+		free(word);
+	}
+}
+
+/*
  * The clients' extra libpq parameters (run_bench's conninfo), what
  * pgbench's own clients would have used and the server's clients cannot
- * see: PGOPTIONS, as options='...'; and the password this program logged in
- * with, when the server asked for one (a non-superuser's clients must log
- * in with a password: docs/security.md; the results show it as ********).
- * NULL when there is neither.
+ * see: PGOPTIONS, as options='...', without pgbenchx.password.  Never the
+ * password: the clients get it from this session (connect_db).  NULL when
+ * there is nothing.
  */
 static const char *
 clients_conninfo(PGconn *conn)
 {
-	const char *env = getenv("PGOPTIONS");
+	Buf			opts = {0};
 	Buf			ci = {0};
 
-	if (env != NULL && *env != '\0')
-		conninfo_add(&ci, "options", env);
-	if (PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn))
-		conninfo_add(&ci, "password", PQpass(conn));
+	(void) conn;
+	options_add(&opts, getenv("PGOPTIONS"), false);
+	if (opts.len)
+		conninfo_add(&ci, "options", opts.data);
+	free(opts.data);
 	return ci.len ? ci.data : NULL;
 }
 

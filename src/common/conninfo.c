@@ -16,7 +16,9 @@
  *	  that a keyword a later libpq adds is refused until it is judged; none
  *	  of them names a file of the server, and a socket directory in host=
  *	  must be one of this server's unix_socket_directories.  user= may only
- *	  name the caller, and password= is required.
+ *	  name the caller, and a password is required: password= (SQL text,
+ *	  so a WARNING), or the session's own (secret.c), which launch.c
+ *	  appends.  pgbenchx.password in options is refused.
  *	- conninfo_append_pins: the keywords appended last to each such
  *	  connection's conninfo, so that libpq cannot take a secret from the
  *	  server's account or environment: passfile, sslcert, sslkey,
@@ -46,6 +48,7 @@
 
 #include "conninfo.h"
 #include "loopback.h"
+#include "secret.h"
 
 /*
  * The keywords a non-superuser may pass.  Nothing here names a file or
@@ -119,7 +122,7 @@ static bool
 conninfo_secret(const PQconninfoOption *o)
 {
 	return (o->dispchar != NULL && strchr(o->dispchar, '*') != NULL) ||
-		strcmp(o->keyword, "password") == 0;
+		secret_keyword(o->keyword);
 }
 
 /*
@@ -160,7 +163,8 @@ conninfo_name(int generator)
 
 bool
 conninfo_check(const char *conninfo, const char *role, bool restricted,
-			   int generator, StringInfo shown, StringInfo quoted)
+			   int generator, bool session_secret, bool *typed_password,
+			   StringInfo shown, StringInfo quoted)
 {
 	char	   *perr = NULL;
 	PQconninfoOption *opts;
@@ -188,7 +192,7 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid conninfo"),
 				 errdetail("%s", msg),
-				 errhint("Pass libpq keyword=value parameters, such as 'password=secret' or 'host=db2 port=5432'.")));
+				 errhint("Pass libpq keyword=value parameters, such as 'host=db2 port=5432 dbname=bench'.")));
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 	{
@@ -199,6 +203,13 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 			remote = true;
 		if (strcmp(o->keyword, "password") == 0)
 			password = true;
+		/* no one's clients need it, and it would be recorded: refused to everyone */
+		if (strcmp(o->keyword, "options") == 0 && secret_options_name_password(o->val))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s may not set " SECRET_GUC_NAME, conninfo_name(generator)),
+					 errdetail("The run's connections get this session's " SECRET_GUC_NAME " from pgbenchx itself; in conninfo it would be SQL text, logged and recorded."),
+					 errhint("Remove it from the options in conninfo; give it when the session starts (PGOPTIONS='-c " SECRET_GUC_NAME "=...').")));
 		if (restricted)
 		{
 			if (strcmp(o->keyword, "user") == 0 && strcmp(o->val, role) != 0)
@@ -212,7 +223,7 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("%s may not use \"%s\"", conninfo_name(generator), o->keyword),
 						 errdetail("It names a file on the server, which libpq would read with the server's operating system account (its errors would tell whether the file exists)."),
-						 errhint("Only a superuser may pass %s; a non-superuser logs in with password=... alone.", o->keyword)));
+						 errhint("Only a superuser may pass %s; a non-superuser logs in with its password alone.", o->keyword)));
 			if (strcmp(o->keyword, "host") == 0)
 			{
 				/* each host of the list: a socket directory must be this server's */
@@ -249,19 +260,34 @@ conninfo_check(const char *conninfo, const char *role, bool restricted,
 	}
 	PQconninfoFree(opts);
 
-	if (restricted && !password)
+	/*
+	 * A password typed in conninfo is SQL text: by now the server may have
+	 * logged it (log_statement, log_min_duration_statement's parameters),
+	 * and pg_stat_activity and pg_stat_statements show it.  Refusing it
+	 * here would not take it out of those, and would break every call that
+	 * works today; the WARNING says where it went and how to avoid it.
+	 */
+	if (password)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("%s carries a password in SQL text", conninfo_name(generator)),
+				 errdetail("The statement's text, with the password, may be in the server log, pg_stat_activity and pg_stat_statements."),
+				 errhint("Leave password= out: give the password when the session starts (PGOPTIONS='-c " SECRET_GUC_NAME "=...'), or on PostgreSQL 18 log in with scram-sha-256, and pgbenchx passes it on; see docs/security.md.")));
+	*typed_password = password;
+
+	if (restricted && !password && !session_secret)
 	{
 		if (generator > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 					 errmsg("generator %d (%s) cannot be reached without a password", generator, shown->data),
 					 errdetail("A non-superuser's connections must log in with the password the caller supplies, never with the server account's password file, certificates, Kerberos, trust or peer."),
-					 errhint("Pass password=... with role \"%s\"'s password in that generator's conninfo.", role)));
+					 errhint("Give role \"%s\"'s password when the session starts (PGOPTIONS='-c " SECRET_GUC_NAME "=...'), or on PostgreSQL 18 log in with scram-sha-256; see docs/security.md.", role)));
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
 				 errdetail("A non-superuser's benchmark clients must log in with a password, so that they cannot borrow the server's own identity through trust or peer authentication."),
-				 errhint("Pass conninfo => 'password=...' with role \"%s\"'s password.", role)));
+				 errhint("Give role \"%s\"'s password when the session starts (PGOPTIONS='-c " SECRET_GUC_NAME "=...'), or on PostgreSQL 18 log in with scram-sha-256; see docs/security.md.", role)));
 	}
 	return remote;
 }

@@ -17,14 +17,18 @@
 /*
  * Check a caller's conninfo (the run's, or a generator's: the same rule).
  * For a restricted caller (a non-superuser) only the keywords of the
- * allowlist are accepted, user= only naming role, and password= is
- * required; what names a file of the server is refused.  generator: the
- * generator's number, for errors (0: the run's conninfo).  Appends the conninfo
+ * allowlist are accepted, user= only naming role, and a password is
+ * required: password= (a WARNING for anyone: it is SQL text), or the
+ * session's own (session_secret: secret.c); what names a file of the server
+ * is refused, and so is pgbenchx.password in options, for everyone.
+ * generator: the generator's number, for errors (0: the run's conninfo).
+ * *typed_password: whether it has password=.  Appends the conninfo
  * re-quoted with libpq's rules to quoted, and with every secret masked to
  * shown.  Returns whether it names a host, hostaddr or port.
  */
 extern bool conninfo_check(const char *conninfo, const char *role, bool restricted,
-						   int generator, StringInfo shown, StringInfo quoted);
+						   int generator, bool session_secret, bool *typed_password,
+						   StringInfo shown, StringInfo quoted);
 
 /*
  * Append to buf the keywords that close every source of a secret libpq

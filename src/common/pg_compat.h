@@ -394,6 +394,72 @@ pgx_bgwriter_buffers(int64 *clean, int64 *checkpoint, int64 *backend)
 }
 
 /*
+ * A string GUC's own memory, for a check hook that replaces the value or
+ * keeps an "extra": malloc/free until 15 (guc.c frees them with free()),
+ * guc_malloc/guc_free from 16 (the GUC memory context).
+ */
+#include "utils/guc.h"
+#if PG_VERSION_NUM >= 160000
+#define pgx_guc_malloc(elevel, size)	guc_malloc((elevel), (size))
+#define pgx_guc_free(ptr)				guc_free(ptr)
+#else
+static inline void *
+pgx_guc_malloc(int elevel, size_t size)
+{
+	void	   *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		ereport(elevel,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	return p;
+}
+#define pgx_guc_free(ptr)				free(ptr)
+#endif
+
+/*
+ * SCRAM pass-through (18): a backend whose client logged in with SCRAM keeps
+ * the exchange's ClientKey and ServerKey (MyProcPort->scram_ClientKey,
+ * scram_ServerKey, has_scram_keys), and libpq 18 logs in with them instead
+ * of a password (scram_client_key, scram_server_key, base64), as
+ * postgres_fdw's use_scram_passthrough does.  pgx_scram_keys copies the
+ * session's keys, base64-encoded (palloc'd), into *client and *server, and
+ * says whether there are any (never before 18).
+ */
+#if PG_VERSION_NUM >= 180000
+#include "common/base64.h"
+#include "libpq/libpq-be.h"
+static inline char *
+pgx_scram_key_b64(const uint8 *key, int len)
+{
+	int			enclen = pg_b64_enc_len(len);
+	char	   *out = palloc0(enclen + 1);
+
+	if (pg_b64_encode(key, len, out, enclen) < 0)
+		elog(ERROR, "could not encode a SCRAM key");
+	return out;
+}
+
+static inline bool
+pgx_scram_keys(char **client, char **server)
+{
+	if (MyProcPort == NULL || !MyProcPort->has_scram_keys)
+		return false;
+	*client = pgx_scram_key_b64(MyProcPort->scram_ClientKey, sizeof(MyProcPort->scram_ClientKey));
+	*server = pgx_scram_key_b64(MyProcPort->scram_ServerKey, sizeof(MyProcPort->scram_ServerKey));
+	return true;
+}
+#else
+static inline bool
+pgx_scram_keys(char **client, char **server)
+{
+	(void) client;
+	(void) server;
+	return false;
+}
+#endif
+
+/*
  * The pgbench whose script language and words pgbenchx speaks: the one of
  * this server's major (issue 21), so that a script runs here exactly when it
  * runs under the pgbench shipped with the server.  Passed to the language

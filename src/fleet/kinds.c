@@ -30,12 +30,13 @@
 #include "part.h"
 #include "recorder.h"
 #include "run_spec.h"
+#include "secret.h"
 
 /* what phase 2b hands to the pre-flight */
 typedef struct KindsGenerators
 {
 	FleetGenerator *gens;		/* as the recorder will connect to them */
-	const char *target;			/* the caller's conninfo, re-quoted for the clients */
+	const char *target;			/* the caller's conninfo, re-quoted, without secrets */
 } KindsGenerators;
 
 /*
@@ -51,6 +52,7 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 	KindsGenerators *args = palloc0(sizeof(KindsGenerators));
 	FleetGenerator *gens;
 	int			n = opts->ngenerators;
+	char	   *target_password;
 
 	if (n < 0)
 		ereport(ERROR,
@@ -91,18 +93,32 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 						 errdetail("A server hosts one part of a run at a time."),
 						 errhint("List each generator once; more clients on one generator come from more clients in the call.")));
 
+	/*
+	 * The target, parsed and re-quoted once in phase 2 (launch_check_caller),
+	 * goes to each generator's part in launch_part's SQL: without its
+	 * secrets.  Its password (typed, or the session's) goes to the part's
+	 * session in the startup packet of the recorder's connection to the
+	 * generator, as pgbenchx.password (secret.c); SCRAM keys cannot be
+	 * handed on that way: a part on PostgreSQL 18 has its own session's, from
+	 * the recorder's SCRAM login with them.
+	 */
+	args->target = secret_strip(quoted_target, &target_password);
+
 	gens = palloc0(sizeof(FleetGenerator) * n);
 	for (int i = 0; i < n; i++)
 	{
 		StringInfoData shown;
 		StringInfoData quoted;
 		StringInfoData full;
+		bool		typed_password = false;
 
 		initStringInfo(&shown);
 		initStringInfo(&quoted);
 		initStringInfo(&full);
 		/* conninfo.c's rule; a conninfo libpq cannot parse is refused there */
-		(void) conninfo_check(opts->generators[i], spec->owner, !superuser(), i + 1, &shown, &quoted);
+		(void) conninfo_check(opts->generators[i], spec->owner, !superuser(), i + 1,
+							  secret_session_kind() != SECRET_NONE, &typed_password,
+							  &shown, &quoted);
 		loopback_append_param(&full, "user", spec->owner);
 		loopback_append_param(&full, "application_name", "pgbenchx recorder");
 		loopback_append_param(&full, "connect_timeout", "10");
@@ -111,6 +127,12 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 		loopback_append_param(&full, "keepalives_interval", "2");
 		loopback_append_param(&full, "keepalives_count", "2");
 		appendStringInfo(&full, " %s", quoted.data);
+		/* the session's secret logs in to the generator, unless one was typed */
+		if (!typed_password &&
+			(!superuser() || secret_session_kind() == SECRET_PASSWORD))
+			(void) secret_append_session(&full);
+		if (target_password)
+			secret_append_password_option(&full, quoted.data, target_password);
 		/* no secret of this server's account on any connection to it, ever */
 		if (spec->knobs.require_password)
 			conninfo_append_pins(&full);
@@ -119,8 +141,6 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 		gens[i].shown = shown.data;
 	}
 	args->gens = gens;
-	/* the target, parsed and re-quoted once, in phase 2 (launch_check_caller) */
-	args->target = quoted_target;
 	return args;
 }
 

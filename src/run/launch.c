@@ -54,6 +54,7 @@
 #include "utils/wait_event.h"
 
 #include "conninfo.h"
+#include "secret.h"
 #include "launch.h"
 #include "pg_compat.h"
 #include "run_spec.h"
@@ -290,16 +291,17 @@ launch_protocol(const char *name)
 /*
  * The caller's conninfo: checked by conninfo.c's rule (a non-superuser
  * uses only the allowlisted keywords, names no other role and no file of
- * the server, and supplies its password); a copy re-quoted with libpq's
- * rules for the clients (quoted), and one with every secret masked to
- * record (shown).  generator: the generator's number (0: the run's
- * conninfo).  Returns whether it names a host or port.
+ * the server, and has a password: typed, or the session's own, secret.c);
+ * a copy re-quoted with libpq's rules for the clients (quoted), and one
+ * with every secret masked to record (shown).  generator: the generator's
+ * number (0: the run's conninfo).  Returns whether it names a host or port.
  */
 static bool
 launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
-					  const char *role, int generator)
+					  const char *role, int generator, bool *typed_password)
 {
-	return conninfo_check(conninfo, role, !superuser(), generator, shown, quoted);
+	return conninfo_check(conninfo, role, !superuser(), generator,
+						  secret_session_kind() != SECRET_NONE, typed_password, shown, quoted);
 }
 
 /*
@@ -428,7 +430,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
 				 errmsg("the benchmark clients could not connect to the server"),
 				 errdetail("libpq said: %s", connerr),
-				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, or conninfo must supply what they need (for example password=...).",
+				 errhint("The clients log in as role \"%s\" like any client: pg_hba.conf must let them in over the socket directory or localhost, with the password given when this session started (" SECRET_GUC_NAME ") or the SCRAM login of this session on PostgreSQL 18 when the server asks for one.",
 						 role)));
 	used_password = conninfo_login_ok(conn, !superuser());
 	where = conninfo_where(conn);
@@ -965,19 +967,32 @@ launch_check_caller(const LaunchOptions *opts, RunSpec *spec, bool *remote)
 	StringInfoData shown;
 	StringInfoData quoted;
 
+	bool		typed_password = false;
+
 	initStringInfo(&shown);
 	initStringInfo(&quoted);
 	strlcpy(spec->owner, GetUserNameFromId(GetUserId(), false), sizeof(spec->owner));
-	/* a conninfo without password= is refused there for a non-superuser */
+	/* without a password, typed or the session's, refused there for a non-superuser */
 	*remote = opts->conninfo ?
-		launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, 0) : false;
-	if (!superuser() && opts->conninfo == NULL)
+		launch_check_conninfo(opts->conninfo, &shown, &quoted, spec->owner, 0, &typed_password) : false;
+	if (!superuser() && opts->conninfo == NULL && secret_session_kind() == SECRET_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
 				 errmsg("password is required"),
 				 errdetail("A non-superuser's benchmark clients must log in with a password, so that they cannot borrow the server's own identity through trust or peer authentication."),
-				 errhint("Pass conninfo => 'password=...' with role \"%s\"'s password.", spec->owner)));
+				 errhint("Give role \"%s\"'s password when the session starts (PGOPTIONS='-c " SECRET_GUC_NAME "=...'), or on PostgreSQL 18 log in with scram-sha-256; see docs/security.md.",
+						 spec->owner)));
 	strlcpy(spec->conninfo_shown, shown.data, sizeof(spec->conninfo_shown));
+	/*
+	 * The session's secret, when none was typed: for the clients' conninfo,
+	 * which goes to libpq and the run's DSM segment only (a generator's
+	 * target is stripped of it, fleet/kinds.c).  A superuser's clients that
+	 * go elsewhere may log in as that server has them do (its password
+	 * file): its SCRAM keys go only where they must.
+	 */
+	if (!typed_password &&
+		(!superuser() || !*remote || secret_session_kind() == SECRET_PASSWORD))
+		(void) secret_append_session(&quoted);
 	return quoted.data;
 }
 

@@ -1,8 +1,19 @@
 /*
- * src/sql/70_security.sql: who may do what: grant_runner, revoke_runner,
- * runner_members and the name guard (name_guard, its event trigger and the
- * check that install and upgrade run first, sql/guard/names.sql).
+ * src/sql/70_security.sql: who may do what: session_secret, grant_runner,
+ * revoke_runner, runner_members and the name guard (name_guard, its event
+ * trigger and the check that install and upgrade run first,
+ * sql/guard/names.sql).
  */
+
+-- What this session gives the connections of a run started by the role
+-- that logged in, by kind only, never the secret: 'password' (given in the
+-- startup packet as pgbenchx.password), 'scram keys' (PostgreSQL 18: the
+-- keys of this session's own SCRAM login), or 'none' (then a
+-- non-superuser's run needs password= in conninfo, which is SQL text).
+-- Callers: runners (the command line asks it before a run).
+CREATE OR REPLACE FUNCTION pgbenchx.session_secret() RETURNS text
+AS 'MODULE_PATHNAME', 'pgbenchx_session_secret'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 /*
  * Runners.  grant_runner(role) grants, in one call, exactly what a runner

@@ -205,10 +205,13 @@ find(sub {
 	open my $fh, '<', $_ or die "$File::Find::name: $!";
 	while (my $line = <$fh>)
 	{
+		# the one use of the login role: a session's secret serves only
+		# the role that logged in, when it is also the acting one
+		next if $line =~ /GetUserId\(\) == GetAuthenticatedUserId\(\)/;
 		push @hits, "$File::Find::name:$.: $line"
 		  if $line =~ /\b(GetOuterUserId|GetSessionUserId|session_user|GetAuthenticatedUserId)\b/i;
 	}
 }, "$root/src");
-is(join('', @hits), '', 'no source of the extension reads the outer, session or authenticated user');
+is(join('', @hits), '', 'no source of the extension reads the outer, session or authenticated user (but to keep a secret to its own login)');
 
 done_testing();
