@@ -46,7 +46,7 @@ SELECT pgbx_try($$SELECT run_bench(1, 1, conninfo => 'nonsense')$$);
 SELECT pgbx_try($$SELECT run_bench(1, 1, label => repeat('x', 300))$$);
 
 -- the environment: connections, worker slots
-SELECT pgbx_try('SELECT run_bench(5000, 1)') ~ '^53300: 5000 clients need 5000 connections, but only (1 is|\d+ are) free' AS too_many_clients;
+SELECT pgbx_try('SELECT run_bench(5000, 1)') ~ '^53300: 5000 clients need 5001 connections, but only (1 is|\d+ are) free' AS too_many_clients;
 SELECT pgbx_try('SELECT run_bench(200, 1, jobs => 100)') ~ '^53400: 100 jobs need 101 background worker slots, but only (1 is|\d+ are) free' AS too_many_jobs;
 
 -- a transaction block
@@ -114,7 +114,7 @@ SELECT pgbenchx.add_script('refuse_aset', E'\\startpipeline\nSELECT 1 AS one \\a
 SELECT pgbx_try($$SELECT run_bench(1, 1, 'refuse_pipe')$$);
 SELECT pgbx_try($$SELECT run_bench(1, 1, 'refuse_pipe', protocol => 'simple')$$);
 -- inside an \if it may never run: not refused here (5000 clients are refused later, for want of connections)
-SELECT pgbx_try($$SELECT run_bench(5000, 1, 'refuse_pipe_if')$$) ~ '^53300: 5000 clients need 5000 connections' AS pipeline_in_if_not_refused;
+SELECT pgbx_try($$SELECT run_bench(5000, 1, 'refuse_pipe_if')$$) ~ '^53300: 5000 clients need 5001 connections' AS pipeline_in_if_not_refused;
 SELECT pgbx_try($$SELECT run_sweep(1, 2, 1, 'select-only@1, refuse_pipe@1')$$);
 SELECT pgbx_try($$SELECT run_bench(1, 1, 'refuse_open', protocol => 'extended')$$);
 SELECT pgbx_try($$SELECT run_bench(1, 1, 'refuse_twice', protocol => 'extended')$$);

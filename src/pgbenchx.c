@@ -150,6 +150,42 @@ _PG_init(void)
 
 	/* pgbenchx.password: a run's password from the startup packet (secret.c) */
 	secret_define_guc();
+	/*
+	 * The server's share (issue 34 §6): a runner's run never takes more
+	 * than a share of the connections and worker slots, nor the last free
+	 * ones, so that the server stays usable for every other role while it
+	 * runs.  Half of each by default, and a few left free beyond PostgreSQL's
+	 * own reserved connections.  Superusers are not limited by these (but
+	 * every launch is refused when its clients cannot all connect).
+	 */
+	DefineCustomIntVariable("pgbenchx.max_connection_share",
+							"Most connections, in percent of those roles without reserved slots may use, that a run of a role that is not a superuser may take.",
+							"A run takes one connection per client and one for its coordinator. -1 means no limit.",
+							&launch_max_connection_share,
+							LAUNCH_DEFAULT_CONNECTION_SHARE, -1, 100,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchx.max_worker_share",
+							"Most background worker slots, in percent of max_worker_processes, that a run of a role that is not a superuser may take.",
+							"A run takes one slot for its coordinator and one per job. -1 means no limit.",
+							&launch_max_worker_share,
+							LAUNCH_DEFAULT_WORKER_SHARE, -1, 100,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchx.connection_headroom",
+							"Connections a run of a role that is not a superuser leaves free for other sessions, beyond the reserved ones.",
+							NULL,
+							&launch_connection_headroom,
+							LAUNCH_DEFAULT_CONNECTION_HEADROOM, 0, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchx.worker_headroom",
+							"Background worker slots a run of a role that is not a superuser leaves free for others.",
+							NULL,
+							&launch_worker_headroom,
+							LAUNCH_DEFAULT_WORKER_HEADROOM, 0, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
 
 	/* the language core's memory and interrupt hooks (script_sql.c) */
 	script_sql_install_hooks();

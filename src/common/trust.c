@@ -124,7 +124,8 @@ trust_read_clients(PGconn *conn, TrustClients *out, char **error)
 		*error = psprintf("unexpected answer \"%s\"", value ? value : "(null)");
 		return false;
 	}
-	out->here = (uint64) sysid == GetSystemIdentifier() && dbid == MyDatabaseId;
+	out->this_server = (uint64) sysid == GetSystemIdentifier();
+	out->here = out->this_server && dbid == MyDatabaseId;
 	out->roleid = roleid;
 	out->search_path = pstrdup(value + pos);
 	return true;

@@ -13,6 +13,7 @@
 typedef struct TrustClients
 {
 	bool		here;			/* they reach this server's database: the check applies */
+	bool		this_server;	/* they reach this server (any database): its connections */
 	Oid			roleid;			/* their current_user */
 	char	   *search_path;	/* their search_path setting */
 } TrustClients;

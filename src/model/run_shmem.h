@@ -237,8 +237,14 @@ typedef struct RunShared
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
 
-	/* log_transactions: sessions that attached to read the log (txlog.c) */
+	/*
+	 * log_transactions: sessions that read the log (txlog.c), and those of
+	 * them that have had a call after every driver was done (they hold the
+	 * last records); the coordinator keeps the segment after the run until
+	 * the two are equal, or for at most 5 s
+	 */
 	pg_atomic_uint32 txlog_readers;
+	pg_atomic_uint32 txlog_finished;
 
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;

@@ -720,10 +720,13 @@ coordinator_jobs(const RunSpec *spec, int clients)
 }
 
 /*
- * log_transactions: the run's last records stay readable until a session
- * has attached to read them (txlog.c), or COORDINATOR_TXLOG_WAIT_MS have
- * passed since the run's row was final, or a cancel.  The drivers are done:
- * this delays only the next step and the coordinator's exit.
+ * log_transactions: the run's last records stay readable after its row is
+ * final until at least one session reads them and every session that read
+ * the log has had a call that found every driver done (it returned the
+ * last records: txlog.c), or COORDINATOR_TXLOG_WAIT_MS have passed, or a
+ * cancel.  Readers never keep the segment between calls, so this wait is
+ * all that the segment outlives its run by (issue 34 §5).  The drivers are
+ * done: this delays only the next step and the coordinator's exit.
  */
 #define COORDINATOR_TXLOG_WAIT_MS	5000
 
@@ -733,10 +736,15 @@ coordinator_wait_txlog_reader(CoordinatorStep *step)
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 													   COORDINATOR_TXLOG_WAIT_MS);
 
-	while (pg_atomic_read_u32(&step->run->txlog_readers) == 0 &&
-		   !coordinator_cancel_requested &&
-		   GetCurrentTimestamp() < deadline)
+	while (!coordinator_cancel_requested && GetCurrentTimestamp() < deadline)
+	{
+		uint32		readers = pg_atomic_read_u32(&step->run->txlog_readers);
+
+		pg_read_barrier();
+		if (readers > 0 && pg_atomic_read_u32(&step->run->txlog_finished) >= readers)
+			break;
 		coordinator_wait_latch(20);
+	}
 }
 
 /*
@@ -804,6 +812,7 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	pg_atomic_init_u32(&run->go, 0);
 	pg_atomic_init_u32(&run->stop, 0);
 	pg_atomic_init_u32(&run->txlog_readers, 0);
+	pg_atomic_init_u32(&run->txlog_finished, 0);
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -1317,9 +1326,9 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	progress_step_done();
 
 	/*
-	 * A reader attached keeps the segment until it has read the last
-	 * records; a run shorter than the reader's first look (pgbenchx -l
-	 * looks every 200 ms) waits for one, at most COORDINATOR_TXLOG_WAIT_MS.
+	 * The readers' last records: kept until every reader has read them, or
+	 * a run shorter than the reader's first look (pgbenchx -l looks every
+	 * 200 ms) has had one, at most COORDINATOR_TXLOG_WAIT_MS.
 	 */
 	if (spec->knobs.log_transactions)
 	{

@@ -83,6 +83,10 @@ static const int launch_base_ladder[] = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40,
 int			launch_max_duration = LAUNCH_DEFAULT_MAX_DURATION;
 int			launch_max_clients = LAUNCH_DEFAULT_MAX_CLIENTS;
 int			launch_max_jobs = LAUNCH_DEFAULT_MAX_JOBS;
+int			launch_max_connection_share = LAUNCH_DEFAULT_CONNECTION_SHARE;
+int			launch_max_worker_share = LAUNCH_DEFAULT_WORKER_SHARE;
+int			launch_connection_headroom = LAUNCH_DEFAULT_CONNECTION_HEADROOM;
+int			launch_worker_headroom = LAUNCH_DEFAULT_WORKER_HEADROOM;
 
 /* the kinds of run that plug into launch's phases (launch.h); a local run has none */
 static const LaunchKind launch_local_kind = {0};
@@ -351,28 +355,88 @@ launch_free_worker_slots(void)
 	return max_worker_processes - workers;
 }
 
+/*
+ * The connections a run holds at once on the server its clients reach: one
+ * per client, and the coordinator's loopback connection (maintenance, the
+ * counters, check_tpcb), which the backends of the clients of a step that
+ * has just ended may still overlap.
+ */
+#define LAUNCH_COORDINATOR_CONNECTIONS 1
+
+/*
+ * Whether the run's connections fit (issue 34 §6), from the server's own
+ * count of its client backends (in_use), the same for every role: the
+ * connections roles without reserved slots may use are max_connections
+ * less superuser_reserved_connections (and reserved_connections from 16).
+ * A role that is not a superuser takes at most pgbenchx.max_connection_share
+ * percent of them (54000), and leaves pgbenchx.connection_headroom of them
+ * free for the others (53300); every launch, a superuser's too, is refused
+ * when its clients could not all connect (53300), rather than failing once
+ * started.
+ */
+static void
+launch_check_connections_in_use(int clients, int in_use)
+{
+	int			reserved = PGX_RESERVED_CONNECTIONS;
+	int			limit = Max(MaxConnections - reserved, 0);
+	int			need = clients + LAUNCH_COORDINATOR_CONNECTIONS;
+	bool		su = superuser();
+	int			headroom = su ? 0 : launch_connection_headroom;
+	int			free_conns = limit - in_use;
+
+	if (!su && launch_max_connection_share >= 0)
+	{
+		int			share = (int) ((int64) limit * launch_max_connection_share / 100);
+
+		if (need > share)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s %s %s, but a run of role \"%s\" may take at most %d",
+							launch_count(clients, "client", "clients"), clients == 1 ? "needs" : "need",
+							launch_count(need, "connection", "connections"),
+							GetUserNameFromId(GetUserId(), false), share),
+					 errdetail("Asked %d (one per client and one for the coordinator), allowed %d: pgbenchx.max_connection_share is %d%% of the %d connections that roles without reserved slots may use (max_connections %d less %d reserved).",
+							   need, share, launch_max_connection_share, limit, MaxConnections, reserved),
+					 errhint("Pass fewer clients, or ask a superuser to raise pgbenchx.max_connection_share.")));
+	}
+	if (need > free_conns - headroom)
+	{
+		int			avail = Max(free_conns - headroom, 0);
+
+		if (su)
+			ereport(ERROR,
+					(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+					 errmsg("%s %s %s, but only %d %s free",
+							launch_count(clients, "client", "clients"), clients == 1 ? "needs" : "need",
+							launch_count(need, "connection", "connections"),
+							avail, avail == 1 ? "is" : "are"),
+					 errdetail("Asked %d (one per client and one for the coordinator), free %d, limit %d: max_connections is %d, %d %s reserved (superuser_reserved_connections, reserved_connections), and %s %s in use.",
+							   need, avail, limit, MaxConnections, reserved, reserved == 1 ? "is" : "are",
+							   launch_count(in_use, "connection", "connections"), in_use == 1 ? "is" : "are"),
+					 errhint("Raise max_connections (this needs a restart), wait for other sessions to end, or run fewer clients.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+				 errmsg("%s %s %s, but only %d %s free",
+						launch_count(clients, "client", "clients"), clients == 1 ? "needs" : "need",
+						launch_count(need, "connection", "connections"),
+						avail, avail == 1 ? "is" : "are"),
+				 errdetail("Asked %d (one per client and one for the coordinator), free %d, limit %d: max_connections is %d, %d %s reserved (superuser_reserved_connections, reserved_connections), %s %s in use, and pgbenchx.connection_headroom keeps %d free for other sessions.",
+						   need, avail, limit, MaxConnections, reserved, reserved == 1 ? "is" : "are",
+						   launch_count(in_use, "connection", "connections"), in_use == 1 ? "is" : "are",
+						   headroom),
+				 errhint("Wait for other sessions to end, run fewer clients, or ask a superuser to lower pgbenchx.connection_headroom or raise max_connections.")));
+	}
+}
+
 static void
 launch_check_connections(int clients)
 {
 	int			in_use;
 	int			workers;
-	int			reserved = PGX_RESERVED_CONNECTIONS;
-	int			free_conns;
 
 	/* every client backend of the server, whoever the caller is */
 	owner_count_backends(&in_use, &workers);
-	free_conns = MaxConnections - reserved - in_use;
-	if (clients > free_conns)
-		ereport(ERROR,
-				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-				 errmsg("%s %s %s, but only %d %s free",
-						launch_count(clients, "client", "clients"), clients == 1 ? "needs" : "need",
-						launch_count(clients, "connection", "connections"),
-						Max(free_conns, 0), free_conns == 1 ? "is" : "are"),
-				 errdetail("max_connections is %d, superuser_reserved_connections is %d, and %s %s in use.",
-						   MaxConnections, reserved, launch_count(in_use, "connection", "connections"),
-						   in_use == 1 ? "is" : "are"),
-				 errhint("Raise max_connections (this needs a restart) or run fewer clients.")));
+	launch_check_connections_in_use(clients, in_use);
 }
 
 /*
@@ -396,11 +460,13 @@ launch_password_required(const char *where, const char *role)
  * clients are and how they resolve names into *clients (trust.c).  With
  * may_drop_options, a refusal of the "options" startup parameter (a pooler,
  * which pgbenchx's own options reached) returns -1 instead of an error: the
- * caller tries again without them.
+ * caller tries again without them.  When the clients reach this server,
+ * *in_use is the number of its client backends but this login's own,
+ * counted while it is open (so that its exit is not counted); otherwise -1.
  */
 static int
 launch_check_login(const char *conninfo, const char *role, bool need_tables,
-				   TrustClients *clients, bool may_drop_options)
+				   TrustClients *clients, bool may_drop_options, int *in_use)
 {
 	char	   *connerr;
 	char	   *refused_at = NULL;
@@ -435,6 +501,7 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 	used_password = conninfo_login_ok(conn, !superuser());
 	where = conninfo_where(conn);
 	memset(clients, 0, sizeof(*clients));
+	*in_use = -1;
 	/* a cancel or statement_timeout during the count must not leak conn */
 	if (used_password)
 	{
@@ -447,6 +514,14 @@ launch_check_login(const char *conninfo, const char *role, bool need_tables,
 						(errcode(ERRCODE_CONNECTION_FAILURE),
 						 errmsg("could not read the benchmark clients' role and search_path"),
 						 errdetail("%s", trust_error)));
+			if (clients->this_server)
+			{
+				int			backends;
+				int			workers;
+
+				owner_count_backends(&backends, &workers);
+				*in_use = Max(backends - 1, 0);
+			}
 			if (need_tables)
 				error = loopback_exec(conn, "select pg_catalog.count(*) from pgbench_branches", &value, sqlstate);
 		}
@@ -1049,6 +1124,10 @@ launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *
 	int			max_clients = 0;
 	int			max_jobs;
 	int			free_slots;
+	int			share_slots = INT_MAX;
+	int			avail_slots;
+	int			in_use = -1;
+	bool		su = superuser();
 	char	   *dbname;
 	char	   *conninfo;
 	bool		own_options;
@@ -1063,27 +1142,56 @@ launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *
 
 	spec->ncpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	free_slots = launch_free_worker_slots();
+	/*
+	 * A role that is not a superuser: at most its share of the slots
+	 * (pgbenchx.max_worker_share), and never the last free ones
+	 * (pgbenchx.worker_headroom); the jobs chosen for it fit both
+	 */
+	if (!su && launch_max_worker_share >= 0)
+		share_slots = (int) ((int64) max_worker_processes * launch_max_worker_share / 100);
+	avail_slots = su ? free_slots : Min(free_slots - launch_worker_headroom, share_slots);
 	max_jobs = opts->jobs_given ? Min(opts->jobs, max_clients) :
-		worker_default_jobs(max_clients, spec->ncpus, free_slots);
-	/* the jobs chosen for a role with a quota: at most pgbenchx.max_jobs */
-	if (!opts->jobs_given && !superuser() && launch_max_jobs >= 0 &&
-		worker_default_jobs(max_clients, spec->ncpus, max_worker_processes) > launch_max_jobs)
+		worker_default_jobs(max_clients, spec->ncpus, avail_slots);
+	/* the jobs chosen for a role with a quota: at most pgbenchx.max_jobs, and its share */
+	if (!opts->jobs_given && !su)
 	{
-		spec->jobs = launch_max_jobs;
-		max_jobs = Min(max_jobs, spec->jobs);
+		int			cap = launch_max_jobs >= 0 ? launch_max_jobs : INT_MAX;
+
+		if (share_slots < INT_MAX)
+			cap = Min(cap, Max(share_slots - 1, 1));
+		if (worker_default_jobs(max_clients, spec->ncpus, max_worker_processes) > cap)
+		{
+			spec->jobs = cap;
+			max_jobs = Min(max_jobs, spec->jobs);
+		}
 	}
 	/* with generators, only the coordinator runs here (fleet/ counts theirs) */
 	if (kind->remote_clients)
 		max_jobs = 0;
-	if (max_jobs + 1 > free_slots)
+	if (max_jobs + 1 > share_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s %s %d background worker slots, but a run of role \"%s\" may take at most %d",
+						launch_count(max_jobs, "job", "jobs"), max_jobs == 1 ? "needs" : "need",
+						max_jobs + 1, spec->owner, share_slots),
+				 errdetail("Asked %d (one coordinator and one worker per job), allowed %d: pgbenchx.max_worker_share is %d%% of max_worker_processes (%d).",
+						   max_jobs + 1, share_slots, launch_max_worker_share, max_worker_processes),
+				 errhint("Pass fewer jobs, or ask a superuser to raise pgbenchx.max_worker_share.")));
+	if (max_jobs + 1 > avail_slots)
+	{
+		int			shown = Max(su ? free_slots : free_slots - launch_worker_headroom, 0);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("%s %s %d background worker slots, but only %d %s free",
 						launch_count(max_jobs, "job", "jobs"), max_jobs == 1 ? "needs" : "need",
-						max_jobs + 1, Max(free_slots, 0), free_slots == 1 ? "is" : "are"),
-				 errdetail("A run takes one coordinator and one worker per job; max_worker_processes is %d.",
-						   max_worker_processes),
+						max_jobs + 1, shown, shown == 1 ? "is" : "are"),
+				 su ? errdetail("A run takes one coordinator and one worker per job; asked %d, free %d, limit %d (max_worker_processes).",
+								max_jobs + 1, shown, max_worker_processes) :
+				 errdetail("A run takes one coordinator and one worker per job; asked %d, free %d, limit %d (max_worker_processes), and pgbenchx.worker_headroom keeps %d free for others.",
+						   max_jobs + 1, shown, max_worker_processes, launch_worker_headroom),
 				 errhint("Pass fewer jobs, or raise max_worker_processes (this needs a restart).")));
+	}
 
 	if (!remote)
 		launch_check_connections(max_clients);
@@ -1106,10 +1214,18 @@ launch_check_server(const LaunchOptions *opts, const LaunchKind *kind, RunSpec *
 			conninfo = conninfo_pinned(conninfo);
 		spec->scale_detected = launch_check_login(conninfo, spec->owner, builtin, clients,
 												  own_options && remote &&
-												  !loopback_conninfo_has(quoted, "options"));
+												  !loopback_conninfo_has(quoted, "options"),
+												  &in_use);
 		if (spec->scale_detected == -1)
 			own_options = false;
 	} while (spec->scale_detected == -1);
+	/*
+	 * Wherever the conninfo leads (a host, a port, the generators' target),
+	 * clients that reach this server take its connections: counted again,
+	 * as the login saw them
+	 */
+	if (in_use >= 0)
+		launch_check_connections_in_use(max_clients, in_use);
 	/*
 	 * Each client puts its own application_name in front of this; the
 	 * coordinator's maintenance and check_tpcb use it as it is.  Pinned for a

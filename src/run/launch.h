@@ -35,6 +35,24 @@ extern int	launch_max_clients;
 extern int	launch_max_jobs;
 
 /*
+ * The server's share (issue 34 §6): a run of a role that is not a
+ * superuser takes at most pgbenchx.max_connection_share percent of the
+ * connections that roles without reserved slots may use, and
+ * pgbenchx.max_worker_share percent of max_worker_processes (-1: no share),
+ * and leaves pgbenchx.connection_headroom connections and
+ * pgbenchx.worker_headroom worker slots free for others.  PGC_SUSET,
+ * defined in pgbenchx.c; checked by launch_check_server.
+ */
+#define LAUNCH_DEFAULT_CONNECTION_SHARE	50
+#define LAUNCH_DEFAULT_WORKER_SHARE		50
+#define LAUNCH_DEFAULT_CONNECTION_HEADROOM	3
+#define LAUNCH_DEFAULT_WORKER_HEADROOM	1
+extern int	launch_max_connection_share;
+extern int	launch_max_worker_share;
+extern int	launch_connection_headroom;
+extern int	launch_worker_headroom;
+
+/*
  * One configuration of run_experiment, as pgbenchx.c read it from the
  * configs argument: NULL conninfo or protocol is the experiment's own.
  */

@@ -10,12 +10,15 @@
  * reader: a reader that falls behind by more than the ring loses the oldest
  * records, and sees it as a gap in their numbers.  The coordinator
  * publishes the segment's handle in its progress place (progress.c) while
- * the step lasts; the first call for a run attaches to the segment and keeps
- * the mapping for the session (dsm_pin_mapping), so that the records the
- * drivers wrote last can still be read after the coordinator has detached.
- * A session keeps at most one segment: it lets it go when it asks for
- * another run, or once every driver is done and the caller has read every
- * record (its since reached what each driver wrote).
+ * the step lasts.  A call attaches to the segment and detaches before it
+ * returns (an error detaches it through the resource owner): no session
+ * keeps a run's shared memory between calls, nor in an open transaction,
+ * nor after the run (issue 34 §5).  So that the records the drivers wrote
+ * last can still be read, the coordinator keeps the segment after the
+ * run's row is final until every session that read it has had a call that
+ * found every driver done (that call returned the rest), or for at most
+ * COORDINATOR_TXLOG_WAIT_MS (5 s, coordinator.c); what was not read by then
+ * is lost, as a reader that falls behind loses records.
  *
  * Who may read: the run's role, the roles that have its privileges, and
  * superusers (PostgreSQL's ownership rule, owner_has_privs): the records
@@ -42,39 +45,29 @@
 
 PG_FUNCTION_INFO_V1(pgbenchx_transaction_log);
 
-/* the one segment this session keeps, and its run */
-static dsm_segment *txlog_seg = NULL;
-static int64 txlog_run_id = 0;
-/* whether this session has told the coordinator it reads (txlog_readers) */
-static bool txlog_counted = false;
+/*
+ * The run this session has said it reads (txlog_readers), and whether it
+ * has said it read the last records (txlog_finished); nothing is kept
+ * attached between calls.
+ */
+static int64 txlog_counted_run = 0;
+static bool txlog_finished_told = false;
 
 #define TXLOG_COLUMNS 11
 
-static void
-txlog_release(void)
-{
-	if (txlog_seg != NULL)
-		dsm_detach(txlog_seg);
-	txlog_seg = NULL;
-	txlog_run_id = 0;
-	txlog_counted = false;
-}
-
 /*
- * The step segment of run run_id, attached, or NULL when there is none (not
- * yet, or no more, or it was not this session's to keep); *toc its table.
+ * The step segment of run run_id, attached for this call only (under the
+ * current resource owner, so that an error detaches it), or NULL when there
+ * is none (not yet, or no more, or the handle is now another's).
  */
 static dsm_segment *
-txlog_segment(int64 run_id)
+txlog_attach(int64 run_id)
 {
 	uint32		handle;
 	dsm_segment *seg;
 	shm_toc    *toc;
 	RunShared  *run;
 
-	if (txlog_seg != NULL && txlog_run_id == run_id)
-		return txlog_seg;
-	txlog_release();
 	handle = progress_find_step_segment(run_id);
 	if (handle == 0)
 		return NULL;
@@ -91,10 +84,6 @@ txlog_segment(int64 run_id)
 		dsm_detach(seg);
 		return NULL;
 	}
-	/* kept beyond this transaction, until txlog_release */
-	dsm_pin_mapping(seg);
-	txlog_seg = seg;
-	txlog_run_id = run_id;
 	return seg;
 }
 
@@ -138,7 +127,6 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 	const char *payload;
 	int64	   *since = NULL;
 	int			nsince = 0;
-	bool		all_read = true;
 	bool		all_done = true;
 	TxLogRecord *copy;
 
@@ -165,7 +153,7 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 			since[i] = nulls[i] ? 0 : Max(DatumGetInt64(elems[i]), 0);
 	}
 
-	seg = txlog_segment(run_id);
+	seg = txlog_attach(run_id);
 	if (seg == NULL)
 		return (Datum) 0;
 	toc = shm_toc_attach(RUN_SPEC_STEP_MAGIC, dsm_segment_address(seg));
@@ -180,7 +168,7 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 		char		owner[NAMEDATALEN];
 
 		strlcpy(owner, spec->owner, sizeof(owner));
-		txlog_release();
+		dsm_detach(seg);
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to read the transaction log of run " INT64_FORMAT " of role \"%s\"",
@@ -194,10 +182,11 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 	 * A reader allowed to read is attached: the coordinator, which waits for
 	 * one after a logged run (coordinator.c), may let the segment go
 	 */
-	if (!txlog_counted)
+	if (txlog_counted_run != run_id)
 	{
 		pg_atomic_fetch_add_u32(&run->txlog_readers, 1);
-		txlog_counted = true;
+		txlog_counted_run = run_id;
+		txlog_finished_told = false;
 	}
 
 	copy = palloc(sizeof(TxLogRecord) * RUN_TXLOG_RING);
@@ -265,12 +254,21 @@ pgbenchx_transaction_log(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		if (!done)
 			all_done = false;
-		if (d >= nsince || (uint64) since[d] < w0)
-			all_read = false;
 	}
 	pfree(copy);
-	/* the caller had everything before this call: the segment may go */
-	if (all_done && all_read)
-		txlog_release();
+
+	/*
+	 * Every driver was done before its count was read: this call returned
+	 * the last records there are.  The coordinator, which keeps the segment
+	 * for its readers after the run, may let it go as far as we are
+	 * concerned.
+	 */
+	if (all_done && !txlog_finished_told)
+	{
+		pg_atomic_fetch_add_u32(&run->txlog_finished, 1);
+		txlog_finished_told = true;
+	}
+	/* nothing of the run is kept by this session after the call */
+	dsm_detach(seg);
 	return (Datum) 0;
 }

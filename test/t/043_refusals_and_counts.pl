@@ -135,7 +135,7 @@ unlike($err, qr/1 jobs|1 slots|1 are free/, 'no plural for one');
 $small->append_conf('postgresql.conf', "max_worker_processes = 8\n");
 $small->restart;
 ($rc, $out, $err) = $small->psql('postgres', 'SELECT run_bench(1, 1)');
-like($err, qr/1 client needs 1 connection, but only 0 are free/, "one client, one connection ($err)");
+like($err, qr/1 client needs 2 connections, but only 0 are free/, "one client, its connection and the coordinator's ($err)");
 like($err, qr/and 1 connection is in use/, 'one connection in use in the detail');
 $small->stop;
 done_testing();

@@ -8,7 +8,10 @@
 # point, and the runner cannot lift them, not even with a SET made before
 # the library was loaded; superusers are not limited.  pgbenchx.cancel of a
 # row whose stored pid now belongs to another process (a backend, or
-# another run's coordinator) signals nothing.  A run or sweep cancelled
+# another run's coordinator) signals nothing.  A runner's run takes at most
+# its share of the connections and worker slots and leaves a headroom free
+# (issue 34 §6); a launch that cannot connect all its clients is refused up
+# front, a superuser's too.  A run or sweep cancelled
 # while it measures keeps its statement statistics and says who cancelled it.
 use strict;
 use warnings;
@@ -340,6 +343,120 @@ finished('runs', 'run_id', $id);
 is(q1("SELECT status || ' ' || clients || ' ' || jobs || ' ' || duration FROM pgbenchx.runs WHERE run_id = $id"),
 	'completed 4 3 3', 'a superuser runs beyond every quota');
 like(su_err("SELECT pgbenchx.eval('1'); SET pgbenchx.max_jobs = 0"), qr/22023/, 'max_jobs 0 means nothing and is refused');
+ok(nothing_left($node), 'nothing left');
+
+# ---------------------------------------------------------------------------
+# The server's share (issue 34 §6): a runner's run takes at most a share of
+# the connections and worker slots, never the last free ones, and a launch
+# whose clients cannot all connect is refused before anything starts.  A
+# small max_connections keeps it cheap: 20, of which 3 are reserved, so
+# roles without reserved slots use 17, and a runner's run at most 50% of
+# them, 8 (its clients and its coordinator's one).
+# ---------------------------------------------------------------------------
+is(q1("SELECT pgbenchx.eval('1'); SELECT concat_ws(' ', current_setting('pgbenchx.max_connection_share'),"
+		. " current_setting('pgbenchx.max_worker_share'), current_setting('pgbenchx.connection_headroom'),"
+		. " current_setting('pgbenchx.worker_headroom'))"), "1\n50 50 3 1", 'the shares\' defaults');
+$node->append_conf('postgresql.conf', "max_connections = 20\nsuperuser_reserved_connections = 3\n"
+	  . "pgbenchx.max_duration = '1min'\npgbenchx.max_clients = 1000\npgbenchx.max_jobs = 64\n");
+$node->restart;
+q1(q{CREATE ROLE bob LOGIN PASSWORD 'b-secret'});
+my $limit = 17;
+my $sock = $node->host;
+my $share_start = q1("SELECT coalesce(max(run_id), 0) FROM pgbenchx.runs");
+
+# more than the share, through every entry point, by the socket and by a
+# conninfo naming the host (the figures in the DETAIL, the setting in the HINT)
+foreach my $call ("run_bench(8, 1, 'select-only', $pw)",
+	"run_bench(8, 1, 'select-only', conninfo => 'host=$sock password=m-secret')",
+	"run_sweep(ARRAY[1, 8], 1, 'select-only', $pw)",
+	"run_sweep(1, 8, 1, 'select-only', $pw)",
+	"run_replay('SELECT 1;', 1, 8, $pw)",
+	qq{run_experiment('[{"name": "a"}, {"name": "b"}]', 1, 8, 1, repeats => 1, warmup => 0, script => 'select-only', $pw)})
+{
+	my ($ret, $out, $err) = as_mallory("SELECT $call");
+	like($err, qr/54000: 8 clients need 9 connections, but a run of role "mallory" may take at most 8/,
+		"$call: over the share, refused with 54000");
+	like($err, qr/DETAIL:.*Asked 9 .*allowed 8: pgbenchx\.max_connection_share is 50% of the $limit connections/s,
+		"$call: asked, allowed and the limit in the DETAIL");
+	like($err, qr/HINT:.*pgbenchx\.max_connection_share/, "$call: the hint names the setting");
+}
+my ($ret2, $out2, $err2) = as_mallory("SELECT run_bench(6, 1, 'select-only', jobs => 6, $pw)");
+like($err2, qr/54000: 6 jobs need 7 background worker slots, but a run of role "mallory" may take at most 6/,
+	'over the worker share (50% of 12): refused with 54000');
+like($err2, qr/HINT:.*pgbenchx\.max_worker_share/, 'the hint names pgbenchx.max_worker_share');
+
+# another role holds connections: 9 idle sessions of bob
+my @bob;
+foreach my $i (1 .. 9)
+{
+	my ($in, $out, $err) = ('', '', '');
+	local $ENV{PGPASSWORD} = 'b-secret';
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-U', 'bob', '-d', $node->connstr('postgres')],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$in .= "SELECT 'in';\n";
+	$h->pump until $out =~ /in/ || $err ne '';
+	die "bob's session $i: $err" unless $out =~ /in/;
+	push @bob, { h => $h, in => \$in };
+}
+# mallory's 5 clients need 6, within her share; 17 - 9 (bob) - 1 (her own
+# session) = 7 free, 4 once the headroom of 3 is kept: refused up front,
+# by the socket and by the host alike
+foreach my $conn ($pw, "conninfo => 'host=$sock password=m-secret'")
+{
+	my ($ret, $out, $err) = as_mallory("SELECT run_bench(5, 1, 'select-only', $conn)");
+	like($err, qr/53300: 5 clients need 6 connections, but only [0-4] (?:is|are) free/,
+		"a launch that cannot fit beside another role's sessions is refused with 53300 ($conn)");
+	like($err, qr/DETAIL:.*Asked 6 .*free [0-4], limit $limit: .*pgbenchx\.connection_headroom keeps 3 free/s,
+		'asked, free and the limit in the DETAIL');
+	like($err, qr/HINT:.*pgbenchx\.connection_headroom/, 'the hint names the setting');
+}
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $share_start") . ' '
+	  . q1("SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchx%'"),
+	'0 0', 'the refused launches left no run row and started no worker');
+# a superuser keeps no headroom and no share, but is refused up front too
+# when its clients cannot all connect: 17 - 9 - 1 = 7 free
+my $err3 = su_err("SELECT run_bench(7, 1, 'select-only', conninfo => 'host=$sock')");
+like($err3, qr/53300: 7 clients need 8 connections, but only [0-7] (?:is|are) free/,
+	"a superuser's launch whose clients cannot all connect is refused before it starts");
+like($err3, qr/DETAIL:.*Asked 8 .*limit $limit/s, 'with the figures');
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id > $share_start"), '0', 'and leaves no run row');
+foreach my $b (@bob)
+{
+	${ $b->{in} } .= "\\q\n";
+	$b->{h}->finish;
+}
+$node->poll_query_until('postgres', "SELECT count(*) = 0 FROM pg_stat_activity WHERE usename = 'bob'")
+  or die "bob's sessions never ended";
+
+# mallory's largest allowed run (7 clients and its coordinator: 8) is on;
+# another role still connects, as many times as the headroom
+($ret, $out, $err) = as_mallory("SELECT run_bench(7, 60, 'select-only', jobs => 1, checkpoint => false, $pw)");
+is($ret, 0, "a run of her whole share starts") or diag($err);
+my ($big) = $out =~ /(\d+)/;
+run_sampled($node, "run_id = $big") or die 'the run never measured';
+my @others;
+foreach my $i (1 .. 3)
+{
+	my ($in, $o, $e) = ('', '', '');
+	local $ENV{PGPASSWORD} = 'b-secret';
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-U', 'bob', '-d', $node->connstr('postgres')],
+		'<', \$in, '>', \$o, '2>', \$e);
+	$in .= "SELECT 'in';\n";
+	$h->pump until $o =~ /in/ || $e ne '';
+	push @others, { h => $h, in => \$in, out => \$o, err => \$e };
+}
+is(join(',', map { ${ $_->{out} } =~ /in/ ? 'in' : ${ $_->{err} } } @others), 'in,in,in',
+	'while it runs, another role opens three connections');
+is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $big"), 'running', '(the run was on meanwhile)');
+foreach my $b (@others)
+{
+	${ $b->{in} } .= "\\q\n";
+	$b->{h}->finish;
+}
+q1("SELECT pgbenchx.cancel($big)");
+finished('runs', 'run_id', $big);
+is(q1("SELECT status || ' ' || clients || ' ' || (transactions > 0)::text FROM pgbenchx.runs WHERE run_id = $big"),
+	'cancelled 7 true', 'the run had all its clients (cancelled here to keep the test short)');
 ok(nothing_left($node), 'nothing left');
 
 $node->stop;

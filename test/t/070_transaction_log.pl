@@ -10,7 +10,10 @@
 # records gets exactly the ring's last 65536, the older ones counted lost by
 # the gap in seq, and the run loses nothing.  A runner reads its
 # own run's records and not another role's (an error naming the role), nor
-# a superuser's.  Bad values are refused.  Short runs (1-2 s), scale 1.
+# a superuser's.  No reader keeps the run's shared memory between its
+# calls, in an open transaction or with a cursor open, nor once the run is
+# over (issue 34 §5, read from /proc and /dev/shm).  Bad values are
+# refused.  Short runs (1-2 s), scale 1.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -19,6 +22,7 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
+use IPC::Run;
 
 my $node = pgbenchx_node('txlog', scale => 1,
 	conf => "password_encryption = 'scram-sha-256'\n");
@@ -112,8 +116,8 @@ ok(abs($avg - $lat) <= 0.01 * $lat, "the records' mean latency $avg ms is runs' 
 is($numbered, 't', "each client's transaction numbers run from 0 without a gap");
 is($clients, '3', 'the three clients logged');
 is($sane, 't', 'end times within the run, script 0, no lag without a rate');
-is(q1("SELECT count(*) FROM pgbenchx.transaction_log($id)"), '0',
-	'after the run, a new session finds no records (the segment is gone)');
+ok($node->poll_query_until('postgres', "SELECT count(*) = 0 FROM pgbenchx.transaction_log($id)"),
+	'after the run, a new session finds no records (the segment is gone once its reader read the last)');
 
 # --- a run over before its reader's first look: the coordinator keeps its
 # records until a reader has attached
@@ -227,6 +231,151 @@ isnt($ret, 0, "a runner may not read a superuser's run");
 like($err, qr/permission denied to read the transaction log/, 'refused with the same words');
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
   or die 'the run never ended';
+
+# --- nothing outlives its run (issue 34 §5): sessions that read and then
+# sit idle, in an open transaction, with a cursor open over the log, or
+# that were refused, keep no shared memory of the run, neither between
+# calls nor once it has ended.  Checked from the server's side: the run's
+# DSM segments are the /dev/shm files its coordinator maps (but the
+# postmaster's control segment, which every process inherits); no reader's
+# backend maps one after its call, and once the run is over every one of
+# them is gone from /dev/shm and from every process of the cluster.
+my $pm_pid;
+{
+	open(my $pf, '<', $node->data_dir . '/postmaster.pid') or die;
+	$pm_pid = <$pf> + 0;
+}
+
+# the DSM segments (/dev/shm names) process pid maps, but the postmaster's
+sub dsm_mapped
+{
+	my ($pid) = @_;
+	my %names;
+	open(my $m, '<', "/proc/$pid/maps") or return ();
+	while (<$m>) { $names{$1} = 1 if m{/dev/shm/(PostgreSQL\.\d+)}; }
+	close $m;
+	return keys %names;
+}
+my %control = map { $_ => 1 } dsm_mapped($pm_pid);
+
+# every process of the cluster (the postmaster's children)
+sub cluster_pids
+{
+	my @pids;
+	opendir(my $d, '/proc') or return ();
+	foreach my $p (grep { /^\d+$/ } readdir $d)
+	{
+		open(my $st, '<', "/proc/$p/stat") or next;
+		my $line = <$st> // '';
+		close $st;
+		push @pids, $p if $line =~ /\) \S+ (\d+) / && $1 == $pm_pid;
+	}
+	return @pids;
+}
+
+# a psql session kept open; run() sends SQL and waits for its marker
+sub session
+{
+	my ($role) = @_;
+	my ($in, $out, $err) = ('', '', '');
+	local %ENV = %ENV;
+	$ENV{PGPASSWORD} = $pw{$role} if $role;
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-d', $node->connstr('postgres'),
+			$role ? ('-U', $role) : ()],
+		'<', \$in, '>', \$out, '2>', \$err);
+	my $s = { h => $h, in => \$in, out => \$out, err => \$err, n => 0 };
+	$s->{pid} = srun($s, 'SELECT pg_backend_pid();');
+	return $s;
+}
+
+sub srun
+{
+	my ($s, $sql) = @_;
+	my $mark = 'done-' . ++$s->{n};
+	${ $s->{out} } = '';
+	${ $s->{in} } .= "$sql\nSELECT '$mark';\n";
+	$s->{h}->pump until ${ $s->{out} } =~ /\Q$mark\E/;
+	my $got = ${ $s->{out} };
+	$got =~ s/\n?\Q$mark\E\n?$//;
+	return $got;
+}
+
+SKIP:
+{
+	skip 'needs /proc and POSIX shared memory in /dev/shm', 9
+	  unless -r "/proc/$pm_pid/maps" && q1('SHOW dynamic_shared_memory_type') eq 'posix';
+	idle();
+	$id = q1("SELECT run_bench(2, 600, 'select-only', jobs => 2, vacuum => false, checkpoint => false, log_transactions => true)");
+	$node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'the run never measured';
+	# the step segment: what the coordinator and each of its drivers map
+	# (the drivers, connected to no database, map no segment of the
+	# statistics)
+	my %seg;
+	foreach my $p (split /\n/, q1("SELECT pid FROM pg_stat_activity WHERE backend_type IN ('pgbenchx coordinator', 'pgbenchx driver')"))
+	{
+		my %here = map { $_ => 1 } grep { !$control{$_} } dsm_mapped($p);
+		%seg = %here unless %seg;
+		delete $seg{$_} foreach grep { !$here{$_} } keys %seg;
+	}
+	my @seg = sort keys %seg;
+	is(scalar(@seg), 1, "the run's step segment, which its coordinator and drivers map: @seg");
+
+	# one reads once and sits idle; one reads twice in a transaction it
+	# leaves open; one opens a cursor over the log, fetches a row and sits
+	# in its transaction; a runner is refused and sits idle
+	my $idle = session();
+	my $txn = session();
+	my $cursor = session();
+	my $refused = session('runner_b');
+	cmp_ok(srun($idle, "SELECT count(*) FROM pgbenchx.transaction_log($id);"), '>', 0, 'an idle reader read records');
+	srun($txn, 'BEGIN;');
+	srun($txn, "CREATE TEMP TABLE got2 AS SELECT * FROM pgbenchx.transaction_log($id);");
+	cmp_ok(srun($txn, "SELECT count(*) FROM pgbenchx.transaction_log($id, "
+			. "(SELECT array_agg(seq ORDER BY driver) FROM got2 WHERE client_id IS NULL));"), '>', 0,
+		'a reader in an open transaction read records twice');
+	srun($cursor, "BEGIN; DECLARE c CURSOR FOR SELECT * FROM pgbenchx.transaction_log($id);");
+	srun($cursor, 'FETCH 1 FROM c;');
+	srun($refused, "SELECT count(*) FROM pgbenchx.transaction_log($id);");
+	like(${ $refused->{err} }, qr/permission denied/, 'the runner was refused');
+
+	my @readers = ($idle, $txn, $cursor, $refused);
+	my %mapped;
+	foreach my $s (@readers)
+	{
+		$mapped{$_} = 1 foreach grep { $seg{$_} } dsm_mapped($s->{pid});
+	}
+	is(join(' ', sort keys %mapped), '', 'between calls, while the run goes on, no reader maps its segment');
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'running', '(the run was still on)');
+
+	q1("SELECT pgbenchx.cancel($id)");
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
+	  or die 'the run never ended';
+	# the state, waited for with a bound: no segment of the run left
+	my ($left, $held) = ('?', '?');
+	foreach my $try (1 .. 600)
+	{
+		$left = join(' ', grep { -e "/dev/shm/$_" } @seg);
+		my @by;
+		foreach my $p (cluster_pids())
+		{
+			push @by, $p if grep { $seg{$_} } dsm_mapped($p);
+		}
+		$held = join(' ', @by);
+		last if $left eq '' && $held eq '';
+		select(undef, undef, undef, 0.1);
+	}
+	is($left, '', 'once the run has ended, its segment is gone from /dev/shm');
+	is($held, '', 'and no process of the cluster maps one');
+	is(q1("SELECT string_agg(state, ',' ORDER BY state) FROM pg_stat_activity WHERE pid IN ("
+			. join(',', map { $_->{pid} } @readers) . ')'),
+		'idle,idle,idle in transaction,idle in transaction', 'while every reader is still connected, as it left itself');
+	foreach my $s (@readers)
+	{
+		${ $s->{in} } .= "\\q\n";
+		$s->{h}->finish;
+	}
+}
 
 # --- bad input, refused before anything starts
 idle();
