@@ -150,6 +150,7 @@ _PG_init(void)
 
 	/* pgbenchx.password: a run's password from the startup packet (secret.c) */
 	secret_define_guc();
+
 	/*
 	 * The server's share (issue 34 §6): a runner's run never takes more
 	 * than a share of the connections and worker slots, nor the last free
