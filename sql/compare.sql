@@ -221,6 +221,45 @@ FROM pgbenchx.sweep_summary WHERE sweep_id IN (101, 401, 402) ORDER BY 1;
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(101, 401)');
 SELECT pgbx_try('SELECT * FROM pgbenchx.compare(402, 201)');
 
+-- issue 35: sweeps against sweeps.  Sweeps 601, 603 (side A) and 602, 604
+-- (side B), run ABBA, 2 runs a point: each sweep's geometric mean at a
+-- client count is one observation, the ratio a ratio of geometric means
+-- with Student's t on the log scale (2 degrees of freedom), Holm over the
+-- client counts.  At 1 client B is 2x A in both pairs of sweeps
+-- (significant); at 2 clients the sweeps disagree (not significant).
+INSERT INTO pgbenchx.sweeps (sweep_id, status, script, clients, label)
+SELECT g, 'completed', 'select-only', '{1,2}', 'multi ' || g FROM generate_series(601, 604) g;
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, tps, latency_p99_ms, repeat)
+VALUES (611, 601, 'completed', 'select-only', 1, 1, 100, 1, 1), (612, 601, 'completed', 'select-only', 1, 1, 121, 1, 2),
+       (613, 601, 'completed', 'select-only', 2, 1, 200, 1, 1), (614, 601, 'completed', 'select-only', 2, 1, 200, 1, 2),
+       (621, 602, 'completed', 'select-only', 1, 1, 200, 1, 1), (622, 602, 'completed', 'select-only', 1, 1, 242, 1, 2),
+       (623, 602, 'completed', 'select-only', 2, 1, 300, 1, 1), (624, 602, 'completed', 'select-only', 2, 1, 300, 1, 2),
+       (631, 603, 'completed', 'select-only', 1, 1, 105, 1, 1), (632, 603, 'completed', 'select-only', 1, 1, 115, 1, 2),
+       (633, 603, 'completed', 'select-only', 2, 1, 220, 1, 1), (634, 603, 'completed', 'select-only', 2, 1, 220, 1, 2),
+       (641, 604, 'completed', 'select-only', 1, 1, 212, 1, 1), (642, 604, 'completed', 'select-only', 1, 1, 228, 1, 2),
+       (643, 604, 'completed', 'select-only', 2, 1, 150, 1, 1), (644, 604, 'completed', 'select-only', 2, 1, 150, 1, 2);
+SELECT clients, tps_a, tps_b, ratio, ratio_low, ratio_high, significant,
+       ratio_low_unadjusted, ratio_high_unadjusted, method, conclusion
+FROM pgbenchx.compare(ARRAY[601, 603], ARRAY[602, 604]);
+-- one sweep on a side: the ratio, not tested
+SELECT clients, ratio, significant, method, conclusion FROM pgbenchx.compare(ARRAY[601], ARRAY[602, 604]);
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(ARRAY[601, NULL], ARRAY[602])');
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(''{}''::bigint[], ARRAY[602])');
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(NULL::bigint[], ARRAY[602])');
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(ARRAY[601, 999], ARRAY[602])');
+SELECT pgbx_try('SELECT * FROM pgbenchx.compare(ARRAY[601], ARRAY[602, 401])');
+-- the functions on fixed values: 2, 2.2, 1.8, 2 times the baseline in 4
+-- pairs; geometric means 200 against 100; Holm over four p-values
+SELECT round(ratio::numeric, 4) AS ratio, round(low::numeric, 4) AS low, round(high::numeric, 4) AS high, df, p < 0.05 AS p_below
+FROM pgbenchx.ci_log_ratio('{100, 100, 100, 100}', '{200, 220, 180, 200}', true);
+SELECT round(ratio::numeric, 4) AS ratio, df FROM pgbenchx.ci_log_ratio('{100, 400}', '{50, 200}', false);
+SELECT pgbenchx.ci_log_ratio('{100, 0}', '{50, 200}', false) IS NULL AS no_log_of_0,
+       pgbenchx.ci_log_ratio('{100}', '{50}', true) IS NULL AS one_pair;
+SELECT pgbx_try($$SELECT pgbenchx.ci_log_ratio('{1, 2}', '{1}', true)$$);
+SELECT pgbenchx.ci_holm('{0.01, 0.04, 0.03, NULL, 0.005}') AS holm_levels;
+SELECT pgbx_try($$SELECT pgbenchx.ci_holm('{0.5, 2}')$$);
+SELECT round(low::numeric, 4) AS low, round(high::numeric, 4) AS high FROM pgbenchx.ci_log_bounds(ln(2), 0.1, 3, 0.05);
+
 DELETE FROM pgbenchx.sweeps;
 DELETE FROM pgbenchx.runs;
 DELETE FROM pgbenchx.environments;

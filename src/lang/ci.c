@@ -186,3 +186,295 @@ ci_significant(const ci_interval *ratio)
 {
 	return ratio->low > 1.0 || ratio->high < 1.0;
 }
+
+/* ------------------------------------------------ the log scale (issue 35) */
+
+/*
+ * The continued fraction of the regularized incomplete beta function
+ * I_x(a, b), evaluated by the modified Lentz method; converges quickly
+ * for x < (a + 1) / (a + b + 2), where incbeta uses it.
+ */
+static double
+incbeta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double		c = 1.0,
+				d = 1.0 - (a + b) * x / (a + 1.0),
+				h;
+	int			m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (m = 1; m <= 500; m++)
+	{
+		double		num,
+					delta;
+
+		/* the even term */
+		num = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
+		d = 1.0 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		h *= d * c;
+		/* the odd term */
+		num = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+		d = 1.0 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		delta = d * c;
+		h *= delta;
+		if (fabs(delta - 1.0) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function, a, b > 0 */
+static double
+incbeta(double a, double b, double x)
+{
+	double		front;
+
+	if (!(x > 0.0))
+		return 0.0;
+	if (!(x < 1.0))
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * incbeta_cf(a, b, x) / a;
+	return 1.0 - front * incbeta_cf(b, a, 1.0 - x) / b;
+}
+
+/* P(|T| >= |t|), the two-sided tail, without the cancellation of 1 - cdf */
+static double
+t_two_sided(double t, double df)
+{
+	return incbeta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double
+ci_t_cdf(double t, double df)
+{
+	double		tail;
+
+	if (!(df > 0.0) || isnan(t))
+		return NAN;
+	tail = t_two_sided(t, df) / 2.0;
+	return t > 0.0 ? 1.0 - tail : tail;
+}
+
+/* the density of Student's t */
+static double
+t_pdf(double t, double df)
+{
+	return exp(lgamma((df + 1.0) / 2.0) - lgamma(df / 2.0)
+			   - (df + 1.0) / 2.0 * log1p(t * t / df)) / sqrt(df * 3.14159265358979323846);
+}
+
+/*
+ * Bisection on the two-sided tail until the bracket is within 1e-3 of its
+ * top, then Newton's steps on the cdf inside it: deterministic, and to the
+ * resolution of a double in a few dozen evaluations.
+ */
+double
+ci_t_quantile(double q, double df)
+{
+	double		tail,
+				target,
+				lo = 0.0,
+				hi = 1.0,
+				t;
+	int			i;
+
+	if (!(df > 0.0) || !(q > 0.0 && q < 1.0))
+		return NAN;
+	if (q == 0.5)
+		return 0.0;
+	tail = 2.0 * (q < 0.5 ? q : 1.0 - q);	/* P(|T| >= t) wanted */
+	target = 1.0 - tail / 2.0;
+	while (t_two_sided(hi, df) > tail && hi < 1e300)
+		hi *= 2.0;
+	for (i = 0; i < 200 && hi - lo > 1e-3 * hi; i++)
+	{
+		double		mid = (lo + hi) / 2.0;
+
+		if (t_two_sided(mid, df) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t = (lo + hi) / 2.0;
+	for (i = 0; i < 8; i++)
+	{
+		double		step = (1.0 - t_two_sided(t, df) / 2.0 - target) / t_pdf(t, df);
+		double		next = t - step;
+
+		if (!isfinite(next) || next < lo || next > hi)
+			break;
+		t = next;
+		if (fabs(step) <= 1e-14 * t)
+			break;
+	}
+	return q < 0.5 ? -t : t;
+}
+
+bool
+ci_log_bounds(const ci_log_ratio *r, double alpha, double *low, double *high)
+{
+	double		h;
+
+	if (!(alpha > 0.0 && alpha < 1.0) || !isfinite(r->log_ratio)
+		|| !(r->se >= 0.0) || !(r->df > 0.0))
+		return false;
+	h = ci_t_quantile(1.0 - alpha / 2.0, r->df) * r->se;
+	*low = exp(r->log_ratio - h);
+	*high = exp(r->log_ratio + h);
+	return isfinite(*low) && isfinite(*high);
+}
+
+/* the ratio, its 95% interval and p-value from the log ratio's d, se, df */
+static bool
+set_log_ratio(ci_log_ratio *out, double d, double se, double df)
+{
+	out->log_ratio = d;
+	out->se = se;
+	out->df = df;
+	out->ratio = exp(d);
+	if (se > 0.0)
+		out->p = t_two_sided(d / se, df);
+	else
+		out->p = (d == 0.0) ? 1.0 : 0.0;
+	return isfinite(out->ratio) && ci_log_bounds(out, 0.05, &out->low, &out->high);
+}
+
+/* a finite, positive value: one that has a logarithm */
+static bool
+loggable(double v)
+{
+	return isfinite(v) && v > 0.0;
+}
+
+bool
+ci_log_ratio_paired(const double *a, const double *b, int n, ci_log_ratio *out)
+{
+	double		sum = 0.0,
+				ss = 0.0,
+				mean;
+	int			i;
+
+	if (a == NULL || b == NULL || n < 2)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		if (!loggable(a[i]) || !loggable(b[i]))
+			return false;
+		sum += log(b[i]) - log(a[i]);
+	}
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+	{
+		double		e = log(b[i]) - log(a[i]) - mean;
+
+		ss += e * e;
+	}
+	return set_log_ratio(out, mean, sqrt(ss / (n - 1) / n), n - 1);
+}
+
+/* mean and variance (n - 1) of the logs of n >= 2 values */
+static bool
+log_mean_var(const double *x, int n, double *mean, double *var)
+{
+	double		sum = 0.0,
+				ss = 0.0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		if (!loggable(x[i]))
+			return false;
+		sum += log(x[i]);
+	}
+	*mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+	*var = ss / (n - 1);
+	return true;
+}
+
+bool
+ci_log_ratio_pooled(const double *a, int na, const double *b, int nb,
+					ci_log_ratio *out)
+{
+	double		ma,
+				va,
+				mb,
+				vb,
+				pooled;
+
+	if (a == NULL || b == NULL || na < 2 || nb < 2
+		|| !log_mean_var(a, na, &ma, &va) || !log_mean_var(b, nb, &mb, &vb))
+		return false;
+	pooled = ((na - 1) * va + (nb - 1) * vb) / (na + nb - 2);
+	return set_log_ratio(out, mb - ma, sqrt(pooled * (1.0 / na + 1.0 / nb)),
+						 na + nb - 2);
+}
+
+/*
+ * Holm: the tested p-values in increasing order (ties by position), the
+ * j-th of mt tested at alpha / (mt - j + 1) until the first that is not
+ * below its level; that one and every later one get the level it had.
+ * The order is walked by taking, each time, the smallest (p, index) after
+ * the previous one: no sorting, no memory (m is a few dozen).
+ */
+int
+ci_holm(const double *p, int m, double alpha, double *level)
+{
+	int			tested = 0,
+				prev = -1,
+				j,
+				i;
+	bool		stopped = false;
+	double		stop_level = 0.0;
+
+	for (i = 0; i < m; i++)
+	{
+		level[i] = NAN;
+		if (!isnan(p[i]))
+			tested++;
+	}
+	if (!(alpha > 0.0 && alpha < 1.0))
+		return 0;
+	for (j = 1; j <= tested; j++)
+	{
+		int			k = -1;
+
+		for (i = 0; i < m; i++)
+		{
+			if (isnan(p[i]))
+				continue;
+			/* after prev in the order (p, index) */
+			if (prev >= 0 && (p[i] < p[prev] || (p[i] == p[prev] && i <= prev)))
+				continue;
+			if (k < 0 || p[i] < p[k])
+				k = i;
+		}
+		if (!stopped && !(p[k] < alpha / (tested - j + 1)))
+		{
+			stopped = true;
+			stop_level = alpha / (tested - j + 1);
+		}
+		level[k] = stopped ? stop_level : alpha / (tested - j + 1);
+		prev = k;
+	}
+	return tested;
+}

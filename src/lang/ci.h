@@ -48,7 +48,45 @@
  *   Reasonable Time", ISMM 2013, give it beside their bootstrap).  No
  *   interval when A's mean is not itself distinguishable from 0 at 95%
  *   (the set is then unbounded), or a standard error is missing.
- *   ci_significant: the interval excludes 1.
+ *   ci_significant: the interval excludes 1.  Kept for figures that can be
+ *   0 (explain_compare's per-transaction work); throughput ratios use the
+ *   log scale below (issue 35).
+ *
+ * - A throughput ratio B/A, on the log scale (issue 35): one estimator for
+ *   the ratio, its interval and its test.  Throughput is multiplicative
+ *   (a change makes every run x% faster) and skewed, so each value is
+ *   logged, the difference of the logs gets a t-interval, and the ratio
+ *   is exp of it: a ratio of geometric means, whose interval is always
+ *   bounded and positive (Fieller's on raw tps was missing whenever A's
+ *   mean was "not distinguishable from 0").
+ *   . ci_log_ratio_paired: n pairs (a_i, b_i) measured next to each other
+ *     (the same round of an ABBA experiment): the t-interval (n - 1
+ *     degrees of freedom) of the mean of log(b_i / a_i).  The pair is the
+ *     unit of replication: a drift of the machine between pairs cancels
+ *     out of each ratio, and ABBA order cancels a linear drift within
+ *     them on average (it widens the interval, never biases it for an
+ *     even number of pairs).
+ *   . ci_log_ratio_pooled: two independent samples (each sweep's
+ *     geometric mean, when sweeps are compared): Student's t-interval of
+ *     mean(log b) - mean(log a) with the pooled variance, na + nb - 2
+ *     degrees of freedom.  On the log scale the noise of a machine is a
+ *     share of its throughput, alike on both sides; Welch's interval,
+ *     which does not assume it, covered 97.8% instead of 95% with 2
+ *     sweeps a side (test/unit/test_ci_sim.c).
+ *   . Both give the two-sided p-value of "the ratio is 1" (ci_t_cdf), and
+ *     ci_log_bounds the interval at any level, for Holm's correction.
+ *   No interval with fewer than 2 values (pairs) on a side, or a value
+ *   that is not finite and positive.
+ *
+ * - Multiplicity (ci_holm): the ratios of one comparison (its client
+ *   counts, an experiment's configurations) are tested together by
+ *   Holm's step-down procedure, which keeps the chance of any false
+ *   "significant" among them at most alpha.  Each hypothesis gets the
+ *   level it was tested at: alpha / (m - j + 1) for the j-th smallest
+ *   p-value while Holm rejects, and the level of the first that it does
+ *   not reject for it and every later one.  An interval at that level
+ *   excludes 1 exactly when Holm rejects (so the printed interval and the
+ *   verdict agree) and is never narrower than the unadjusted 95% one.
  *
  * src/lang/ci.h
  *
@@ -87,5 +125,42 @@ extern bool ci_ratio_fieller(const ci_interval *a, const ci_interval *b,
 
 /* The interval excludes 1. */
 extern bool ci_significant(const ci_interval *ratio);
+
+/* A ratio B/A on the log scale, with its test of "B/A = 1". */
+typedef struct ci_log_ratio
+{
+	double		ratio;			/* exp(log_ratio): a ratio of geometric means */
+	double		low;			/* 95% interval */
+	double		high;
+	double		log_ratio;		/* mean log(b) - mean log(a) */
+	double		se;				/* its standard error */
+	double		df;				/* its degrees of freedom */
+	double		p;				/* two-sided p-value of log_ratio = 0 */
+} ci_log_ratio;
+
+/* P(T <= t) for Student's t with df > 0 degrees of freedom. */
+extern double ci_t_cdf(double t, double df);
+
+/* The q quantile (0 < q < 1) of Student's t with df > 0. */
+extern double ci_t_quantile(double q, double df);
+
+/* n pairs (a[i], b[i]): the mean of log(b[i] / a[i]). */
+extern bool ci_log_ratio_paired(const double *a, const double *b, int n,
+								ci_log_ratio *out);
+
+/* Independent samples a[na], b[nb]: mean log b - mean log a, pooled t. */
+extern bool ci_log_ratio_pooled(const double *a, int na, const double *b,
+								int nb, ci_log_ratio *out);
+
+/* The interval of r at level 1 - alpha (0 < alpha < 1). */
+extern bool ci_log_bounds(const ci_log_ratio *r, double alpha,
+						  double *low, double *high);
+
+/*
+ * Holm over m p-values: level[i] is the alpha hypothesis i is tested at
+ * (rejected when p[i] < level[i]).  NaN p-values are not tested (level
+ * NaN) and do not count in m.  Returns the number tested.
+ */
+extern int	ci_holm(const double *p, int m, double alpha, double *level);
 
 #endif							/* PGBENCHX_CI_H */

@@ -64,3 +64,43 @@ SELECT CASE
                                 pgbenchx.ci_repeats(pg_catalog.array_remove(b, NULL)) AS cb) x),
                   false) END
 $$;
+
+-- ci_log_ratio(a, b, paired): the throughput ratio B/A on the log scale
+-- (issue 35), as compare() and experiment_report compute it: ratio =
+-- exp(mean log b - mean log a), a ratio of geometric means; low and high
+-- its 95% interval (always bounded and positive); log_ratio, se and df
+-- the t-interval on the log scale it comes from; p the two-sided p-value
+-- of "B/A = 1".  paired => true: a[i] and b[i] are a pair (the same round
+-- of an experiment), the t-interval of the mean of log(b[i] / a[i]) with
+-- pairs - 1 degrees of freedom; false: two independent samples (each
+-- sweep's geometric mean), Student's t with the pooled variance and
+-- na + nb - 2 degrees of freedom.  NULL with fewer than 2 values (pairs)
+-- on a side or a NULL, non-finite or non-positive value.
+CREATE OR REPLACE FUNCTION pgbenchx.ci_log_ratio(a float8[], b float8[], paired boolean,
+                                                 OUT ratio float8, OUT low float8, OUT high float8,
+                                                 OUT log_ratio float8, OUT se float8, OUT df float8,
+                                                 OUT p float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'pgbenchx_ci_log_ratio'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- ci_log_bounds(log_ratio, se, df, alpha): the interval of exp(log_ratio)
+-- at level 1 - alpha (Holm's adjusted intervals).  NULL when alpha is not
+-- in (0, 1), se < 0 or df <= 0.
+CREATE OR REPLACE FUNCTION pgbenchx.ci_log_bounds(log_ratio float8, se float8, df float8, alpha float8,
+                                                  OUT low float8, OUT high float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'pgbenchx_ci_log_bounds'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- ci_holm(p, alpha): Holm's step-down procedure over the non-NULL
+-- p-values of one comparison: the level each is tested at (alpha / (m - j
+-- + 1) for the j-th smallest while they are rejected, then the level of
+-- the first that is not, for it and every later one), NULL where p is.
+-- Significant where p < its level; the interval at that level excludes 1
+-- exactly then.  The chance of any false "significant" among them is at
+-- most alpha, whatever their dependence.
+CREATE OR REPLACE FUNCTION pgbenchx.ci_holm(p float8[], alpha float8 DEFAULT 0.05)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'pgbenchx_ci_holm'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

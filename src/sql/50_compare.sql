@@ -110,35 +110,199 @@ LEFT JOIN pgbenchx.environments e ON e.environment_id OPERATOR(pg_catalog.=) s.e
 LEFT JOIN pgbenchx.imports i ON i.sweep_id OPERATOR(pg_catalog.=) s.sweep_id;
 COMMENT ON VIEW pgbenchx.sweep_summary IS 'per sweep: peak tps, percent of peak at the highest client count, environment';
 
--- compare(sweep_a, sweep_b): one row per client count measured (completed
--- runs) in either sweep: the median tps of each (1 decimal), ratio =
--- tps_b / tps_a (4 decimals), pct_diff = 100 * (tps_b - tps_a) / tps_a
--- (2 decimals), and the median p99 latency of each (ms, 3 decimals); ratio
--- and pct_diff are computed before rounding.  sweep_points has the
--- unrounded medians.  A count measured in only one sweep has
--- NULLs for the other.  Two replays compare in queries per minute: tps_a
--- and tps_b are NULL, qpm_a and qpm_b hold the median qpm (1 decimal) and
--- ratio and pct_diff are over them; a replay is not compared with a
--- benchmark sweep.  Is the difference real (issue 23)?  ratio_low and
--- ratio_high: the 95% confidence interval of the ratio B/A of the mean
--- rates of the two points' runs (4 decimals), by Fieller's theorem over
--- the runs of each side (pgbenchx.ci_repeats, pgbenchx.ci_ratio), so that
--- the run-to-run noise of each side counts; significant: the interval
--- excludes 1; method: how it was computed, or why there is no interval
--- (fewer than 2 completed runs on a side: one run says nothing of the
--- run-to-run noise, which on a shared machine is often 10% or more; or
--- sweep_a's runs so spread that its mean is not distinguishable from 0,
--- where Fieller's set is unbounded); conclusion: one sentence, "no
--- significant difference" when the interval holds 1, else how much faster
--- or slower sweep_b is, with the interval in percent.  The interval is of
--- the ratio of the means, ratio that of the medians: with few runs they
--- may differ a little.  An unknown id
--- is an ERROR.  Callers: roles granted EXECUTE and SELECT on the results.
+-- compare(sweeps_a, sweeps_b): sweeps against sweeps (issue 35), one row
+-- per client count measured (completed runs) on either side.  tps_a and
+-- tps_b: each side's geometric mean (1 decimal): per sweep, the geometric
+-- mean of its runs' tps at that client count, then the geometric mean of
+-- those over the side's sweeps; ratio = tps_b / tps_a (4 decimals),
+-- pct_diff = 100 * (ratio - 1) (2 decimals), both before rounding; the
+-- median p99 latency of each side's runs (ms, 3 decimals).  A count
+-- measured on one side only has NULLs for the other.  Two replays compare
+-- in queries per minute: tps_a and tps_b are NULL, qpm_a and qpm_b hold
+-- the geometric means (1 decimal); a replay is not compared with a
+-- benchmark sweep.
+--
+-- Is the difference real?  The unit of replication is the sweep: runs of
+-- one sweep share what the machine was doing then (other work, its
+-- caches, the temperature), which no interval over them can see, so that
+-- one sweep against one cannot tell the machine's drift from the effect:
+-- with one sweep on a side the ratio is given and not tested.  With two
+-- or more sweeps on each side (interleaved in time, ABBA: A B B A),
+-- each sweep's geometric mean is one observation, and the ratio gets
+-- Student's t-interval on the log scale (pooled variance, sweeps - 2
+-- degrees of freedom; pgbenchx.ci_log_ratio): ratio_low_unadjusted and
+-- ratio_high_unadjusted (4 decimals).  significant: by Holm's procedure
+-- over the client counts tested in this comparison (pgbenchx.ci_holm), and
+-- ratio_low/ratio_high the interval at the level Holm tested it at, which
+-- excludes 1 exactly when it is significant; method names the unit, the
+-- estimator, the correction and the numbers of sweeps and runs;
+-- conclusion says it in one sentence, never more than the method
+-- supports.  An unknown id is an ERROR.  Callers: roles granted EXECUTE
+-- and SELECT on the results.
+CREATE OR REPLACE FUNCTION pgbenchx.compare(sweeps_a bigint[], sweeps_b bigint[])
+RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
+               pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8,
+               ratio_low float8, ratio_high float8, significant boolean, method text,
+               conclusion text, ratio_low_unadjusted float8, ratio_high_unadjusted float8)
+SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
+#variable_conflict use_column
+DECLARE
+    arg text;
+    ids bigint[];
+    id bigint;
+    is_replay boolean;
+    kinds record;
+    name_a text;
+    name_b text;
+BEGIN
+    FOREACH arg IN ARRAY ARRAY['sweeps_a', 'sweeps_b'] LOOP
+        ids := CASE arg WHEN 'sweeps_a' THEN compare.sweeps_a ELSE compare.sweeps_b END;
+        IF ids IS NULL OR cardinality(ids) = 0 THEN
+            RAISE EXCEPTION 'argument "%" must name at least one sweep', arg
+                USING ERRCODE = CASE WHEN ids IS NULL THEN 'null_value_not_allowed' ELSE 'invalid_parameter_value' END,
+                      HINT = 'Pass an array of sweep ids, such as ARRAY[3, 6].';
+        END IF;
+        IF array_position(ids, NULL) IS NOT NULL THEN
+            RAISE EXCEPTION 'argument "%" must not hold a null', arg
+                USING ERRCODE = 'null_value_not_allowed',
+                      DETAIL = format('Element %s is null.', array_position(ids, NULL)),
+                      HINT = 'Pass the sweep_id of each sweep.';
+        END IF;
+        FOREACH id IN ARRAY ids LOOP
+            IF NOT EXISTS (SELECT 1 FROM pgbenchx.sweeps s WHERE s.sweep_id = id) THEN
+                RAISE EXCEPTION 'no sweep has id %', id
+                    USING ERRCODE = 'undefined_object',
+                          DETAIL = CASE WHEN EXISTS (SELECT 1 FROM pgbenchx.runs r WHERE r.run_id = id)
+                                        THEN format('%s is the id of a run, not of a sweep (argument "%s").', id, arg)
+                                        ELSE format('pgbenchx.sweeps has no row with sweep_id %s (argument "%s").', id, arg) END,
+                          HINT = 'SELECT sweep_id, label, status FROM pgbenchx.sweep_summary lists the sweeps.';
+            END IF;
+        END LOOP;
+    END LOOP;
+
+    -- a replay's rate is queries per minute, a benchmark's tps: not comparable
+    SELECT min(s.id) FILTER (WHERE s.replay) AS a_replay, min(s.id) FILTER (WHERE NOT s.replay) AS a_bench
+    INTO kinds
+    FROM (SELECT u.id, coalesce((SELECT bool_or(r.replay) FROM pgbenchx.runs r WHERE r.sweep_id = u.id), false) AS replay
+          FROM unnest(compare.sweeps_a || compare.sweeps_b) AS u(id)) s;
+    IF kinds.a_replay IS NOT NULL AND kinds.a_bench IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot compare a replay with a benchmark sweep'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Sweep %s is a replay, measured in queries per minute; sweep %s a benchmark, in transactions per second.',
+                                  kinds.a_replay, kinds.a_bench),
+                  HINT = 'Compare two replays or two benchmark sweeps.';
+    END IF;
+    is_replay := kinds.a_replay IS NOT NULL;
+    name_a := CASE WHEN cardinality(compare.sweeps_a) = 1 THEN 'sweep ' || compare.sweeps_a[1]
+                   ELSE 'sweeps ' || array_to_string(compare.sweeps_a, ', ') END;
+    name_b := CASE WHEN cardinality(compare.sweeps_b) = 1 THEN 'sweep ' || compare.sweeps_b[1]
+                   ELSE 'sweeps ' || array_to_string(compare.sweeps_b, ', ') END;
+
+    RETURN QUERY
+    WITH sw AS (
+        SELECT DISTINCT 'a'::text AS side, u.id AS sweep_id FROM unnest(compare.sweeps_a) AS u(id)
+        UNION
+        SELECT DISTINCT 'b'::text, u.id FROM unnest(compare.sweeps_b) AS u(id)
+    ), rr AS (
+        SELECT w.side, r.sweep_id, r.clients, r.latency_p99_ms, v.rate
+        FROM sw w JOIN pgbenchx.runs r ON r.sweep_id = w.sweep_id AND r.status = 'completed'
+        CROSS JOIN LATERAL (SELECT CASE WHEN is_replay THEN r.qpm ELSE r.tps END AS rate) v
+    ), per_sweep AS (
+        -- one observation per sweep and client count: its geometric mean
+        SELECT x.side, x.sweep_id, x.clients, count(*)::int AS n,
+               coalesce(bool_and(x.rate > 0), false) AS positive,
+               avg(ln(greatest(x.rate, 1e-300))) AS lm
+        FROM rr x WHERE x.rate IS NOT NULL
+        GROUP BY x.side, x.sweep_id, x.clients
+    ), side AS (
+        SELECT p.side, p.clients, count(*)::int AS k, sum(p.n)::int AS n, bool_and(p.positive) AS positive,
+               avg(p.lm) AS lm, array_agg(exp(p.lm) ORDER BY p.sweep_id) AS obs,
+               (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY y.latency_p99_ms)
+                  FROM rr y WHERE y.side = p.side AND y.clients = p.clients) AS p99
+        FROM per_sweep p
+        GROUP BY p.side, p.clients
+    ), j AS (
+        SELECT coalesce(a.clients, b.clients) AS clients,
+               a.k AS k_a, b.k AS k_b, a.n AS n_a, b.n AS n_b, a.p99 AS p99_a, b.p99 AS p99_b,
+               CASE WHEN a.positive THEN exp(a.lm) WHEN NOT a.positive THEN 0 END AS g_a,
+               CASE WHEN b.positive THEN exp(b.lm) WHEN NOT b.positive THEN 0 END AS g_b,
+               coalesce(a.positive AND b.positive, false) AS positive,
+               l.ratio AS lr_ratio, l.low AS lr_low, l.high AS lr_high,
+               l.log_ratio AS lr_log, l.se AS lr_se, l.df AS lr_df, l.p AS lr_p
+        FROM (SELECT * FROM side WHERE side.side = 'a') a
+        FULL JOIN (SELECT * FROM side WHERE side.side = 'b') b ON a.clients = b.clients
+        LEFT JOIN LATERAL pgbenchx.ci_log_ratio(a.obs, b.obs, false) l
+            ON a.k >= 2 AND b.k >= 2 AND a.positive AND b.positive
+    ), holm AS (
+        SELECT h.clients, h.level, count(*) OVER ()::int AS m
+        FROM (SELECT array_agg(t.clients ORDER BY t.clients) AS cl,
+                     pgbenchx.ci_holm(array_agg(t.lr_p ORDER BY t.clients)) AS lv
+              FROM j t WHERE t.lr_p IS NOT NULL) q
+        CROSS JOIN LATERAL unnest(q.cl, q.lv) AS h(clients, level)
+    ), x AS (
+        SELECT j.*, h.level, h.m, adj.low AS adj_low, adj.high AS adj_high,
+               j.g_b / nullif(j.g_a, 0) AS r
+        FROM j LEFT JOIN holm h ON h.clients = j.clients
+        LEFT JOIN LATERAL pgbenchx.ci_log_bounds(j.lr_log, j.lr_se, j.lr_df, h.level) adj ON h.level IS NOT NULL
+    )
+    SELECT x.clients,
+           CASE WHEN NOT is_replay THEN round(x.g_a::numeric, 1)::float8 END,
+           CASE WHEN NOT is_replay THEN round(x.g_b::numeric, 1)::float8 END,
+           round(x.r::numeric, 4)::float8,
+           round((100 * (x.r - 1))::numeric, 2)::float8,
+           round(x.p99_a::numeric, 3)::float8, round(x.p99_b::numeric, 3)::float8,
+           CASE WHEN is_replay THEN round(x.g_a::numeric, 1)::float8 END,
+           CASE WHEN is_replay THEN round(x.g_b::numeric, 1)::float8 END,
+           round(x.adj_low::numeric, 4)::float8,
+           round(x.adj_high::numeric, 4)::float8,
+           CASE WHEN x.level IS NOT NULL THEN x.lr_p < x.level END,
+           CASE WHEN x.k_a IS NULL OR x.k_b IS NULL THEN NULL
+                WHEN x.k_a = 1 AND x.k_b = 1 THEN
+                    format('one sweep per side: ratio of the geometric means of %s and %s runs; not tested, the sweep is the unit of replication',
+                           x.n_a, x.n_b)
+                WHEN x.k_a < 2 OR x.k_b < 2 THEN
+                    format('%s and %s sweeps: ratio of the geometric means; not tested, 2 or more sweeps on each side are needed',
+                           x.k_a, x.k_b)
+                WHEN NOT x.positive THEN 'not tested: a run without throughput has no logarithm'
+                ELSE format('t on log %s over sweeps, each sweep''s geometric mean one observation (%s and %s sweeps, %s and %s runs; pooled variance, %s degrees of freedom), geometric-mean ratio; %s',
+                            CASE WHEN is_replay THEN 'qpm' ELSE 'tps' END, x.k_a, x.k_b, x.n_a, x.n_b, x.k_a + x.k_b - 2,
+                            CASE WHEN x.m = 1 THEN 'one client count tested: no correction'
+                                 ELSE format('Holm''s correction over the %s client counts tested', x.m) END) END,
+           CASE WHEN x.k_a IS NULL OR x.k_b IS NULL THEN NULL
+                WHEN x.k_a = 1 AND x.k_b = 1 THEN
+                    'not tested: one sweep per side cannot separate the machine''s drift from the effect; use run_experiment or repeated, interleaved sweeps'
+                WHEN x.k_a < 2 OR x.k_b < 2 THEN
+                    format('not tested: %s and %s sweeps; with one sweep on a side the machine''s drift cannot be separated from the effect; use run_experiment or 2 or more interleaved sweeps a side',
+                           x.k_a, x.k_b)
+                WHEN NOT x.positive THEN 'not tested: a run without throughput'
+                WHEN NOT (x.lr_p < x.level) THEN
+                    format('no significant difference (B/A 95%% interval%s %s to %s)',
+                           CASE WHEN x.m > 1 THEN ', Holm-adjusted,' ELSE '' END,
+                           round(x.adj_low::numeric, 3), round(x.adj_high::numeric, 3))
+                ELSE format('%s %s %s%% %s than %s (95%% interval%s %s%% to %s%%)',
+                            name_b, CASE WHEN cardinality(compare.sweeps_b) = 1 THEN 'is' ELSE 'are' END,
+                            round(abs(100 * (x.lr_ratio - 1))::numeric, 1),
+                            CASE WHEN x.lr_ratio > 1 THEN 'faster' ELSE 'slower' END,
+                            name_a,
+                            CASE WHEN x.m > 1 THEN ', Holm-adjusted,' ELSE '' END,
+                            round(abs(100 * (CASE WHEN x.lr_ratio > 1 THEN x.adj_low ELSE x.adj_high END - 1))::numeric, 1),
+                            round(abs(100 * (CASE WHEN x.lr_ratio > 1 THEN x.adj_high ELSE x.adj_low END - 1))::numeric, 1)) END,
+           round(x.lr_low::numeric, 4)::float8,
+           round(x.lr_high::numeric, 4)::float8
+    FROM x
+    ORDER BY 1;
+END $$;
+
+-- compare(sweep_a, sweep_b): compare(ARRAY[sweep_a], ARRAY[sweep_b]), one
+-- sweep against one: the ratio of their geometric means per client
+-- count, not tested (one sweep per side cannot separate the machine's
+-- drift from the effect).  The same errors, naming sweep_a or sweep_b.
 CREATE OR REPLACE FUNCTION pgbenchx.compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (clients int, tps_a float8, tps_b float8, ratio float8,
                pct_diff float8, p99_a float8, p99_b float8, qpm_a float8, qpm_b float8,
                ratio_low float8, ratio_high float8, significant boolean, method text,
-               conclusion text)
+               conclusion text, ratio_low_unadjusted float8, ratio_high_unadjusted float8)
 SET search_path = pg_catalog, pg_temp
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT AS $$
 #variable_conflict use_column
@@ -177,66 +341,7 @@ BEGIN
                   HINT = 'Compare two replays or two benchmark sweeps.';
     END IF;
 
-    RETURN QUERY
-    WITH pts AS (
-        SELECT coalesce(a.clients, b.clients) AS clients, a.rate AS rate_a, b.rate AS rate_b,
-               a.median_tps AS median_a, b.median_tps AS median_b,
-               a.median_p99_ms AS p99_a, b.median_p99_ms AS p99_b,
-               a.median_qpm AS qpm_a, b.median_qpm AS qpm_b,
-               ca.ci AS ci_a, cb.ci AS ci_b, ca.n AS n_a, cb.n AS n_b
-        FROM (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
-              FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_a) a
-        FULL JOIN (SELECT p.*, CASE WHEN replay_a THEN p.median_qpm ELSE p.median_tps END AS rate
-                   FROM pgbenchx.sweep_points p WHERE p.sweep_id = compare.sweep_b) b
-            ON a.clients = b.clients
-        -- the runs' rates of each side, for the interval of the ratio
-        LEFT JOIN LATERAL (
-            SELECT count(*)::int AS n, pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
-            FROM pgbenchx.runs r CROSS JOIN LATERAL (SELECT CASE WHEN replay_a THEN r.qpm ELSE r.tps END AS rate) v
-            WHERE r.sweep_id = compare.sweep_a AND r.clients = a.clients AND r.status = 'completed'
-              AND v.rate IS NOT NULL) ca ON true
-        LEFT JOIN LATERAL (
-            SELECT count(*)::int AS n, pgbenchx.ci_repeats(array_agg(v.rate ORDER BY r.run_id)) AS ci
-            FROM pgbenchx.runs r CROSS JOIN LATERAL (SELECT CASE WHEN replay_a THEN r.qpm ELSE r.tps END AS rate) v
-            WHERE r.sweep_id = compare.sweep_b AND r.clients = b.clients AND r.status = 'completed'
-              AND v.rate IS NOT NULL) cb ON true
-    ), rat AS (
-        SELECT x.*, pgbenchx.ci_ratio((x.ci_a).tps, (x.ci_a).se, (x.ci_a).df,
-                                      (x.ci_b).tps, (x.ci_b).se, (x.ci_b).df) AS r
-        FROM pts x
-    )
-    SELECT x.clients,
-           CASE WHEN NOT replay_a THEN round(x.median_a::numeric, 1)::float8 END,
-           CASE WHEN NOT replay_a THEN round(x.median_b::numeric, 1)::float8 END,
-           round((x.rate_b / nullif(x.rate_a, 0))::numeric, 4)::float8,
-           round((100 * (x.rate_b - x.rate_a) / nullif(x.rate_a, 0))::numeric, 2)::float8,
-           round(x.p99_a::numeric, 3)::float8, round(x.p99_b::numeric, 3)::float8,
-           CASE WHEN replay_a THEN round(x.qpm_a::numeric, 1)::float8 END,
-           CASE WHEN replay_a THEN round(x.qpm_b::numeric, 1)::float8 END,
-           round((x.r).low::numeric, 4)::float8,
-           round((x.r).high::numeric, 4)::float8,
-           (x.r).significant,
-           CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
-                WHEN x.r IS NOT NULL THEN format('Fieller, %s and %s runs', x.n_a, x.n_b)
-                WHEN x.n_a < 2 OR x.n_b < 2 THEN format('none: %s and %s runs (2 or more on each side are needed)', x.n_a, x.n_b)
-                ELSE format('none: the runs of sweep %s vary too much for a bounded interval', compare.sweep_a) END,
-           CASE WHEN x.rate_a IS NULL OR x.rate_b IS NULL THEN NULL
-                WHEN x.r IS NULL THEN
-                    format('not tested: %s', CASE WHEN x.n_a < 2 OR x.n_b < 2
-                                                  THEN 'repeat each point at least twice (repeats => 3 or more)'
-                                                  ELSE 'the runs of sweep ' || compare.sweep_a || ' vary too much; repeat more' END)
-                WHEN NOT (x.r).significant THEN
-                    format('no significant difference (B/A 95%% interval %s to %s)',
-                           round((x.r).low::numeric, 3), round((x.r).high::numeric, 3))
-                ELSE format('sweep %s is %s%% %s than sweep %s (95%% interval %s%% to %s%%)',
-                            compare.sweep_b,
-                            round(abs(100 * ((x.r).ratio - 1))::numeric, 1),
-                            CASE WHEN (x.r).ratio > 1 THEN 'faster' ELSE 'slower' END,
-                            compare.sweep_a,
-                            round(abs(100 * (CASE WHEN (x.r).ratio > 1 THEN (x.r).low ELSE (x.r).high END - 1))::numeric, 1),
-                            round(abs(100 * (CASE WHEN (x.r).ratio > 1 THEN (x.r).high ELSE (x.r).low END - 1))::numeric, 1)) END
-    FROM rat x
-    ORDER BY 1;
+    RETURN QUERY SELECT * FROM pgbenchx.compare(ARRAY[compare.sweep_a], ARRAY[compare.sweep_b]);
 END $$;
 
 /*
