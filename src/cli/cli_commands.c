@@ -121,8 +121,8 @@ cmd_usage(const Command *cmd)
 	printf("  -?, --help               show this help, then exit\n");
 	if (cmd->max_ids > 0)
 		printf("\nAn ID is a run_id or sweep_id; several may also be given as \"1,2,3\".\n");
-	printf("\nExit status: 0, or 1 for a bad command line, no connection, or the server's ERROR\n"
-		   "(printed as psql prints it).\n");
+	printf("\nExit status: 0, or 1 for a bad command line, no connection, the server's ERROR\n"
+		   "(printed as psql prints it), or a reply of the server that cannot be used.\n");
 }
 
 /* an id's text: an integer, checked here so that the server gets a bigint */

@@ -53,11 +53,12 @@ cli_reply_fail(const char *what, const char *fmt,...)
 static const char *
 shown(const char *v, int len)
 {
-	static char out[160];
+	static char out[200];
 	size_t		n = 0;
+	int			i;
 
 	out[n++] = '"';
-	for (int i = 0; i < len && n < sizeof(out) - 12; i++)
+	for (i = 0; i < len && n < 120; i++)
 	{
 		unsigned char c = (unsigned char) v[i];
 
@@ -67,9 +68,9 @@ shown(const char *v, int len)
 			n += snprintf(out + n, sizeof(out) - n, "\\x%02x", c);
 	}
 	out[n++] = '"';
-	if (len > 0 && n >= sizeof(out) - 12)
-		n += snprintf(out + n, sizeof(out) - n, "... (%d bytes)", len);
 	out[n] = '\0';
+	if (i < len)
+		snprintf(out + n, sizeof(out) - n, "... (%d bytes)", len);
 	return out;
 }
 
