@@ -29,6 +29,7 @@
 #include "cli_reply.h"
 
 int			cli_reply_exit_code = 1;
+void		(*cli_reply_fail_hook) (void) = NULL;
 char		cli_reply_detail[256] = "";
 
 static const char *progname = "pgbenchx";
@@ -46,6 +47,8 @@ cli_reply_fail(const char *what, const char *fmt,...)
 	fprintf(stderr, "\n");
 	if (cli_reply_detail[0])
 		fprintf(stderr, "%s: detail: %s\n", progname, cli_reply_detail);
+	if (cli_reply_fail_hook)
+		cli_reply_fail_hook();
 	exit(cli_reply_exit_code);
 }
 

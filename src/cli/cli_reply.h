@@ -67,6 +67,13 @@ extern bool cli_reply_bool(const PGresult *res, int row, int col, const char *wh
 extern int	cli_reply_word(const PGresult *res, int row, int col, const char *what,
 						   const char *const *words);
 
+/*
+ * called by cli_reply_fail after its message and before it exits: NULL in
+ * the program; the fuzz harness (test/fuzz/fuzz_cli_reply.c) jumps back
+ * from it
+ */
+extern void (*cli_reply_fail_hook) (void);
+
 /* an unusable reply, said as the checks say it: "unexpected reply ... for WHAT: why"; exits */
 extern void cli_reply_fail(const char *what, const char *fmt,...)
 #if defined(__GNUC__) || defined(__clang__)
