@@ -10,21 +10,29 @@
  * results (compare's as psql prints a table, aligned).  A server's error
  * is printed as psql prints it (PQresultErrorMessage: "ERROR:  ...",
  * DETAIL, HINT) and exits 1; a bad command line exits 1 with pgbench's
- * words ("pgbenchx: error: ...", then the hint to --help).
+ * words ("pgbenchx: error: ...", then the hint to --help).  Every reply is
+ * read through src/cli/cli_reply.c's checks (its columns, its rows, each
+ * value used): a reply of another shape exits 1 with what was wrong.
  *
  * Must not: compute a figure (every one is the server's), include a server
  * header, or run SQL whose names follow the caller's search_path: functions
  * and types are schema-qualified (pgbenchx., pg_catalog.).
  */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libpq-fe.h"
 #include "cli_commands.h"
+#include "cli_reply.h"
 
 #define CMD_MAX_IDS 1000
+#define CMD_MAX_ROWS 100000		/* import's sweeps */
+#define CMD_MAX_COMPARE_ROWS 10000	/* compare's client counts */
+#define CMD_MAX_CONCLUSION 1024	/* the bytes of one of compare's values */
 
 static const char *progname = "pgbenchx";
 
@@ -113,8 +121,8 @@ cmd_usage(const Command *cmd)
 	printf("  -?, --help               show this help, then exit\n");
 	if (cmd->max_ids > 0)
 		printf("\nAn ID is a run_id or sweep_id; several may also be given as \"1,2,3\".\n");
-	printf("\nExit status: 0, or 1 for a bad command line, no connection, or the server's ERROR\n"
-		   "(printed as psql prints it).\n");
+	printf("\nExit status: 0, or 1 for a bad command line, no connection, the server's ERROR\n"
+		   "(printed as psql prints it), or a reply of the server that cannot be used.\n");
 }
 
 /* an id's text: an integer, checked here so that the server gets a bigint */
@@ -205,7 +213,8 @@ cmd_parse(int argc, char **argv, const Command *cmd, CmdOptions *o)
 		cmd_bad_usage(cmd, cmd->min_ids == 2 ? "%s takes two sweep ids" : "%s takes at least one id", cmd->name);
 }
 
-static PGresult *cmd_query(PGconn *conn, const char *sql, int n, const char *const *values);
+static PGresult *cmd_query(PGconn *conn, const char *what, const char *sql, int n,
+						   const char *const *values, int ncols, long min_rows, long max_rows);
 
 static PGconn *
 cmd_connect(const CmdOptions *o)
@@ -216,24 +225,32 @@ cmd_connect(const CmdOptions *o)
 
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 	{
-		fprintf(stderr, "%s: error: %s", progname, conn ? PQerrorMessage(conn) : "out of memory\n");
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, conn ? PQerrorMessage(conn) : "out of memory\n");
 		PQfinish(conn);
 		exit(1);
 	}
+	/* the server's messages as psql prints them, bounded (cli_reply.c) */
+	cli_reply_set_notice_receiver(conn, true);
 	/* pg_catalog alone on the path, as pg_dump's: nothing planted in the user's path runs */
-	PQclear(cmd_query(conn, "SELECT pg_catalog.set_config('search_path', '', false)", 0, NULL));
+	PQclear(cmd_query(conn, "set_config('search_path')", "SELECT pg_catalog.set_config('search_path', '', false)",
+					  0, NULL, 1, 1, 1));
 	return conn;
 }
 
-/* one query; on the server's error, its message as psql prints it, and exit 1 */
+/*
+ * one query, whose reply has ncols columns and min_rows..max_rows rows
+ * (cli_reply_exec; what names it in a message); on the server's error, its
+ * message as psql prints it, and exit 1
+ */
 static PGresult *
-cmd_query(PGconn *conn, const char *sql, int n, const char *const *values)
+cmd_query(PGconn *conn, const char *what, const char *sql, int n, const char *const *values,
+		  int ncols, long min_rows, long max_rows)
 {
-	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+	PGresult   *res = cli_reply_exec(conn, what, sql, n, values, ncols, min_rows, max_rows, 0);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fputs(PQresultErrorMessage(res), stderr);
+		fprintf(stderr, "%.*s", CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
 		PQclear(res);
 		PQfinish(conn);
 		exit(1);
@@ -384,25 +401,53 @@ cmd_report(PGconn *conn, const CmdOptions *o)
 	for (int i = 0; i < o->nids; i++)
 	{
 		const char *params[1] = {o->ids[i]};
-		PGresult   *res = cmd_query(conn, "SELECT pgbenchx.report($1::pg_catalog.int8)", 1, params);
+		PGresult   *res = cmd_query(conn, "report", "SELECT pgbenchx.report($1::pg_catalog.int8)", 1, params,
+									1, 1, 1);
 
-		printf("%s%s\n", i ? "\n" : "", PQgetvalue(res, 0, 0));
+		printf("%s%s\n", i ? "\n" : "", cli_reply_text(res, 0, 0, "report"));
 		fflush(stdout);
 		PQclear(res);
 	}
 	return 0;
 }
 
+/*
+ * compare: its table as psql prints it, of the columns asked by their
+ * names; each value a number (clients an integer, significant a boolean)
+ * or, for the conclusion, a short text, so that the table's width is
+ * bounded whatever the server sends
+ */
 static int
 cmd_compare(PGconn *conn, const CmdOptions *o)
 {
-	PGresult   *res = cmd_query(conn,
+	static const char *const names[] = {"clients", "tps_a", "tps_b", "qpm_a", "qpm_b", "ratio", "pct_diff",
+	"p99_a", "p99_b", "ratio_low", "ratio_high", "significant", "conclusion"};
+	const char *what = "compare";
+	PGresult   *res = cmd_query(conn, what,
 								"SELECT clients, tps_a, tps_b, qpm_a, qpm_b, ratio, pct_diff, p99_a, p99_b,"
 								"       ratio_low, ratio_high, significant, conclusion"
 								" FROM pgbenchx.compare($1::pg_catalog.int8, $2::pg_catalog.int8)"
 								" ORDER BY clients",
-								2, o->ids);
+								2, o->ids, 13, 0, CMD_MAX_COMPARE_ROWS);
 
+	for (int c = 0; c < 13; c++)
+		if (strcmp(PQfname(res, c), names[c]) != 0)
+			cli_reply_fail(what, "column %d is not named %s", c + 1, names[c]);
+	for (int r = 0; r < PQntuples(res); r++)
+	{
+		(void) cli_reply_int(res, r, 0, what, 0, INT_MAX);
+		for (int c = 1; c <= 10; c++)
+			if (!cli_reply_isnull(res, r, c, what) && strcmp(PQgetvalue(res, r, c), "NaN") != 0 &&
+				strcmp(PQgetvalue(res, r, c), "Infinity") != 0 && strcmp(PQgetvalue(res, r, c), "-Infinity") != 0)
+				(void) cli_reply_float(res, r, c, what, -DBL_MAX, DBL_MAX);	/* shown as float8's text */
+		if (!cli_reply_isnull(res, r, 11, what))
+			(void) cli_reply_bool(res, r, 11, what);
+		if (!cli_reply_isnull(res, r, 12, what) && PQgetlength(res, r, 12) > CMD_MAX_CONCLUSION)
+			cli_reply_fail(what, "a conclusion of %d bytes (at most %d)", PQgetlength(res, r, 12), CMD_MAX_CONCLUSION);
+		for (int c = 1; c <= 10; c++)
+			if (PQgetlength(res, r, c) > CMD_MAX_CONCLUSION)
+				cli_reply_fail(what, "a number of %d bytes", PQgetlength(res, r, c));
+	}
 	cmd_print_table(res, ",tps_a,tps_b,qpm_a,qpm_b,");
 	PQclear(res);
 	return 0;
@@ -418,9 +463,9 @@ cmd_chart(PGconn *conn, const CmdOptions *o)
 	char	   *ids;
 
 	/* a run's chart or the sweeps': one id space (pgbenchx.id_seq) */
-	res = cmd_query(conn, "SELECT EXISTS (SELECT FROM pgbenchx.runs r"
-					" WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8)", 1, params);
-	run = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	res = cmd_query(conn, "whether the id is a run's", "SELECT EXISTS (SELECT FROM pgbenchx.runs r"
+					" WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8)", 1, params, 1, 1, 1);
+	run = cli_reply_bool(res, 0, 0, "whether the id is a run's");
 	PQclear(res);
 	if (run && o->nids > 1)
 	{
@@ -429,15 +474,17 @@ cmd_chart(PGconn *conn, const CmdOptions *o)
 		return 1;
 	}
 	if (run)
-		res = cmd_query(conn, "SELECT pgbenchx.chart_run($1::pg_catalog.int8)", 1, params);
+		res = cmd_query(conn, "chart_run", "SELECT pgbenchx.chart_run($1::pg_catalog.int8)", 1, params, 1, 1, 1);
 	else
 	{
 		ids = cmd_id_array(o);
 		params[0] = ids;
-		res = cmd_query(conn, "SELECT pgbenchx.chart_sweeps($1::pg_catalog.int8[])", 1, params);
+		res = cmd_query(conn, "chart_sweeps", "SELECT pgbenchx.chart_sweeps($1::pg_catalog.int8[])", 1, params,
+						1, 1, 1);
 		free(ids);
 	}
 	/* the file is opened only once the chart exists: an error leaves no empty file */
+	(void) cli_reply_text(res, 0, 0, "the chart");
 	if (o->output && strcmp(o->output, "-") != 0)
 	{
 		out = fopen(o->output, "w");
@@ -449,7 +496,7 @@ cmd_chart(PGconn *conn, const CmdOptions *o)
 			return 1;
 		}
 	}
-	fputs(PQgetvalue(res, 0, 0), out);
+	fputs(cli_reply_text(res, 0, 0, "the chart"), out);
 	fputc('\n', out);
 	PQclear(res);
 	if (out != stdout && fclose(out) != 0)
@@ -466,9 +513,9 @@ cmd_export(PGconn *conn, const CmdOptions *o)
 {
 	char	   *ids = cmd_id_array(o);
 	const char *params[1] = {ids};
-	PGresult   *res = cmd_query(conn, "SELECT pgbenchx.export($1::pg_catalog.int8[])", 1, params);
+	PGresult   *res = cmd_query(conn, "export", "SELECT pgbenchx.export($1::pg_catalog.int8[])", 1, params, 1, 1, 1);
 
-	printf("%s\n", PQgetvalue(res, 0, 0));
+	printf("%s\n", cli_reply_text(res, 0, 0, "export"));
 	PQclear(res);
 	free(ids);
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -525,9 +572,10 @@ cmd_import(PGconn *conn, const CmdOptions *o)
 		return 1;
 	}
 	params[0] = doc;
-	res = cmd_query(conn, "SELECT s FROM pg_catalog.unnest(pgbenchx.import($1::pg_catalog.jsonb)) s", 1, params);
+	res = cmd_query(conn, "import", "SELECT s FROM pg_catalog.unnest(pgbenchx.import($1::pg_catalog.jsonb)) s",
+					1, params, 1, 0, CMD_MAX_ROWS);
 	for (int i = 0; i < PQntuples(res); i++)
-		printf("sweep_id = %s\n", PQgetvalue(res, i, 0));
+		printf("sweep_id = %lld\n", cli_reply_int(res, i, 0, "import", 1, LLONG_MAX));
 	PQclear(res);
 	free(doc);
 	return 0;

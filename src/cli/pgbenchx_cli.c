@@ -30,6 +30,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -44,6 +45,7 @@
 
 #include "libpq-fe.h"
 #include "cli_commands.h"
+#include "cli_reply.h"
 
 #ifndef PGBENCHX_CLI_VERSION
 #define PGBENCHX_CLI_VERSION "unknown"
@@ -117,6 +119,32 @@ typedef struct
 	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
 	long long	total_weight;
 } Options;
+
+/*
+ * What this program asked for, which bounds every loop over the server's
+ * replies (cli_reply.c checks each reply; these bound how many there are):
+ * the time elapsed here since the run was started, its duration, its
+ * drivers, the runs of a sweep, the transactions of a run.
+ */
+static struct
+{
+	struct timespec started;	/* CLOCK_MONOTONIC, before run_bench or run_sweep */
+	long long	duration;		/* -T, or 0 */
+	long long	drivers;		/* -j, at most TXLOG_MAX_FILES */
+	long long	runs;			/* 1, or a sweep's steps times its repeats (an upper bound) */
+	long long	transactions;	/* with -t: clients times transactions, else 0 */
+}			asked;
+
+/* whole seconds elapsed here since the run was started */
+static long long
+asked_elapsed_s(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long) (now.tv_sec - asked.started.tv_sec) +
+		(now.tv_nsec >= asked.started.tv_nsec ? 0 : -1);
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -248,6 +276,13 @@ parse_int(const char *arg, const char *option, long min, long max)
 	return arg;
 }
 
+/* an option's value that parse_int checked, as a number */
+static long
+opt_int(const char *checked)
+{
+	return strtol(checked, NULL, 10);
+}
+
 static const char *
 parse_float(const char *arg, const char *what, bool positive)
 {
@@ -278,15 +313,16 @@ call_add(Call *c, const char *name, const char *cast, const char *value)
  * pgbench has its own words for)
  */
 static PGresult *
-call_run_sql(PGconn *conn, const char *sql, int n, const char *const *values)
+call_run_sql(PGconn *conn, const char *what, const char *sql, int n, const char *const *values)
 {
-	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+	/* every entry point this program calls returns one value */
+	PGresult   *res = cli_reply_exec(conn, what, sql, n, values, 1, 1, 1, 0);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
 		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
 		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
 			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
 					progname, progname, PQdb(conn));
@@ -311,42 +347,33 @@ call_run(PGconn *conn, const char *func, const Call *c)
 	for (int i = 0; i < c->n; i++)
 		buf_append(&sql, "%s%s => $%d::%s", i ? ", " : "", c->names[i], i + 1, c->casts[i]);
 	buf_append(&sql, ")");
-	res = call_run_sql(conn, sql.data, c->n, c->values);
+	res = call_run_sql(conn, func, sql.data, c->n, c->values);
 	free(sql.data);
 	return res;
 }
 
-/* one query with text parameters, its result or exit 1 */
+/*
+ * One query with text parameters (what: its name in a message): its
+ * result, of ncols columns and min_rows..max_rows rows (cli_reply_exec), or,
+ * on the server's error, the message and exit (1 before a run, 2 during it:
+ * cli_reply_exit_code).
+ */
 static PGresult *
-query(PGconn *conn, const char *sql, int n, const char *const *values)
+query(PGconn *conn, const char *what, const char *sql, int n, const char *const *values,
+	  int ncols, long min_rows, long max_rows)
 {
-	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+	PGresult   *res = cli_reply_exec(conn, what, sql, n, values, ncols, min_rows, max_rows, 0);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		if (cli_reply_detail[0])
+			fprintf(stderr, "%s: detail: %s\n", progname, cli_reply_detail);
 		PQclear(res);
 		PQfinish(conn);
-		exit(1);
+		exit(cli_reply_exit_code);
 	}
 	return res;
-}
-
-/*
- * The server's messages: warnings and errors on stderr as psql shows them;
- * the NOTICEs of run_bench and run_sweep ("follow it with CALL
- * pgbenchx.wait") are for psql's users, not this program's.
- */
-static void
-on_notice(void *arg, const PGresult *res)
-{
-	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-
-	(void) arg;
-	if (severity && (strcmp(severity, "NOTICE") == 0 || strcmp(severity, "INFO") == 0 ||
-					 strcmp(severity, "LOG") == 0 || strcmp(severity, "DEBUG") == 0))
-		return;
-	fprintf(stderr, "%s", PQresultErrorMessage(res));
 }
 
 /*
@@ -718,7 +745,7 @@ parse_options(int argc, char **argv, Options *o)
 				o->protocol = optarg;
 				break;
 			case 'P':
-				o->progress = atoi(parse_int(optarg, "-P/--progress", 1, INT_MAX));
+				o->progress = (int) opt_int(parse_int(optarg, "-P/--progress", 1, INT_MAX));
 				break;
 			case 'R':
 				o->rate = parse_float(optarg, "rate limit", true);
@@ -758,7 +785,7 @@ parse_options(int argc, char **argv, Options *o)
 					fprintf(stderr, "%s: setting random seed to %s\n", progname, o->random_seed);
 				break;
 			case 14:
-				if (atoi(optarg) < 0)
+				if (strtol(optarg, NULL, 10) < 0)
 					bad_option("invalid number of maximum tries: \"%s\"", optarg);
 				o->max_tries = parse_int(optarg, "--max-tries", 0, INT_MAX);
 				break;
@@ -766,8 +793,15 @@ parse_options(int argc, char **argv, Options *o)
 				o->log = true;
 				break;
 			case 4:
-				if (atof(optarg) <= 0.0 || atof(optarg) > 1.0)
-					bad_option("invalid sampling rate: \"%s\"", optarg);
+				{
+					char	   *end;
+					double		rate;
+
+					errno = 0;
+					rate = strtod(optarg, &end);
+					if (end == optarg || *end != '\0' || errno == ERANGE || !(rate > 0.0 && rate <= 1.0))
+						bad_option("invalid sampling rate: \"%s\"", optarg);
+				}
 				o->sampling_rate = optarg;
 				break;
 			case 5:
@@ -825,7 +859,7 @@ parse_options(int argc, char **argv, Options *o)
 	{
 		if (o->bench_option)
 			bad_option("some of the specified options cannot be used in initialization (-i) mode");
-		if (o->partition_method && (!o->partitions || atoi(o->partitions) == 0))
+		if (o->partition_method && (!o->partitions || opt_int(o->partitions) == 0))
 			bad_option("--partition-method requires greater than zero --partitions");
 		if (o->bad_steps)
 			refuse("-I/--init-steps",
@@ -849,15 +883,15 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("log aggregation is allowed only when actually logging transactions");
 	if (o->log_prefix && !o->log)
 		bad_option("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
-	if (o->duration && o->agg_interval && atoi(o->agg_interval) > atoi(o->duration))
+	if (o->duration && o->agg_interval && opt_int(o->agg_interval) > opt_int(o->duration))
 		bad_option("number of seconds for aggregation (%d) must not be higher than test duration (%d)",
-				   atoi(o->agg_interval), atoi(o->duration));
-	if (o->duration && o->agg_interval && atoi(o->duration) % atoi(o->agg_interval) != 0)
+				   (int) opt_int(o->agg_interval), (int) opt_int(o->duration));
+	if (o->duration && o->agg_interval && opt_int(o->duration) % opt_int(o->agg_interval) != 0)
 		bad_option("duration (%d) must be a multiple of aggregation interval (%d)",
-				   atoi(o->duration), atoi(o->agg_interval));
+				   (int) opt_int(o->duration), (int) opt_int(o->agg_interval));
 	if (o->progress_timestamp && o->progress == 0)
 		bad_option("--progress-timestamp is allowed only under --progress");
-	if (o->max_tries && atoi(o->max_tries) == 0 && !o->latency_limit && !o->duration)
+	if (o->max_tries && opt_int(o->max_tries) == 0 && !o->latency_limit && !o->duration)
 		bad_option("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
 	if (o->sweep && o->clients)
 		bad_option("--sweep gives the client counts: do not give -c/--client too");
@@ -865,7 +899,7 @@ parse_options(int argc, char **argv, Options *o)
 		bad_option("--repeats is allowed only with --sweep");
 	if (o->refused >= 0 && !(o->vacuum_all && o->no_vacuum && refusals[o->refused].code == 'v'))
 		refuse(refusals[o->refused].option, refusals[o->refused].reason);
-	if (o->log && o->agg_interval && (o->rate || o->latency_limit || (o->max_tries && atoi(o->max_tries) != 1)))
+	if (o->log && o->agg_interval && (o->rate || o->latency_limit || (o->max_tries && opt_int(o->max_tries) != 1)))
 		refuse("-l/--log",
 			   "not with -R, -L or --max-tries: the aggregated log's lag, skipped and retry fields are not stored per second");
 	if (o->log && o->agg_interval && o->failures_detailed)
@@ -899,11 +933,17 @@ connect_db(const Options *o)
 
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 	{
-		fprintf(stderr, "%s: error: %s", progname, conn ? PQerrorMessage(conn) : "out of memory\n");
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, conn ? PQerrorMessage(conn) : "out of memory\n");
 		PQfinish(conn);
 		exit(1);
 	}
-	PQsetNoticeReceiver(conn, on_notice, NULL);
+	/*
+	 * The server's messages: warnings and errors on stderr as psql shows
+	 * them (bounded: cli_reply.c); the NOTICEs of run_bench and run_sweep
+	 * ("follow it with CALL pgbenchx.wait") are for psql's users, not this
+	 * program's.
+	 */
+	cli_reply_set_notice_receiver(conn, false);
 	pin_search_path(conn);
 	if (!o->init && !o->show_script && ext_schema != NULL &&
 		PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn) &&
@@ -963,36 +1003,78 @@ static bool
 set_search_path(PGconn *conn, const char *path)
 {
 	const char *params[1] = {path};
-	PGresult   *res = PQexecParams(conn, "SELECT pg_catalog.set_config('search_path', $1, false)",
-								   1, NULL, params, NULL, NULL, 0);
+	PGresult   *res = cli_reply_exec(conn, "set_config('search_path')",
+									 "SELECT pg_catalog.set_config('search_path', $1, false)",
+									 1, params, 1, 1, 1, 0);
 	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 
 	if (!ok)
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
 	PQclear(res);
 	return ok;
+}
+
+/*
+ * Whether s is what quote_ident() makes of a schema's name, which is then
+ * written into this program's SQL: a plain lower-case name, or a quoted one
+ * whose quotes are doubled, of at most NAMEDATALEN - 1 bytes (64 by default;
+ * at most 2 * 63 + 2 bytes quoted).
+ */
+static bool
+quoted_ident(const char *s)
+{
+	size_t		len = strlen(s);
+
+	if (len == 0 || len > 128)
+		return false;
+	if (s[0] == '"')
+	{
+		if (len < 3 || s[len - 1] != '"')
+			return false;
+		for (size_t i = 1; i < len - 1; i++)
+			if (s[i] == '"')
+			{
+				if (i + 1 >= len - 1 || s[i + 1] != '"')
+					return false;
+				i++;
+			}
+		return true;
+	}
+	if (!((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_' || (unsigned char) s[0] >= 0x80))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+			  s[i] == '$' || (unsigned char) s[i] >= 0x80))
+			return false;
+	return true;
 }
 
 /* keeps the user's search_path and the extension's schema, then pins the path */
 static void
 pin_search_path(PGconn *conn)
 {
-	PGresult   *res = PQexec(conn,
-							 "SELECT pg_catalog.current_setting('search_path'), "
-							 "(SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e "
-							 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
-							 "WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx')");
+	const char *what = "the search_path and the extension's schema";
+	PGresult   *res = cli_reply_exec(conn, what,
+									 "SELECT pg_catalog.current_setting('search_path'), "
+									 "(SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e "
+									 "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+									 "WHERE e.extname OPERATOR(pg_catalog.=) 'pgbenchx')",
+									 0, NULL, 2, 1, 1, 1 << 20);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fprintf(stderr, "%s: error: %s", progname, PQresultErrorMessage(res));
+		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
 		PQclear(res);
 		PQfinish(conn);
 		exit(1);
 	}
-	user_search_path = strdup(PQgetvalue(res, 0, 0));
-	if (!PQgetisnull(res, 0, 1))
-		ext_schema = strdup(PQgetvalue(res, 0, 1));
+	user_search_path = strdup(cli_reply_text(res, 0, 0, what));
+	if (!cli_reply_isnull(res, 0, 1, what))
+	{
+		if (!quoted_ident(cli_reply_text(res, 0, 1, what)))
+			cli_reply_fail(what, "the schema's name is not a quoted identifier");
+		ext_schema = strdup(cli_reply_text(res, 0, 1, what));
+	}
 	PQclear(res);
 	if (user_search_path == NULL || !set_search_path(conn, ""))
 	{
@@ -1013,14 +1095,15 @@ show_script(PGconn *conn, const char *name)
 	"<builtin: select only>"};
 	const char *desc = "<registered with pgbenchx.add_script>";
 	const char *params[1] = {name};
-	PGresult   *res = call_run_sql(conn, "SELECT pgbenchx.script_text($1::pg_catalog.text)", 1, params);
+	PGresult   *res = call_run_sql(conn, "script_text", "SELECT pgbenchx.script_text($1::pg_catalog.text)",
+									1, params);
 
 	if (res == NULL)
 		return 1;
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
 		if (strcmp(builtins[i], name) == 0)
 			desc = descs[i];
-	fprintf(stderr, "-- %s: %s\n%s\n", name, desc, PQgetvalue(res, 0, 0));
+	fprintf(stderr, "-- %s: %s\n%s\n", name, desc, cli_reply_text(res, 0, 0, "script_text"));
 	PQclear(res);
 	return 0;
 }
@@ -1042,8 +1125,8 @@ run_init(PGconn *conn, const Options *o)
 	call_add(&c, "index_tablespace", "text", o->index_tablespace);
 	/* pgbench's lines for the steps pgbench_init takes (its "v" is an ANALYZE) */
 	fprintf(stderr, "dropping old tables...\ncreating tables...\n");
-	if (o->partitions && atoi(o->partitions) > 0)
-		fprintf(stderr, "creating %d partitions...\n", atoi(o->partitions));
+	if (o->partitions && opt_int(o->partitions) > 0)
+		fprintf(stderr, "creating %d partitions...\n", (int) opt_int(o->partitions));
 	fprintf(stderr, "generating data (server-side)...\ncreating primary keys...\n");
 	if (o->foreign_keys)
 		fprintf(stderr, "creating foreign keys...\n");
@@ -1066,7 +1149,7 @@ run_init(PGconn *conn, const Options *o)
 	}
 	if (res == NULL)
 		return 1;
-	fprintf(stderr, "%s\n", PQgetvalue(res, 0, 0));
+	fprintf(stderr, "%s\n", cli_reply_text(res, 0, 0, "pgbench_init"));
 	PQclear(res);
 	return 0;
 }
@@ -1135,7 +1218,8 @@ build_mix(PGconn *conn, const Options *o)
 			fclose(f);
 			params[0] = base;
 			params[1] = body.data;
-			res = query(conn, "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params);
+			res = query(conn, "add_script", "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params,
+						1, 1, 1);
 			PQclear(res);
 			free(body.data);
 			buf_append(&mix, "%s%s%s", mix.len ? ", " : "", base, at ? at : "");
@@ -1173,6 +1257,33 @@ add_sweep(Call *c, const char *sweep)
 			bad_option("invalid value \"%s\" for option --sweep", sweep);
 		call_add(c, "clients", "int[]", arr.data);
 	}
+}
+
+/*
+ * An upper bound of the runs of --sweep: the client counts given (or at
+ * most 64 of a MIN..MAX ladder: sweep_ladder makes under 50) times
+ * --repeats.
+ */
+static long long
+sweep_runs(const Options *o)
+{
+	const char *dots = strstr(o->sweep, "..");
+	long long	steps = 1;
+	long long	repeats = o->repeats ? strtoll(o->repeats, NULL, 10) : 1;
+
+	if (dots)
+	{
+		long long	lo = strtoll(o->sweep, NULL, 10);
+		long long	hi = strtoll(dots + 2, NULL, 10);
+
+		steps = hi >= lo ? hi - lo + 1 : 1;
+		if (steps > 64)
+			steps = 64;
+	}
+	else
+		for (const char *p = o->sweep; *p; p++)
+			steps += *p == ',';
+	return steps * repeats;
 }
 
 /*
@@ -1229,27 +1340,28 @@ file_line(const char *line, const Options *o)
 static void
 print_failures_detailed(PGconn *conn, const char *id)
 {
+	const char *what = "the run's failures by kind (pgbenchx.runs)";
 	const char *params[1] = {id};
-	PGresult   *res = query(conn,
+	PGresult   *res = query(conn, what,
 							"SELECT coalesce(serialization_failures, 0), coalesce(deadlock_failures, 0),"
 							"       coalesce(transactions, 0) + coalesce(skipped, 0) + coalesce(failed, 0)"
-							" FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
+							" FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params, 3, 0, 1);
 
 	if (PQntuples(res) == 1)
 	{
-		double		total = atof(PQgetvalue(res, 0, 2));
-		double		ser = atof(PQgetvalue(res, 0, 0));
-		double		dl = atof(PQgetvalue(res, 0, 1));
+		long long	ser = cli_reply_int(res, 0, 0, what, 0, LLONG_MAX);
+		long long	dl = cli_reply_int(res, 0, 1, what, 0, LLONG_MAX);
+		long long	total = cli_reply_int(res, 0, 2, what, 0, LLONG_MAX);
 
 		if (total > 0)
 		{
-			printf("number of serialization failures: %s (%.3f%%)\n", PQgetvalue(res, 0, 0), 100.0 * ser / total);
-			printf("number of deadlock failures: %s (%.3f%%)\n", PQgetvalue(res, 0, 1), 100.0 * dl / total);
+			printf("number of serialization failures: %lld (%.3f%%)\n", ser, 100.0 * ser / total);
+			printf("number of deadlock failures: %lld (%.3f%%)\n", dl, 100.0 * dl / total);
 		}
 		else
 		{
-			printf("number of serialization failures: %s (NaN%%)\n", PQgetvalue(res, 0, 0));
-			printf("number of deadlock failures: %s (NaN%%)\n", PQgetvalue(res, 0, 1));
+			printf("number of serialization failures: %lld (NaN%%)\n", ser);
+			printf("number of deadlock failures: %lld (NaN%%)\n", dl);
 		}
 	}
 	PQclear(res);
@@ -1259,8 +1371,8 @@ static void
 print_report(PGconn *conn, const char *id, const Options *o)
 {
 	const char *params[1] = {id};
-	PGresult   *res = query(conn, "SELECT pgbenchx.report($1::bigint)", 1, params);
-	char	   *text = strdup(PQgetvalue(res, 0, 0));
+	PGresult   *res = query(conn, "report", "SELECT pgbenchx.report($1::bigint)", 1, params, 1, 1, 1);
+	char	   *text = strdup(cli_reply_text(res, 0, 0, "report"));
 	bool		stddev = o->progress || o->rate || o->latency_limit;
 
 	PQclear(res);
@@ -1313,26 +1425,41 @@ print_report(PGconn *conn, const char *id, const Options *o)
  * retried transactions and retries (0 for samples recorded before 0.5).
  */
 static void
-print_progress(PGconn *conn, const char *run, const Options *o, int *done)
+print_progress(PGconn *conn, const char *run, const Options *o, long long *done)
 {
-	int			every = o->progress;
+	const char *what = "the run's progress (pgbenchx.samples)";
+	long long	every = o->progress;
 	bool		timestamp = o->progress_timestamp;
-	char		from[16], to[16];
+	char		from[24], to[24];
 	const char *params[3];
 	PGresult   *res;
-	int			last;
+	long long	last,
+				bound;
 
 	params[0] = run;
-	res = query(conn, "SELECT coalesce(max(second), 0) FROM pgbenchx.samples WHERE run_id = $1::bigint", 1, params);
-	last = atoi(PQgetvalue(res, 0, 0));
+	res = query(conn, "the run's last sampled second (pgbenchx.samples)",
+				"SELECT coalesce(max(second), 0) FROM pgbenchx.samples WHERE run_id = $1::bigint",
+				1, params, 1, 1, 1);
+	last = cli_reply_int(res, 0, 0, "the run's last sampled second (pgbenchx.samples)", 0, INT_MAX);
 	PQclear(res);
+
+	/*
+	 * Never a window beyond what was asked, whatever the samples say: no
+	 * second past the duration (and a last partial one), none that has not
+	 * elapsed here since the run was started.
+	 */
+	bound = asked_elapsed_s() + 1;
+	if (asked.duration > 0 && bound > asked.duration + 1)
+		bound = asked.duration + 1;
+	if (last > bound)
+		last = bound;
 	while (last >= *done + every)
 	{
-		snprintf(from, sizeof(from), "%d", *done);
-		snprintf(to, sizeof(to), "%d", *done + every);
+		snprintf(from, sizeof(from), "%lld", *done);
+		snprintf(to, sizeof(to), "%lld", *done + every);
 		params[1] = from;
 		params[2] = to;
-		res = query(conn,
+		res = query(conn, what,
 					"WITH s AS (SELECT * FROM pgbenchx.samples WHERE run_id = $1::bigint"
 					"           AND second > $2::int AND second <= $3::int),"
 					" b AS (SELECT x.lower_ms, x.upper_ms, x.count FROM s,"
@@ -1347,22 +1474,23 @@ print_progress(PGconn *conn, const char *run, const Options *o, int *done)
 					"        coalesce(sum(lag_sum_ms) / nullif(sum(transactions), 0), 0),"
 					"        coalesce(sum(skipped), 0), coalesce(sum(retried), 0), coalesce(sum(retries), 0)"
 					" FROM s",
-					3, params);
+					3, params, 9, 1, 1);
 		if (timestamp)
-			fprintf(stderr, "progress: %.3f s", atof(PQgetvalue(res, 0, 4)));
+			fprintf(stderr, "progress: %.3f s", cli_reply_float(res, 0, 4, what, 0, 1e12));
 		else
 			fprintf(stderr, "progress: %.1f s", (double) (*done + every));
-		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %s failed",
-				atof(PQgetvalue(res, 0, 0)), atof(PQgetvalue(res, 0, 1)),
-				atof(PQgetvalue(res, 0, 2)), PQgetvalue(res, 0, 3));
+		fprintf(stderr, ", %.1f tps, lat %.3f ms stddev %.3f, %lld failed",
+				cli_reply_float(res, 0, 0, what, 0, DBL_MAX), cli_reply_float(res, 0, 1, what, 0, DBL_MAX),
+				cli_reply_float(res, 0, 2, what, 0, DBL_MAX), cli_reply_int(res, 0, 3, what, 0, LLONG_MAX));
 		if (o->rate)
 		{
-			fprintf(stderr, ", lag %.3f ms", atof(PQgetvalue(res, 0, 5)));
+			fprintf(stderr, ", lag %.3f ms", cli_reply_float(res, 0, 5, what, 0, DBL_MAX));
 			if (o->latency_limit)
-				fprintf(stderr, ", %s skipped", PQgetvalue(res, 0, 6));
+				fprintf(stderr, ", %lld skipped", cli_reply_int(res, 0, 6, what, 0, LLONG_MAX));
 		}
-		if (o->max_tries && atoi(o->max_tries) != 1)
-			fprintf(stderr, ", %s retried, %s retries", PQgetvalue(res, 0, 7), PQgetvalue(res, 0, 8));
+		if (o->max_tries && opt_int(o->max_tries) != 1)
+			fprintf(stderr, ", %lld retried, %lld retries",
+					cli_reply_int(res, 0, 7, what, 0, LLONG_MAX), cli_reply_int(res, 0, 8, what, 0, LLONG_MAX));
 		fprintf(stderr, "\n");
 		PQclear(res);
 		*done += every;
@@ -1374,14 +1502,15 @@ static void
 cancel_and_exit(PGconn *conn, const char *id, bool sweep)
 {
 	const char *params[1] = {id};
-	PGresult   *res = query(conn, "SELECT pgbenchx.cancel($1::bigint)", 1, params);
+	PGresult   *res = query(conn, "cancel", "SELECT pgbenchx.cancel($1::bigint)", 1, params, 1, 1, 1);
 
 	PQclear(res);
 	for (int i = 0; i < 100; i++)
 	{
-		res = query(conn, sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
-					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
-		if (PQntuples(res) == 0 || strcmp(PQgetvalue(res, 0, 0), "running") != 0)
+		res = query(conn, "the run's status", sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
+					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params, 1, 0, 1);
+		if (PQntuples(res) == 0 || cli_reply_isnull(res, 0, 0, "the run's status") ||
+			strcmp(cli_reply_text(res, 0, 0, "the run's status"), "running") != 0)
 		{
 			PQclear(res);
 			break;
@@ -1410,6 +1539,7 @@ cancel_and_exit(PGconn *conn, const char *id, bool sweep)
  * (at most a ring per driver), written out before the next.
  */
 #define TXLOG_MAX_FILES 1024
+#define TXLOG_RING 65536		/* a driver's ring (RUN_TXLOG_RING) */
 
 typedef struct TxLog
 {
@@ -1447,16 +1577,24 @@ txlog_file(const Options *o, int d)
 	return txlog.files[d];
 }
 
-/* one pull: the new records of every driver, written out; the marks kept */
+/*
+ * one pull: the new records of every driver, written out; the marks kept.
+ * A row names one of the drivers asked for (-j); a pull holds at most a
+ * ring per driver and its mark; with -t, no more records than the
+ * transactions asked for.
+ */
 static void
 txlog_poll(PGconn *conn, const char *id, const Options *o)
 {
+	static const char *const statuses[] = {"ok", "serialization", "deadlock", "skipped", "failed", NULL};
+	const char *what = "the per-transaction log (pgbenchx.transaction_log)";
 	Buf			since = {0};
 	const char *params[2];
 	PGresult   *res;
 	long long	written = 0;
 	bool		done = true;
 	int			marks = 0;
+	bool		retries = o->max_tries && opt_int(o->max_tries) != 1;
 
 	buf_append(&since, "{");
 	for (int d = 0; d < txlog.ndrivers; d++)
@@ -1464,53 +1602,54 @@ txlog_poll(PGconn *conn, const char *id, const Options *o)
 	buf_append(&since, "}");
 	params[0] = id;
 	params[1] = since.data;
-	res = query(conn,
+	res = query(conn, what,
 				"SELECT driver, seq, client_id, transaction_no, script_no, latency_us, end_time_us,"
 				"       schedule_lag_us, retries, status, done"
-				" FROM pgbenchx.transaction_log($1::bigint, $2::bigint[])", 2, params);
+				" FROM pgbenchx.transaction_log($1::bigint, $2::bigint[])", 2, params,
+				11, 0, asked.drivers * (TXLOG_RING + 1));
 	free(since.data);
 	for (int i = 0; i < PQntuples(res); i++)
 	{
-		int			d = atoi(PQgetvalue(res, i, 0));
+		int			d = (int) cli_reply_int(res, i, 0, what, 0, asked.drivers - 1);
 		FILE	   *f;
+		int			status;
+		long long	end;
 
-		if (d < 0 || d >= TXLOG_MAX_FILES)
-			continue;
 		if (d >= txlog.ndrivers)
 			txlog.ndrivers = d + 1;
-		if (PQgetisnull(res, i, 2))
+		if (cli_reply_isnull(res, i, 2, what))
 		{
 			/* the driver's mark: what it wrote so far, whether it is done */
-			txlog.since[d] = atoll(PQgetvalue(res, i, 1));
+			txlog.since[d] = cli_reply_int(res, i, 1, what, 0, LLONG_MAX / TXLOG_MAX_FILES);
 			written += txlog.since[d];
-			done = done && strcmp(PQgetvalue(res, i, 10), "t") == 0;
+			done = done && cli_reply_bool(res, i, 10, what);
 			marks++;
 			(void) txlog_file(o, d);
 			continue;
 		}
+		if (asked.transactions > 0 && txlog.received >= asked.transactions)
+			cli_reply_fail(what, "more records than the %lld transactions asked for", asked.transactions);
 		txlog.received++;
+		status = cli_reply_word(res, i, 9, what, statuses);
+		end = cli_reply_int(res, i, 6, what, 0, LLONG_MAX);
 		f = txlog_file(o, d);
 		if (f == NULL)
 			continue;
-		{
-			const char *status = PQgetvalue(res, i, 9);
-			long long	end = atoll(PQgetvalue(res, i, 6));
-
-			/* pgbench's line: client_id transaction_no time script_no time_epoch time_us */
-			fprintf(f, "%s %lld ", PQgetvalue(res, i, 2), atoll(PQgetvalue(res, i, 3)) + 1);
-			if (strcmp(status, "ok") == 0)
-				fprintf(f, "%s", PQgetvalue(res, i, 5));
-			else if (strcmp(status, "skipped") == 0 || o->failures_detailed)
-				fprintf(f, "%s", status);
-			else
-				fprintf(f, "failed");
-			fprintf(f, " %s %lld %lld", PQgetvalue(res, i, 4), end / 1000000, end % 1000000);
-			if (o->rate)
-				fprintf(f, " %s", PQgetisnull(res, i, 7) ? "0" : PQgetvalue(res, i, 7));
-			if (o->max_tries && atoi(o->max_tries) != 1)
-				fprintf(f, " %s", PQgetvalue(res, i, 8));
-			fprintf(f, "\n");
-		}
+		/* pgbench's line: client_id transaction_no time script_no time_epoch time_us */
+		fprintf(f, "%lld %lld ", cli_reply_int(res, i, 2, what, 0, INT_MAX),
+				cli_reply_int(res, i, 3, what, 0, LLONG_MAX - 1) + 1);
+		if (status == 0)
+			fprintf(f, "%lld", cli_reply_int(res, i, 5, what, 0, LLONG_MAX));
+		else if (status == 3 || o->failures_detailed)
+			fprintf(f, "%s", statuses[status]);
+		else
+			fprintf(f, "failed");
+		fprintf(f, " %lld %lld %lld", cli_reply_int(res, i, 4, what, 0, INT_MAX), end / 1000000, end % 1000000);
+		if (o->rate)
+			fprintf(f, " %lld", cli_reply_isnull(res, i, 7, what) ? 0 : cli_reply_int(res, i, 7, what, 0, LLONG_MAX));
+		if (retries)
+			fprintf(f, " %lld", cli_reply_int(res, i, 8, what, 0, INT_MAX));
+		fprintf(f, "\n");
 	}
 	PQclear(res);
 	if (marks > 0)
@@ -1553,10 +1692,18 @@ txlog_finish(const Options *o, const char *id)
 static int
 follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 {
+	static const char *const statuses[] = {"running", "completed", "cancelled", "failed", "aborted", NULL};
+	const char *status_what = sweep ? "the sweep's status (pgbenchx.sweeps)" : "the run's status (pgbenchx.runs)";
+	const char *runs_what = "the runs that ended (pgbenchx.runs)";
 	const char *params[2];
 	char		lastbuf[24] = "0";
+	long long	last = 0;		/* the last run that ended, reported */
+	long long	ended = 0;		/* how many did */
 	char		current[24] = "";
-	int			progress_done = 0;
+	long long	current_id = 0;
+	long long	currents = 0;	/* how many runs -P followed */
+	long long	progress_done = 0;
+	long long	self = strtoll(id, NULL, 10);	/* checked by run_bench */
 	int			code = 0;
 
 	params[0] = id;
@@ -1564,17 +1711,19 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 	{
 		PGresult   *res;
 		bool		running;
+		int			status;
 
 		if (interrupted)
 			cancel_and_exit(conn, id, sweep);
 
 		/* first the status: a run's row is final before its sweep's is */
-		res = query(conn, sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
-					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params);
-		running = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "running") == 0;
-		if (!running && sweep && PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "completed") != 0)
+		res = query(conn, status_what, sweep ? "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $1::bigint"
+					: "SELECT status FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params, 1, 1, 1);
+		status = cli_reply_word(res, 0, 0, status_what, statuses);
+		running = status == 0;
+		if (!running && sweep && status != 1)
 		{
-			fprintf(stderr, "%s: error: sweep %s %s\n", progname, id, PQgetvalue(res, 0, 0));
+			fprintf(stderr, "%s: error: sweep %s %s\n", progname, id, statuses[status]);
 			code = 2;
 		}
 		PQclear(res);
@@ -1582,30 +1731,33 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 		if (txlog.on)
 			txlog_poll(conn, id, o);
 
-		/* then the runs that ended since the last look, in order */
+		/* then the runs that ended since the last look, in order: each one once, and no more than asked */
 		params[1] = lastbuf;
-		res = query(conn, sweep
+		res = query(conn, runs_what, sweep
 					? "SELECT run_id, status, coalesce(aborted_clients, 0), coalesce(error, '') FROM pgbenchx.runs"
 					"  WHERE sweep_id = $1::bigint AND run_id > $2::bigint AND status <> 'running' ORDER BY run_id"
 					: "SELECT run_id, status, coalesce(aborted_clients, 0), coalesce(error, '') FROM pgbenchx.runs"
 					"  WHERE run_id = $1::bigint AND $2::bigint = 0 AND status <> 'running'",
-					2, params);
+					2, params, 4, 0, asked.runs - ended);
 		for (int i = 0; i < PQntuples(res); i++)
 		{
-			const char *run = PQgetvalue(res, i, 0);
-			const char *status = PQgetvalue(res, i, 1);
+			long long	run_id = cli_reply_int(res, i, 0, runs_what, sweep ? last + 1 : self, sweep ? LLONG_MAX : self);
+			int			run_status = cli_reply_word(res, i, 1, runs_what, statuses + 1) + 1;
+			long long	aborted = cli_reply_int(res, i, 2, runs_what, 0, INT_MAX);
+			const char *error = cli_reply_text(res, i, 3, runs_what);
+			char		run[24];
 
+			snprintf(run, sizeof(run), "%lld", run_id);
 			if (o->progress && strcmp(run, current) == 0)
 				print_progress(conn, run, o, &progress_done);
 			print_report(conn, run, o);
-			if (strcmp(status, "completed") != 0)
+			if (run_status != 1)
 			{
-				fprintf(stderr, "%s: error: run %s %s%s%s\n", progname, run, status,
-						*PQgetvalue(res, i, 3) ? ": " : "", PQgetvalue(res, i, 3));
+				fprintf(stderr, "%s: error: run %s %s%s%.*s\n", progname, run, statuses[run_status],
+						*error ? ": " : "", CLI_REPLY_MAX_MESSAGE, error);
 				code = 2;
 			}
-			if (strcmp(status, "failed") == 0 || strcmp(status, "aborted") == 0 ||
-				atoi(PQgetvalue(res, i, 2)) > 0)
+			if (run_status == 3 || run_status == 4 || aborted > 0)
 			{
 				fprintf(stderr, "%s: error: Run was aborted; the above results are incomplete.\n", progname);
 				code = 2;
@@ -1613,6 +1765,8 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			printf("run_id = %s\n", run);
 			fflush(stdout);
 			snprintf(lastbuf, sizeof(lastbuf), "%s", run);
+			last = run_id;
+			ended++;
 		}
 		PQclear(res);
 		if (!running)
@@ -1620,31 +1774,37 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 
 		if (o->progress)
 		{
-			char		run[24] = "";
+			const char *what = "the run in progress (pgbenchx.runs)";
+			long long	run_id = 0;
 
-			res = query(conn, sweep
+			res = query(conn, what, sweep
 						? "SELECT max(run_id) FROM pgbenchx.runs WHERE sweep_id = $1::bigint AND status = 'running'"
-						: "SELECT $1::bigint", 1, params);
-			if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
-				snprintf(run, sizeof(run), "%s", PQgetvalue(res, 0, 0));
+						: "SELECT $1::bigint", 1, params, 1, 1, 1);
+			if (!cli_reply_isnull(res, 0, 0, what))
+				run_id = cli_reply_int(res, 0, 0, what, sweep ? last + 1 : self, sweep ? LLONG_MAX : self);
 			PQclear(res);
-			if (*run)
+			if (run_id > 0)
 			{
-				if (strcmp(run, current) != 0)
+				/* a sweep's runs one after the other, each once */
+				if (run_id != current_id)
 				{
-					snprintf(current, sizeof(current), "%s", run);
+					if (run_id < current_id || ++currents > asked.runs)
+						cli_reply_fail(what, "run %lld after run %lld, or more runs than the %lld asked for",
+									   run_id, current_id, asked.runs);
+					current_id = run_id;
+					snprintf(current, sizeof(current), "%lld", run_id);
 					progress_done = 0;
 				}
-				print_progress(conn, run, o, &progress_done);
+				print_progress(conn, current, o, &progress_done);
 			}
 		}
 		sleep_ms(200);
 	}
 	if (sweep)
 	{
-		PGresult   *res = query(conn, "SELECT pgbenchx.report($1::bigint)", 1, params);
+		PGresult   *res = query(conn, "report", "SELECT pgbenchx.report($1::bigint)", 1, params, 1, 1, 1);
 
-		printf("%s\nsweep_id = %s\n", PQgetvalue(res, 0, 0), id);
+		printf("%s\nsweep_id = %s\n", cli_reply_text(res, 0, 0, "report"), id);
 		PQclear(res);
 	}
 	return code;
@@ -1673,8 +1833,15 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 	PGresult   *res;
 	FILE	   *f;
 
+	const char *what = "the aggregated log (pgbenchx.samples)";
+	long long	every = strtoll(o->agg_interval, NULL, 10);	/* checked by parse_options */
+	long long	seconds = asked_elapsed_s() + 1;
+
+	/* an interval per N seconds of the run: no more than its duration, or than elapsed here */
+	if (asked.duration > 0 && seconds > asked.duration + 1)
+		seconds = asked.duration + 1;
 	snprintf(path, sizeof(path), "%s.%d", o->log_prefix ? o->log_prefix : "pgbench_log", (int) getpid());
-	res = query(conn,
+	res = query(conn, what,
 				"SELECT floor(extract(epoch FROM r.started_at))::bigint + (w.k - 1) * $2::int,"
 				"       coalesce(sum(s.transactions), 0),"
 				"       coalesce(sum(s.transactions * s.latency_avg_ms) * 1000, 0),"
@@ -1690,7 +1857,7 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 				"        WHERE s2.run_id = r.run_id AND s2.second > (w.k - 1) * $2::int AND s2.second <= w.k * $2::int) h ON true"
 				" WHERE r.run_id = $1::bigint"
 				" GROUP BY w.k, r.started_at, h.sq, h.mn, h.mx ORDER BY w.k",
-				2, params);
+				2, params, 6, 0, seconds / every + 2);
 	f = fopen(path, "w");
 	if (f == NULL)
 	{
@@ -1699,9 +1866,10 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 		return 1;
 	}
 	for (int i = 0; i < PQntuples(res); i++)
-		fprintf(f, "%s %s %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0\n",
-				PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), atof(PQgetvalue(res, i, 2)),
-				atof(PQgetvalue(res, i, 3)), atof(PQgetvalue(res, i, 4)), atof(PQgetvalue(res, i, 5)));
+		fprintf(f, "%lld %lld %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0\n",
+				cli_reply_int(res, i, 0, what, 0, LLONG_MAX), cli_reply_int(res, i, 1, what, 0, LLONG_MAX),
+				cli_reply_float(res, i, 2, what, 0, DBL_MAX), cli_reply_float(res, i, 3, what, 0, DBL_MAX),
+				cli_reply_float(res, i, 4, what, 0, DBL_MAX), cli_reply_float(res, i, 5, what, 0, DBL_MAX));
 	PQclear(res);
 	if (fclose(f) != 0)
 	{
@@ -1816,7 +1984,8 @@ run_bench(PGconn *conn, const Options *o)
 {
 	Call		c = {0};
 	PGresult   *res;
-	char	   *id;
+	char		idbuf[24];
+	const char *id;
 	bool		sweep = o->sweep != NULL;
 	const char *sv = PQparameterStatus(conn, "server_version");
 	int			code;
@@ -1826,10 +1995,11 @@ run_bench(PGconn *conn, const Options *o)
 		/* pgbench's warning: a run's scale is pgbench_branches' count */
 		if (!set_search_path(conn, user_search_path))
 			return 1;
-		res = PQexec(conn, "SELECT pg_catalog.count(*) FROM pgbench_branches");
+		res = cli_reply_exec(conn, "the count of pgbench_branches",
+							 "SELECT pg_catalog.count(*) FROM pgbench_branches", 0, NULL, 1, 1, 1, 0);
 		if (PQresultStatus(res) == PGRES_TUPLES_OK)
-			fprintf(stderr, "%s: warning: scale option ignored, using count from pgbench_branches table (%s)\n",
-					progname, PQgetvalue(res, 0, 0));
+			fprintf(stderr, "%s: warning: scale option ignored, using count from pgbench_branches table (%lld)\n",
+					progname, cli_reply_int(res, 0, 0, "the count of pgbench_branches", 0, LLONG_MAX));
 		PQclear(res);
 		if (!set_search_path(conn, ""))
 			return 1;
@@ -1865,20 +2035,36 @@ run_bench(PGconn *conn, const Options *o)
 		call_add(&c, "sampling_rate", "float8", o->sampling_rate);
 	}
 
+	/* what the loops over the replies may not go beyond (asked) */
+	asked.duration = o->duration ? strtoll(o->duration, NULL, 10) : 0;
+	asked.drivers = o->jobs ? strtoll(o->jobs, NULL, 10) : 1;
+	if (asked.drivers > TXLOG_MAX_FILES)
+		asked.drivers = TXLOG_MAX_FILES;
+	asked.runs = sweep ? sweep_runs(o) : 1;
+	if (!sweep && !o->duration)
+		asked.transactions = strtoll(o->clients ? o->clients : "1", NULL, 10) *
+			strtoll(o->transactions ? o->transactions : "10", NULL, 10);
+	clock_gettime(CLOCK_MONOTONIC, &asked.started);
+
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)
 		return 1;
-	/* pgbench's banner once the run is on: nothing on stdout when it is refused */
-	printf("%s (%s, server %s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
-	fflush(stdout);
-	id = strdup(PQgetvalue(res, 0, 0));
+	snprintf(idbuf, sizeof(idbuf), "%lld", cli_reply_int(res, 0, 0, sweep ? "run_sweep" : "run_bench", 1, LLONG_MAX));
+	id = idbuf;
 	PQclear(res);
+	/* from here on an unusable reply leaves a run going on: exit 2, and say so */
+	cli_reply_exit_code = 2;
+	snprintf(cli_reply_detail, sizeof(cli_reply_detail),
+			 "%s %s goes on on the server without this program: CALL pgbenchx.wait(%s) follows it, "
+			 "SELECT pgbenchx.cancel(%s) stops it.", sweep ? "sweep" : "run", id, id, id);
+	/* pgbench's banner once the run is on: nothing on stdout when it is refused */
+	printf("%s (%s, server %.64s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
+	fflush(stdout);
 	code = follow(conn, id, sweep, o);
 	if (txlog.on && !interrupted && txlog_finish(o, id) != 0 && code == 0)
 		code = 1;
 	else if (o->log && !txlog.on && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)
 		code = 1;
-	free(id);
 	return code;
 }
 
