@@ -15,7 +15,7 @@
 #                  (reports, progress, logs, charts, exports...) with KIND
 #   KIND   a value for every column of one row: empty null abc 12abc neg
 #          min64 big int32max e308 inf nan infinity zero t space running
-#          huge (10 MB of digits in the first column, "1" in the others);
+#          huge (1 MB of digits in the first column, "1" in the others);
 #          or a shape: rows0 (no row), rows3 (three rows of "1"), many
 #          (200001 rows of "1"), colsplus / colsminus (a column more or
 #          less than the query's select list has), error (an ErrorResponse)
@@ -55,7 +55,7 @@ my %values = (
 	huge => 'HUGE',
 );
 my @shapes = qw(rows0 rows3 many colsplus colsminus error);
-my $huge = '1' x 10_000_000;    # made once, before the connections' processes fork
+my $huge = '1' x 1_000_000;     # made once, before the connections' processes fork
 my %rowcache;                    # a connection's DataRow messages, made once each
 
 # the kinds of answer, for a test to loop over

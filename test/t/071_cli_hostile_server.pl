@@ -152,7 +152,7 @@ foreach my $kind (qw(error rows0 null colsplus))
 {
 	check('flat', $kind, $_) foreach @invocations;
 }
-# 10 MB values cost seconds each on a loaded machine: flat only where the
+# 1 MB values cost seconds each on a loaded machine: flat only where the
 # set-up's reply (at most 1 MB) refuses them, the rest deep
 check('flat', 'huge', $_) foreach grep { $_->[0] eq 'run -T -P' } @invocations;
 foreach my $kind (qw(rows0 null abc running))
