@@ -974,7 +974,7 @@ connect_db(const Options *o)
 			PQfinish(conn);
 			exit(1);
 		}
-		PQsetNoticeReceiver(conn, on_notice, NULL);
+		cli_reply_set_notice_receiver(conn, false);
 		pin_search_path(conn);
 	}
 	return conn;
@@ -992,6 +992,7 @@ session_has_secret(PGconn *conn)
 	res = PQexec(conn, sql.data);
 	/* an extension older than 0.5 has no such function: as before, none */
 	has = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+		PQnfields(res) == 1 && !PQgetisnull(res, 0, 0) &&
 		strcmp(PQgetvalue(res, 0, 0), "none") != 0;
 	PQclear(res);
 	free(sql.data);
