@@ -8,8 +8,10 @@ use warnings;
 use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use IPC::Run;
+use PostgreSQL::Test::Utils ();
+use Time::Local ();
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled signal_at finished_since server_timed add_held_script lock_session unlock_session major_pgbench pgbenchx_cli);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled signal_at finished_since server_timed fast_stop_seconds add_held_script lock_session unlock_session major_pgbench pgbenchx_cli);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -105,7 +107,8 @@ sub finished_since
 
 # server_timed(node, sql, psql options): runs sql (one statement; a CALL
 # too) in one psql session between two readings of the server's clock;
-# returns (exit code, sql's stdout, stderr, seconds between the readings).
+# returns (exit code, sql's stdout, stderr, seconds between the readings,
+# the second reading as epoch).
 # What a statement takes, without the psql start and connection around it,
 # which take seconds on a loaded machine.
 sub server_timed
@@ -117,7 +120,30 @@ sub server_timed
 	my @lines = split /\n/, $out;
 	my ($t0, $t1) = (shift @lines, pop @lines);
 	my $secs = defined $t1 && $t0 =~ /^[0-9.]+$/ && $t1 =~ /^[0-9.]+$/ ? sprintf('%.3f', $t1 - $t0) : 'unknown';
-	return ($ret, join("\n", @lines), $err, $secs);
+	return ($ret, join("\n", @lines), $err, $secs, $t1);
+}
+
+# fast_stop_seconds(node): stops the node with a fast shutdown and returns
+# the seconds the server took, by its log (the framework's log_line_prefix
+# starts with %m): from "received fast shutdown request" to "database
+# system is shut down"; pg_ctl's own start and polls are not the server's
+# doing.  'unknown' when a line is missing.
+sub fast_stop_seconds
+{
+	my ($node) = @_;
+	my $offset = -s $node->logfile;
+	$node->stop('fast');
+	my $log = PostgreSQL::Test::Utils::slurp_file($node->logfile, $offset);
+	my ($from) = $log =~ /^(\d+-\d+-\d+ \d+:\d+:[0-9.]+) \S+ \[\d+\] LOG:  received fast shutdown request/m;
+	my ($to) = $log =~ /^(\d+-\d+-\d+ \d+:\d+:[0-9.]+) \S+ \[\d+\] LOG:  database system is shut down/m;
+	return 'unknown' unless defined $from && defined $to;
+	return sprintf('%.3f', _log_epoch($to) - _log_epoch($from));
+}
+
+sub _log_epoch
+{
+	my ($y, $mo, $d, $h, $mi, $s) = $_[0] =~ /^(\d+)-(\d+)-(\d+) (\d+):(\d+):([0-9.]+)$/;
+	return Time::Local::timegm(0, $mi, $h, $d, $mo - 1, $y) + $s;
 }
 
 # add_held_script(node): registers the script "held" in database postgres: a

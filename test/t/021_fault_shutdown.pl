@@ -13,19 +13,10 @@ use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
 use Time::HiRes qw(sleep);
-use Time::Local qw(timegm);
 
 my $node = pgbenchx_node('fshut', scale => 1);
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
-
-# a log line's %m timestamp (the framework's log_line_prefix), in epoch seconds
-sub log_epoch
-{
-	my ($ts) = @_;
-	my ($y, $mo, $d, $h, $mi, $s) = $ts =~ /^(\d+)-(\d+)-(\d+) (\d+):(\d+):([0-9.]+)$/ or return 0;
-	return timegm(0, $mi, $h, $d, $mo - 1, $y) + $s;
-}
 
 # --- immediate shutdown in the middle of a sweep
 {
@@ -101,12 +92,7 @@ sub log_epoch
 	my $id = q1("SELECT run_bench(4, 600, 'tpcb-like', jobs => 2, checkpoint => false)");
 	run_sampled($node, "run_id = $id", 2)
 	  or die 'run never sampled';
-	my $log_offset = -s $node->logfile;
-	$node->stop('fast');
-	my $log = slurp_file($node->logfile, $log_offset);
-	my ($from) = $log =~ /^(\S+ \S+) \S+ \[\d+\] LOG:  received fast shutdown request/m;
-	my ($to) = $log =~ /^(\S+ \S+) \S+ \[\d+\] LOG:  database system is shut down/m;
-	my $elapsed = defined $from && defined $to ? sprintf('%.3f', log_epoch($to) - log_epoch($from)) : 'unknown';
+	my $elapsed = fast_stop_seconds($node);
 	ok($elapsed =~ /^[0-9.]+$/ && $elapsed < 30, "fast shutdown took $elapsed s by the server's log");
 	$node->start;
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'the run reads aborted');
