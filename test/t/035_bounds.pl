@@ -57,7 +57,7 @@ sub wait_finished
 		'no two stored seconds are copies of each other');
 	# (the last second, cut by the cancel, may hold none)
 	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id AND"
-		  . " (transactions < 1 AND second < $secs OR transactions > 4 * $tx / $secs::numeric OR second NOT BETWEEN 1 AND $secs)"), '0',
+		  . " (transactions < 1 AND second < $secs OR transactions > 4 * $tx / ${secs}::numeric OR second NOT BETWEEN 1 AND $secs)"), '0',
 		'every stored second is plausible (some, and at most 4 times the average)');
 	my @gap = split /\n/, q1("SELECT g FROM generate_series(1, $secs) g WHERE NOT EXISTS"
 		  . " (SELECT 1 FROM pgbenchx.samples s WHERE s.run_id = $id AND s.second = g) ORDER BY g");
