@@ -108,7 +108,8 @@ sub finished_since
 # server_timed(node, sql, psql options): runs sql (one statement; a CALL
 # too) in one psql session between two readings of the server's clock;
 # returns (exit code, sql's stdout, stderr, seconds between the readings,
-# the second reading as epoch).
+# the second reading as epoch).  psql goes on after an error, to take the
+# second reading; the exit code is then 3, as with ON_ERROR_STOP.
 # What a statement takes, without the psql start and connection around it,
 # which take seconds on a loaded machine.
 sub server_timed
@@ -116,7 +117,11 @@ sub server_timed
 	my ($node, $sql, %opt) = @_;
 	my $clock = 'SELECT extract(epoch FROM clock_timestamp());';
 	my ($out, $err) = ('', '');
-	my $ret = $node->psql('postgres', "$clock\n$sql;\n$clock", stdout => \$out, stderr => \$err, %opt);
+	# (the second reading is taken after a failing statement too)
+	my $ret = $node->psql('postgres', "$clock\n$sql;\n$clock", stdout => \$out, stderr => \$err,
+		on_error_stop => 0, %opt);
+	# psql went on after an error: its exit code would say nothing of it
+	$ret = 3 if defined $ret && $ret == 0 && $err =~ /\bERROR:  /;
 	my @lines = split /\n/, $out;
 	my ($t0, $t1) = (shift @lines, pop @lines);
 	my $secs = defined $t1 && $t0 =~ /^[0-9.]+$/ && $t1 =~ /^[0-9.]+$/ ? sprintf('%.3f', $t1 - $t0) : 'unknown';
