@@ -366,7 +366,8 @@ ok(nothing_left($ga) && nothing_left($gb), 'nothing left running on A and B');
 my $lock = lock_session($s, 'pgbench_accounts');
 $id = qa("SET client_min_messages = warning; SELECT run_bench(2, 3, 'select-only', conninfo => '$cs', "
 	  . "generators => $gens, vacuum => false, checkpoint => false)");
-ok($s->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client %' AND wait_event_type = 'Lock'"),
+# (a part's clients share one application_name, 'pgbenchx client')
+ok($s->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' AND wait_event_type = 'Lock'"),
 	'a run whose recorder will crash is measuring');
 $ga->stop('immediate');
 $ga->start;
