@@ -415,16 +415,18 @@ for my $state (sort keys %states)
 	# DROP DATABASE gives other sessions 5 s to leave; on a loaded machine
 	# the clients' aborts can take longer than that, so it may be refused
 	# ("being accessed by other users") and is tried again; before the fix
-	# it waited forever on clients stuck in COPY.
+	# it waited forever on clients stuck in COPY (each try is cut at 60 s;
+	# the tries, psql calls that take seconds each on a loaded machine, go
+	# on for up to 100 s)
 	my ($ret, $out, $err);
 	for (;;)
 	{
 		($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE victim', timeout => 60);
-		last if $ret == 0 || $err !~ /being accessed by other users/ || time - $t0 > 40;
+		last if $ret == 0 || $err !~ /being accessed by other users/ || time - $t0 > 100;
 	}
 	my $took = time - $t0;
 	is($ret, 0, "DROP DATABASE during a COPY run succeeded$err");
-	cmp_ok($took, '<', 45, "DROP DATABASE took $took s");
+	cmp_ok($took, '<', 170, "DROP DATABASE took $took s");
 	ended_within('runs', 'run_id', $id);
 	is(run_row($id, 'status'), 'failed', 'the COPY run failed');
 	ok(nothing_left($node), 'DROP DATABASE: nothing left');
