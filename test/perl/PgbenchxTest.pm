@@ -8,8 +8,10 @@ use warnings;
 use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use IPC::Run;
+use PostgreSQL::Test::Utils ();
+use Time::Local ();
 
-our @EXPORT = qw(pgbenchx_node nothing_left run_sampled signal_at finished_since lock_session unlock_session major_pgbench pgbenchx_cli);
+our @EXPORT = qw(pgbenchx_node nothing_left run_sampled signal_at finished_since server_timed fast_stop_seconds add_held_script lock_session unlock_session major_pgbench pgbenchx_cli);
 
 # pgbenchx_node(name, scale => N, conf => "setting = value\n", init => [...],
 #               extension => 0)
@@ -103,8 +105,78 @@ sub finished_since
 		"SELECT round((extract(epoch FROM finished_at) - $t)::numeric, 3) FROM pgbenchx.runs WHERE $where");
 }
 
+# server_timed(node, sql, psql options): runs sql (one statement; a CALL
+# too) in one psql session between two readings of the server's clock;
+# returns (exit code, sql's stdout, stderr, seconds between the readings,
+# the second reading as epoch).  psql goes on after an error, to take the
+# second reading; the exit code is then 3, as with ON_ERROR_STOP.
+# What a statement takes, without the psql start and connection around it,
+# which take seconds on a loaded machine.
+sub server_timed
+{
+	my ($node, $sql, %opt) = @_;
+	my $clock = 'SELECT extract(epoch FROM clock_timestamp());';
+	my ($out, $err) = ('', '');
+	# (the second reading is taken after a failing statement too)
+	my $ret = $node->psql('postgres', "$clock\n$sql;\n$clock", stdout => \$out, stderr => \$err,
+		on_error_stop => 0, %opt);
+	# psql went on after an error: its exit code would say nothing of it
+	$ret = 3 if defined $ret && $ret == 0 && $err =~ /\bERROR:  /;
+	my @lines = split /\n/, $out;
+	my ($t0, $t1) = (shift @lines, pop @lines);
+	my $secs = defined $t1 && $t0 =~ /^[0-9.]+$/ && $t1 =~ /^[0-9.]+$/ ? sprintf('%.3f', $t1 - $t0) : 'unknown';
+	return ($ret, join("\n", @lines), $err, $secs, $t1);
+}
+
+# fast_stop_seconds(node): stops the node with a fast shutdown and returns
+# the seconds the server took, by its log (the framework's log_line_prefix
+# starts with %m): from "received fast shutdown request" to "database
+# system is shut down"; pg_ctl's own start and polls are not the server's
+# doing.  'unknown' when a line is missing.
+sub fast_stop_seconds
+{
+	my ($node) = @_;
+	my $offset = -s $node->logfile;
+	$node->stop('fast');
+	my $log = PostgreSQL::Test::Utils::slurp_file($node->logfile, $offset);
+	my ($from) = $log =~ /^(\d+-\d+-\d+ \d+:\d+:[0-9.]+) \S+ \[\d+\] LOG:  received fast shutdown request/m;
+	my ($to) = $log =~ /^(\d+-\d+-\d+ \d+:\d+:[0-9.]+) \S+ \[\d+\] LOG:  database system is shut down/m;
+	return 'unknown' unless defined $from && defined $to;
+	return sprintf('%.3f', _log_epoch($to) - _log_epoch($from));
+}
+
+sub _log_epoch
+{
+	my ($y, $mo, $d, $h, $mi, $s) = $_[0] =~ /^(\d+)-(\d+)-(\d+) (\d+):(\d+):([0-9.]+)$/;
+	return Time::Local::timegm(0, $mi, $h, $d, $mo - 1, $y) + $s;
+}
+
+# add_held_script(node): registers the script "held" in database postgres: a
+# select-only transaction for client 0, and for every other client a 600 s
+# \sleep first.  A run or a sweep's step of two clients or more then lasts
+# until the test cancels, stops, kills or crashes it (an idle sleeper stops
+# at once on a cancel), so that a check made while it is on never races its
+# end, however slow a loaded machine makes the psql calls before it; a step
+# of one client runs like select-only.
+sub add_held_script
+{
+	my ($node) = @_;
+	$node->safe_psql('postgres', q{SELECT pgbenchx.add_script('held', $s$\if :client_id >= 1
+\sleep 600 s
+\endif
+\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+$s$)});
+	return 'held';
+}
+
 # lock_session(node, table): a psql session that holds an ACCESS EXCLUSIVE
 # lock on table until unlock_session(the returned handle) commits it.
+# Holding pgbench_accounts keeps a select-only or tpcb-like run (with
+# vacuum => false: the pre-run vacuum would wait too) on for as long as a
+# test looks at it: its clients wait in their first transaction, and a
+# client in flight at the end of the duration finishes its transaction, so
+# the run ends, completed, only after the unlock.
 sub lock_session
 {
 	my ($node, $table) = @_;

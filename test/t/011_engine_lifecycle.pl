@@ -19,11 +19,13 @@ my $node = pgbenchx_node('life', scale => 1, conf => "max_connections = 40\n");
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 
+my $held = add_held_script($node);
+
 # --- a sweep cancelled in the middle keeps its completed steps
 {
-	# 4 s steps: the cancel must reach the second step while it is on, however
-	# slow a loaded machine makes the polls before it
-	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 4, 'select-only', checkpoint => false)");
+	# the held script: step 1 (one client) runs its 2 s, step 2 lasts until
+	# the cancel, however slow a loaded machine makes the polls before it
+	my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 2, '$held', checkpoint => false)");
 	# wait until the second step has sampled a second
 	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'second step never ran';
@@ -46,16 +48,20 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 }
 
 # --- a run survives its caller disconnecting; a second run is refused
+# (its clients wait on a lock until the refusal has been seen: the run is
+# on however slow the psql calls are, and completes after the unlock)
 {
-	my $id = q1("SELECT run_bench(2, 3, 'select-only', checkpoint => false)");    # this session ends here
+	my $lock = lock_session($node, 'pgbench_accounts');
+	my $id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false)");    # this session ends here
 	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT run_bench(1, 1, 'select-only')");
 	isnt($ret, 0, 'a second concurrent run is refused');
 	like($stderr, qr/a pgbenchx run is already in progress/, 'refusal says why');
 	like($stderr, qr/In progress: pgbenchx run $id\b/, 'refusal names the run in progress');
+	unlock_session($lock);
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
 	  or die 'run never ended';
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'the run completed after its caller left');
-	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '3', 'with all its samples');
+	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id"), '2', 'with all its samples');
 }
 
 # --- too many clients are refused before any connection is made
@@ -70,11 +76,14 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 }
 
 # --- no snapshot is held by the starting or the waiting session
+# (the run's clients wait on a lock until the looks below are all taken:
+# the run is on for as long as they need, however slow a loaded machine is)
 {
+	my $lock = lock_session($node, 'pgbench_accounts');
 	my ($in, $out, $err) = ('', '', '');
 	my $starter = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres')],
 		'<', \$in, '>', \$out, '2>', \$err);
-	$in .= "SET application_name = 'starter';\nSELECT run_bench(2, 6, 'tpcb-like', checkpoint => false);\n";
+	$in .= "SET application_name = 'starter';\nSELECT run_bench(2, 2, 'tpcb-like', vacuum => false, checkpoint => false);\n";
 	$starter->pump until $out =~ /^(\d+)$/m;
 	my ($id) = $out =~ /^(\d+)$/m;
 
@@ -85,48 +94,65 @@ sub q1 { return $node->safe_psql('postgres', $_[0]); }
 	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'waiter' AND query LIKE 'CALL%'")
 	  or die 'waiter did not start';
 
-	my ($samples, $xmin_seen) = (0, '');
-	while (q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id") eq 'running' && $samples < 20)
+	# each look: both sessions' backend_xmin, and whether the waiter was
+	# asleep on its latch (wait_event_type Extension), between the looks at
+	# the tables it takes a snapshot for; looks go on until there are 8, 4
+	# of them with the waiter asleep, and the waiter printed its progress
+	# (every 5 s)
+	my @looks;
+	my $progress = qr/NOTICE:  run $id: (measuring, |connecting )2 clients/;
+	my $deadline = time + $PostgreSQL::Test::Utils::timeout_default;
+	while (time < $deadline)
 	{
-		$xmin_seen .= q1("SELECT string_agg(application_name || '=' || coalesce(backend_xmin::text, 'null'), ',' ORDER BY application_name) FROM pg_stat_activity WHERE application_name IN ('starter', 'waiter')") . ';';
-		$samples++;
+		push @looks, q1("SELECT string_agg(application_name || '=' || coalesce(backend_xmin::text, 'null') "
+			  . "|| CASE WHEN application_name = 'waiter' AND wait_event_type = 'Extension' THEN '/asleep' ELSE '' END, "
+			  . "',' ORDER BY application_name) FROM pg_stat_activity WHERE application_name IN ('starter', 'waiter')");
+		$waiter->pump_nb;
+		last if @looks >= 8 && grep(m{waiter=\w+/asleep}, @looks) >= 4 && $werr =~ $progress;
 		usleep(250_000);
 	}
-	cmp_ok($samples, '>=', 4, 'sampled backend_xmin during the run');
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'running', 'the run was on for every look');
+	my $asleep = grep(m{waiter=\w+/asleep}, @looks);
+	ok(@looks >= 8 && $asleep >= 4, 'looked at backend_xmin during the run (' . scalar(@looks) . " looks, $asleep with the waiter asleep)");
+	my $xmin_seen = join(';', @looks);
 	unlike($xmin_seen, qr/starter=\d/, 'backend_xmin of the starting session stayed NULL');
-	# the waiter holds a snapshot only for the few milliseconds of each look
-	# at the tables (every 500 ms): a held snapshot would show in every
-	# sample, a look in an occasional one
-	my @waiter = $xmin_seen =~ /waiter=(\w+)/g;
-	my $held = grep { $_ ne 'null' } @waiter;
-	cmp_ok($held, '<=', @waiter / 4, "backend_xmin of the waiting session NULL while it sleeps ($held of " . scalar(@waiter) . ' samples caught a look)');
-	unlike($xmin_seen, qr/waiter=\d+;[^;]*waiter=\d+;/, 'never held across two samples');
+	# a snapshot held across the wait shows in every look; the waiter's own
+	# looks at the tables (every 500 ms) hold one only while it is awake
+	my $held = grep(m{waiter=\d+/asleep}, @looks);
+	is($held, 0, "backend_xmin of the waiting session NULL whenever it was asleep ($held of $asleep looks held one)");
 	like($xmin_seen, qr/starter=null,waiter=null/, 'both sessions were seen');
 
+	unlock_session($lock);
 	$in .= "\\q\n";
 	$starter->finish;
 	$waiter->finish;
 	like($werr, qr/NOTICE:  run $id completed/, 'the waiter reported the run');
-	like($werr, qr/NOTICE:  run $id: (measuring, |connecting )2 clients/, 'and its progress');
+	like($werr, $progress, 'and its progress');
 }
 
 # --- cancelling the wait stops only the wait
+# (the clients wait on a lock: the run is on when the wait is cancelled and
+# looked at, and completes after the unlock)
 {
-	my $id = q1("SELECT run_bench(1, 3, 'select-only', checkpoint => false)");
+	my $lock = lock_session($node, 'pgbench_accounts');
+	my $id = q1("SELECT run_bench(1, 1, 'select-only', vacuum => false, checkpoint => false)");
 	my ($ret, $stdout, $stderr) = $node->psql('postgres',
 		"SET statement_timeout = '1s'; CALL pgbenchx.wait($id)");
 	like($stderr, qr/stopped waiting for run $id; the run goes on/, 'a cancelled wait says so');
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'running', 'the run goes on');
+	unlock_session($lock);
 	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'and completes');
 }
 
 # --- terminating the coordinator aborts the run and stops the drivers
 {
-	my $id = q1("SELECT run_bench(2, 30, 'select-only', checkpoint => false)");
+	# 600 s: the terminate, not the duration, ends it
+	my $id = q1("SELECT run_bench(2, 600, 'select-only', checkpoint => false)");
 	run_sampled($node, "run_id = $id")
 	  or die 'run did not start';
-	q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'");
+	is(q1("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'"),
+		'1', 'the coordinator is terminated');
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
 	  or die 'run still running';
 	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'aborted', 'a terminated coordinator leaves the run aborted');

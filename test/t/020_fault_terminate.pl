@@ -39,19 +39,22 @@ sub intact
 
 # --- one client terminated
 {
-	# 6 s: the terminate below must come while the run is on, however slow
-	# a loaded machine makes the polls before it
-	my $id = q1("SELECT run_bench(3, 6, 'select-only', jobs => 1, checkpoint => false)");
-	run_sampled($node, "run_id = $id")
-	  or die 'run never sampled';
+	# the clients wait on a lock in their first transaction: client 1 is
+	# terminated there, however slow a loaded machine makes the polls before
+	# it; after the unlock the others run their 50 transactions each
+	my $lock = lock_session($node, 'pgbench_accounts');
+	my $id = q1("SELECT run_bench(3, transactions => 50, script => 'select-only', jobs => 1, vacuum => false, checkpoint => false)");
+	$node->poll_query_until('postgres', "SELECT count(*) = 3 FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client %' AND wait_event_type = 'Lock'")
+	  or die 'clients never waited on the lock';
 	is(q1("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'pgbenchx client 1'"),
 		'1', 'client 1 terminated');
+	unlock_session($lock);
 	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
 	  or die 'run never ended';
 	is(q1("SELECT status || ' ' || aborted_clients FROM pgbenchx.runs WHERE run_id = $id"),
 		'failed 1', 'the run failed with one aborted client, as pgbench would');
-	cmp_ok(q1("SELECT bench_duration_s FROM pgbenchx.runs WHERE run_id = $id"), '>=', 5.5,
-		'the other clients ran to the end');
+	is(q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), '100',
+		'the other clients ran to the end (their 50 transactions each)');
 	is(q1("SELECT transactions > 0 AND tps > 0 AND latency_avg_ms > 0 AND transactions = (SELECT sum(transactions) FROM pgbenchx.samples WHERE run_id = $id) FROM pgbenchx.runs WHERE run_id = $id"),
 		't', 'the others\' numbers are kept and add up');
 	like(q1("SELECT error FROM pgbenchx.runs WHERE run_id = $id"), qr/client 1/, 'the error names the client');
@@ -60,7 +63,8 @@ sub intact
 
 # --- one driver terminated
 {
-	my $id = q1("SELECT run_bench(2, 20, 'select-only', jobs => 2, checkpoint => false)");
+	# 600 s: the terminate, not the duration, ends it
+	my $id = q1("SELECT run_bench(2, 600, 'select-only', jobs => 2, checkpoint => false)");
 	run_sampled($node, "run_id = $id")
 	  or die 'run never sampled';
 	# how soon, by the server's clock (the run's finished_at)
@@ -83,7 +87,10 @@ sub intact
 
 # --- a driver terminated in a sweep: that step fails, the sweep goes on
 {
-	my $sweep = q1("SELECT run_sweep('{2,1}'::int[], 5, 'select-only', jobs => 2, checkpoint => false)");
+	# the held script: the first step (two clients) lasts until its driver is
+	# terminated, the second (one client) runs its 2 s
+	my $held = add_held_script($node);
+	my $sweep = q1("SELECT run_sweep('{2,1}'::int[], 2, '$held', jobs => 2, checkpoint => false)");
 	run_sampled($node, "sweep_id = $sweep AND clients = 2")
 	  or die 'first step never sampled';
 	is(q1("SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver' LIMIT 1) d"),

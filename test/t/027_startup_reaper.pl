@@ -14,7 +14,6 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
-use Time::HiRes qw(sleep);
 
 # preload the very file CREATE EXTENSION loads: with a private install
 # (PGX_EXTENSION_DESTDIR) that is the copy under it, not the system's
@@ -42,7 +41,10 @@ $node->safe_psql('second', q{
 # the first start marked the rows that were there: none yet in postgres
 ok(nothing_left($node), 'the start-up workers exit');
 
-my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 5, 'select-only', checkpoint => false)");
+# the held script: step 1 (one client) runs its 2 s, step 2 lasts until the
+# immediate stop, however slow a loaded machine makes the calls before it
+my $held = add_held_script($node);
+my $sweep = q1("SELECT run_sweep('{1,2,3}'::int[], 2, '$held', checkpoint => false)");
 run_sampled($node, "sweep_id = $sweep AND clients = 2")
   or die 'second step never ran';
 # samples commit asynchronously: wait until the WAL writer has flushed them
@@ -83,7 +85,8 @@ unlike(slurp_file($node->logfile, $log_offset), qr/pgbenchx marked/, 'and marked
 
 # a crash-restart cycle: the postmaster survives, everything else is reset
 {
-	my $id = q1("SELECT run_bench(2, 60, 'select-only', checkpoint => false)");
+	# 600 s: the crash, not the duration, ends it
+	my $id = q1("SELECT run_bench(2, 600, 'select-only', checkpoint => false)");
 	run_sampled($node, "run_id = $id")
 	  or die 'the run never sampled a second';
 	my $victim = q1("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%' LIMIT 1");

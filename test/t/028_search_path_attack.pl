@@ -592,7 +592,8 @@ sub exercise
 	is($node->safe_psql($db, "SELECT status FROM pgbenchx.runs WHERE run_id = $part"), 'completed', "$db: the part completed");
 
 	# a long run: wait until progress shows (wait's 5-second report), then cancel
-	my $long = $sql->('cancel', "SELECT run_bench(1, 60, 'trapped', vacuum => false, checkpoint => false)");
+	# (600 s: the cancel, not the duration, ends it)
+	my $long = $sql->('cancel', "SELECT run_bench(1, 600, 'trapped', vacuum => false, checkpoint => false)");
 	ok($sampled->($long), "$db: the long run samples");
 	$sql->('cancel', "SET statement_timeout = '6s'; CALL pgbenchx.wait($long)", may_fail => 1);
 	$sql->('cancel', "SELECT * FROM pgbenchx.progress");

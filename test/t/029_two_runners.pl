@@ -66,10 +66,12 @@ is(q1("SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.membe
 	  . "WHERE r.rolname IN ('runner_a', 'runner_b') AND m.roleid = 'pg_read_all_stats'::regrole"),
 	'0', 'neither runner may read all stats');
 
-# --- A's run, seen by B (10 s: B's five looks below must come while it is on,
-# however slow a loaded machine makes each psql)
+# --- A's run, seen by B (its clients wait on a lock until B's five looks
+# below are done: the run is on for all of them however slow a loaded
+# machine makes each psql, and completes after the unlock)
+my $lock = lock_session($node, 'pgbench_accounts');
 my ($ret, $out, $err) = as_role('runner_a',
-	"SELECT run_bench(2, 10, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
+	"SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
 is($ret, 0, 'runner A starts a run') or diag($err);
 my ($id) = $out =~ /(\d+)/;
 ok(run_sampled($node, "run_id = $id"), 'it samples its first second');
@@ -88,6 +90,7 @@ isnt($ret, 0, "B cannot start a run while A's goes on");
 like($err, qr/a pgbenchx run is already in progress.*pgbenchx run $id/s, 'refused, naming the run in progress');
 
 is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'running', "none of B's looks marked A's run aborted");
+unlock_session($lock);
 
 ($ret, $out, $err) = as_role('runner_b', "CALL pgbenchx.wait($id)");
 is($ret, 0, "B waits for A's run") or diag($err);
@@ -101,7 +104,7 @@ is($ret, 0, 'A registers a script') or diag($err);
 	"SELECT run_bench(1, 1, 'a-only', checkpoint => false, conninfo => 'password=b-secret')");
 like($err, qr/42501.*permission denied to run script "a-only" of role "runner_a"/s, "B cannot run A's script");
 ($ret, $out, $err) = as_role('member_a',
-	"SELECT run_bench(1, 20, 'a-only', vacuum => false, checkpoint => false, conninfo => 'password=m-secret')");
+	"SELECT run_bench(1, 600, 'a-only', vacuum => false, checkpoint => false, conninfo => 'password=m-secret')");
 is($ret, 0, "a member of A runs A's script") or diag($err);
 my ($mid) = $out =~ /(\d+)/;
 ok(run_sampled($node, "run_id = $mid"), "the member's run samples");
@@ -113,7 +116,8 @@ ended($mid);
 is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $mid"), 'cancelled', 'and it reads cancelled');
 
 # --- a superuser's run: only a superuser cancels it
-my $sid = q1("SELECT run_bench(1, 20, 'select-only', vacuum => false, checkpoint => false)");
+# (600 s, as the runs below: the cancel, not the duration, ends them)
+my $sid = q1("SELECT run_bench(1, 600, 'select-only', vacuum => false, checkpoint => false)");
 ok(run_sampled($node, "run_id = $sid"), "the superuser's run samples");
 ($ret, $out, $err) = as_role('runner_a', "SELECT pgbenchx.cancel($sid)");
 like($err, qr/42501.*of role "$su"/s, "a runner cannot cancel a superuser's run");
@@ -126,7 +130,7 @@ ended($sid);
 
 # pg_signal_backend cancels a non-superuser's run, as pg_cancel_backend
 ($ret, $out, $err) = as_role('runner_a',
-	"SELECT run_bench(1, 20, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
+	"SELECT run_bench(1, 600, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret')");
 my ($aid) = $out =~ /(\d+)/;
 ok(run_sampled($node, "run_id = $aid"), "A's second run samples");
 ($ret, $out, $err) = as_role('runner_b', "SELECT pgbenchx.cancel($aid)");

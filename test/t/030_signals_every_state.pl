@@ -42,15 +42,18 @@ sub add_script
 	q1("SELECT pgbenchx.add_script('$name', \$s\$$body\$s\$, replace => true)");
 }
 
-# wait for a run (or sweep) to leave 'running'; returns the seconds it took
+# wait for a run (or sweep) to leave 'running'; returns the seconds, by the
+# server's clock, from since (an epoch from signal_at; by default the row's
+# started_at) to its finished_at: the psql calls around it take seconds on
+# a loaded machine and are not the run's doing
 sub ended_within
 {
-	my ($table, $col, $id) = @_;
-	my $t0 = time;
+	my ($table, $col, $id, $since) = @_;
 	$node->poll_query_until('postgres',
 		"SELECT status <> 'running' FROM pgbenchx.$table WHERE $col = $id")
 	  or die "$table $id never ended";
-	return time - $t0;
+	my $from = defined $since ? "to_timestamp($since)" : 'started_at';
+	return q1("SELECT round(extract(epoch FROM finished_at - $from)::numeric, 3) FROM pgbenchx.$table WHERE $col = $id");
 }
 
 sub run_row
@@ -278,12 +281,13 @@ my %states = (
 		ready  => "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress",
 		count  => 't' },
 );
+# each signal: the status it leaves, and its expression for signal_at
 my %signals = (
-	'cancel' => [ 'cancelled', sub { q1("SELECT pgbenchx.cancel($_[0])") } ],
+	'cancel' => [ 'cancelled', sub { "pgbenchx.cancel($_[0])" } ],
 	'terminate the driver' => [ 'failed',
-		sub { q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver'") } ],
+		sub { "(SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'pgbenchx driver')" } ],
 	'terminate the coordinator' => [ 'aborted',
-		sub { q1("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator'") } ],
+		sub { "(SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'pgbenchx coordinator')" } ],
 );
 
 sub start_in_state
@@ -300,11 +304,13 @@ sub start_in_state
 	return $id;
 }
 
+# nothing left; returns the seconds by the server's clock from since (an
+# epoch) to the look that found nothing (the polls' own psql calls included)
 sub gone_within
 {
-	my $t0 = time;
-	ok(nothing_left($node), "$_[0]: nothing left");
-	return time - $t0;
+	my ($what, $since) = @_;
+	ok(nothing_left($node), "$what: nothing left");
+	return q1("SELECT round((extract(epoch FROM clock_timestamp()) - $since)::numeric, 3)");
 }
 
 for my $state (sort keys %states)
@@ -314,12 +320,14 @@ for my $state (sort keys %states)
 		my ($expect, $send) = @{ $signals{$signal} };
 		my $id = start_in_state($states{$state});
 		is(run_row($id, 'status'), 'running', "$state: the run is running before $signal");
-		$send->($id);
-		my $took = ended_within('runs', 'run_id', $id);
+		my (undef, $t_signal) = signal_at($node, $send->($id));
+		my $took = ended_within('runs', 'run_id', $id, $t_signal);
 		cmp_ok($took, '<', 10, "$state, $signal: the run ended within seconds ($took s)");
 		is(run_row($id, 'status'), $expect, "$state, $signal: the run reads $expect");
-		my $gone = gone_within("$state, $signal");
-		cmp_ok($gone, '<', 10, "$state, $signal: its processes left within seconds ($gone s)");
+		# (with the polls' psql calls: a bound for a loaded machine, far
+		# below the run's 600 s)
+		my $gone = gone_within("$state, $signal", $t_signal);
+		cmp_ok($gone, '<', 30, "$state, $signal: its processes left within seconds ($gone s)");
 		is(q1("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'lockme' AND NOT l.granted"),
 			'0', "$state, $signal: no one waits on the lock any more");
 	}
@@ -329,7 +337,7 @@ for my $state (sort keys %states)
 {
 	my $id = q1("SELECT run_bench(2, 2, 'st-meta', jobs => 1, vacuum => false, checkpoint => false)");
 	my $took = ended_within('runs', 'run_id', $id);
-	cmp_ok($took, '<', 10, "meta-commands only: a 2 s run ended after $took s");
+	cmp_ok($took, '<', 10, "meta-commands only: a 2 s run ended $took s after its launch");
 	is(run_row($id, "status || ' ' || (transactions > 1000)"), 'completed true',
 		'meta-commands only: completed, with its transactions');
 }
@@ -358,7 +366,7 @@ for my $state (sort keys %states)
 	my $id = q1("SELECT run_bench(1, NULL, 'sleep-wrap', transactions => 20, vacuum => false, checkpoint => false)");
 	my $took = ended_within('runs', 'run_id', $id);
 	is(run_row($id, "status || ' ' || transactions"), 'completed 20', '\sleep 2148 wraps as in pgbench: no sleep');
-	cmp_ok($took, '<', 15, "\\sleep 2148: 20 transactions in $took s");
+	cmp_ok($took, '<', 15, "\\sleep 2148: 20 transactions in $took s from the launch");
 }
 
 # ---------------------------------------------------------------------
@@ -407,16 +415,18 @@ for my $state (sort keys %states)
 	# DROP DATABASE gives other sessions 5 s to leave; on a loaded machine
 	# the clients' aborts can take longer than that, so it may be refused
 	# ("being accessed by other users") and is tried again; before the fix
-	# it waited forever on clients stuck in COPY.
+	# it waited forever on clients stuck in COPY (each try is cut at 60 s;
+	# the tries, psql calls that take seconds each on a loaded machine, go
+	# on for up to 100 s)
 	my ($ret, $out, $err);
 	for (;;)
 	{
 		($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE victim', timeout => 60);
-		last if $ret == 0 || $err !~ /being accessed by other users/ || time - $t0 > 40;
+		last if $ret == 0 || $err !~ /being accessed by other users/ || time - $t0 > 100;
 	}
 	my $took = time - $t0;
 	is($ret, 0, "DROP DATABASE during a COPY run succeeded$err");
-	cmp_ok($took, '<', 45, "DROP DATABASE took $took s");
+	cmp_ok($took, '<', 170, "DROP DATABASE took $took s");
 	ended_within('runs', 'run_id', $id);
 	is(run_row($id, 'status'), 'failed', 'the COPY run failed');
 	ok(nothing_left($node), 'DROP DATABASE: nothing left');
@@ -428,20 +438,16 @@ for my $state (sort keys %states)
 # ---------------------------------------------------------------------
 {
 	my $id = start_in_state($states{'a lock wait'});
-	my $t0 = time;
-	$node->stop('fast');
-	my $took = time - $t0;
-	cmp_ok($took, '<', 20, "a fast shutdown during a lock wait took $took s");
+	my $took = fast_stop_seconds($node);
+	ok($took =~ /^[0-9.]+$/ && $took < 20, "a fast shutdown during a lock wait took $took s by the server's log");
 	$holder->finish;
 	$node->start;
 	ok(nothing_left($node), 'after the restart: nothing left');
 	for my $state ('a pipeline with a pg_sleep', 'a huge sleep', 'connecting')
 	{
 		$id = start_in_state($states{$state});
-		$t0 = time;
-		$node->stop('fast');
-		$took = time - $t0;
-		cmp_ok($took, '<', 20, "a fast shutdown during $state took $took s");
+		$took = fast_stop_seconds($node);
+		ok($took =~ /^[0-9.]+$/ && $took < 20, "a fast shutdown during $state took $took s by the server's log");
 		$node->start;
 	}
 }

@@ -18,9 +18,10 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use PgbenchxTest;
-use Time::HiRes qw(usleep);
 
-my $node = pgbenchx_node('samples', scale => 1, conf => "max_worker_processes = 16\n");
+# (commit timestamps: when a second was stored is read afterwards, from its
+# row, rather than caught by a poll while the run is on)
+my $node = pgbenchx_node('samples', scale => 1, conf => "max_worker_processes = 16\ntrack_commit_timestamp = on\n");
 
 sub q1 { return $node->safe_psql('postgres', $_[0]); }
 sub wait_for { q1("SET client_min_messages = warning; CALL pgbenchx.wait($_[0])"); }
@@ -100,14 +101,16 @@ sub check_run
 
 # --- cancelled in the middle of its second second
 {
-	my $id = q1("SELECT run_bench(2, 30, 'select-only', rate => 400, checkpoint => false)");
+	# 600 s: the cancel, not the duration, ends it
+	my $id = q1("SELECT run_bench(2, 600, 'select-only', rate => 400, checkpoint => false)");
 	run_sampled($node, "run_id = $id") or die 'the run never sampled a second';
-	# cancel in the middle of a second, whatever the polling took
-	my $elapsed = q1("SELECT extract(epoch FROM clock_timestamp() - started_at) FROM pgbenchx.runs WHERE run_id = $id");
-	my $wait = 0.5 - ($elapsed - int($elapsed));
-	$wait += 1 if $wait < 0.1;
-	usleep(int($wait * 1e6));
-	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'cancel signals the run');
+	# cancel 0.3 s into a second of the measured interval (started_at),
+	# whatever the polling took: the sleep to that moment and the cancel are
+	# one statement, with no psql call between them, and 0.7 s is left for
+	# the stop to land within the second on a loaded machine
+	is(q1("SELECT pgbenchx.cancel(run_id) FROM (SELECT run_id, pg_sleep(CASE WHEN w < 0.1 THEN w + 1 ELSE w END) "
+		  . "FROM (SELECT run_id, 0.3 - mod(extract(epoch FROM clock_timestamp() - started_at)::numeric, 1) AS w "
+		  . "FROM pgbenchx.runs WHERE run_id = $id) a) b"), 't', 'cancel signals the run');
 	wait_for($id);
 	my $last = check_run($id, 'cancelled', status => 'cancelled');
 	cmp_ok($last->{covered_s}, '<', 0.99, "cancelled: the last second is partial (covered_s $last->{covered_s})");
@@ -137,18 +140,13 @@ sub check_run
 {
 	q1(q{SELECT pgbenchx.add_script('server3s', 'SELECT pg_sleep(3);')});
 	my $id = q1("SELECT run_bench(1, 6, 'server3s', vacuum => false, checkpoint => false)");
-	my ($n, $el, $st) = (0, 0, '');
-	for (1 .. 200)
-	{
-		($n, $el, $st) = split / /, q1("SELECT (SELECT count(*) FROM pgbenchx.samples s WHERE s.run_id = r.run_id) "
-			  . "|| ' ' || coalesce(round(extract(epoch FROM clock_timestamp() - started_at)::numeric, 2), 0) "
-			  . "|| ' ' || status FROM pgbenchx.runs r WHERE run_id = $id");
-		last if $n >= 4 || $st ne 'running';
-		usleep(100_000);
-	}
-	ok($n == 4 && $st eq 'running' && $el < 5.8,
-		"a client waiting on the server: the second that ended meanwhile is stored ($n seconds, $st, at $el s)");
 	wait_for($id);
+	# when the 4th second was stored, by its row's commit timestamp, from the
+	# start of the measured interval (started_at)
+	my $stored = q1("SELECT round(extract(epoch FROM pg_xact_commit_timestamp(s.xmin) - r.started_at)::numeric, 2) "
+		  . "FROM pgbenchx.samples s JOIN pgbenchx.runs r USING (run_id) WHERE run_id = $id AND second = 4");
+	ok($stored =~ /^[0-9.]+$/ && $stored < 5.8,
+		"a client waiting on the server: the second that ended meanwhile is stored before the transaction ends (at $stored s)");
 	check_run($id, 'waiting on the server', status => 'completed', uneven => 1);
 	is(q1("SELECT string_agg(transactions::text, ',' ORDER BY second) FROM pgbenchx.samples WHERE run_id = $id"),
 		'0,0,0,1,0,1', 'waiting on the server: each transaction in the second it ended in');

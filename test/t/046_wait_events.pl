@@ -64,13 +64,20 @@ sub check_sums
 	$in .= "BEGIN;\nSELECT bid FROM pgbench_branches WHERE bid = 1 FOR UPDATE;\nSELECT 'locked';\n";
 	$h->pump until $out =~ /locked/;
 
-	my $id = q1("SELECT run_bench(4, duration => 3, script => 'hot-row', checkpoint => false)");
+	# 600 s, cancelled once a whole second after the lock is stored: the
+	# release then always comes while the run is on, however slow a loaded
+	# machine makes the calls around it
+	my $id = q1("SELECT run_bench(4, duration => 600, script => 'hot-row', checkpoint => false)");
 	# hold the lock over the first two seconds of the measured interval
 	ok(run_sampled($node, "run_id = $id", 2), 'lock: two seconds sampled under the lock');
 	$in .= "COMMIT;\n\\q\n";
 	$h->finish;
+	# the seconds stored by now: every second from two later on began after the lock
+	my $after = q1("SELECT max(second) + 2 FROM pgbenchx.samples WHERE run_id = $id");
+	ok(run_sampled($node, "run_id = $id", $after), "lock: second $after, after the lock, stored");
+	is(q1("SELECT pgbenchx.cancel($id)"), 't', 'lock: the run is cancelled then');
 	wait_for($id);
-	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'completed', 'lock: the run completed');
+	is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = $id"), 'cancelled', 'lock: the run went on until the cancel');
 
 	for my $sec (1, 2)
 	{
@@ -86,9 +93,9 @@ sub check_sums
 	                WHERE run_id = $id AND second <= 2 GROUP BY 1 ORDER BY sum(samples) DESC LIMIT 1});
 	like($top, qr/^Lock:(transactionid|tuple)$/, "lock: the top event of the locked seconds is $top");
 	check_sums($id, 4, 'lock');
-	# the lock was released: the last second's clients updated on CPU or waiting on one another
+	# the lock was released: the clients of a second after it updated on CPU or waiting on one another
 	is(q1(qq{SELECT count(*) > 0 FROM pgbenchx.wait_samples
-	         WHERE run_id = $id AND second = 3 AND wait_event_type <> 'Lock'}),
+	         WHERE run_id = $id AND second = $after AND wait_event_type <> 'Lock'}),
 		't', 'lock: after the lock, other events');
 }
 

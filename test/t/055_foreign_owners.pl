@@ -300,19 +300,29 @@ $node->safe_psql('sudb', "ALTER ROLE \"$su\" IN DATABASE sudb SET search_path = 
 $node->safe_psql('sudb', 'REVOKE CREATE ON SCHEMA public FROM alice');
 # Her table has only a TRUNCATE trigger: step 1's clients may insert into
 # it without running her code, step 2's maintenance would truncate it.
-# Once step 1 has sampled a second, an EXCLUSIVE lock on pgbenchx.runs
-# (reads go on) holds its coordinator at its next write of the row, so step
-# 2 cannot begin before she has planted it (lock_session() locks in
-# database postgres: the same, in sudb).
+# Step 1's vacuum first waits for a lock on bench.pgbench_tellers; an
+# EXCLUSIVE lock on pgbenchx.runs (reads go on) is taken meanwhile, then
+# the tellers released: the coordinator is held at its next write of the
+# row, in step 1 whatever the machine's speed, so step 2 cannot begin
+# before she has planted it.
+sub sudb_lock
+{
+	my ($what) = @_;
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('sudb')],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$in .= "BEGIN;\nLOCK TABLE $what;\nSELECT 'locked';\n";
+	$h->pump until $out =~ /locked/;
+	return sub { $in .= "COMMIT;\n\\q\n"; $h->finish; };
+}
+my $unlock_tellers = sudb_lock('bench.pgbench_tellers IN ACCESS EXCLUSIVE MODE');
 my $sweep = $node->safe_psql('sudb', 'SELECT run_sweep(1, 2, 5)');
 $node->poll_query_until('sudb',
-	"SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE sweep_id = $sweep AND clients = 1")
-  or die 'the first step never sampled';
-my ($in, $out, $lerr) = ('', '', '');
-my $h = IPC::Run::start(['psql', '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('sudb')],
-	'<', \$in, '>', \$out, '2>', \$lerr);
-$in .= "BEGIN;\nLOCK TABLE pgbenchx.runs IN EXCLUSIVE MODE;\nSELECT 'locked';\n";
-$h->pump until $out =~ /locked/;
+	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+	  . "WHERE NOT l.granted AND l.relation = 'bench.pgbench_tellers'::regclass AND a.query LIKE 'vacuum%'")
+  or die 'the first step\'s vacuum never waited for pgbench_tellers';
+my $unlock_runs = sudb_lock('pgbenchx.runs IN EXCLUSIVE MODE');
+$unlock_tellers->();
 $node->poll_query_until('sudb',
 	"SELECT count(*) > 0 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
 	  . "WHERE NOT l.granted AND l.relation = 'pgbenchx.runs'::regclass AND a.backend_type = 'pgbenchx coordinator'")
@@ -325,8 +335,7 @@ alice_ok('sudb', q{
 	CREATE TRIGGER t_mid AFTER TRUNCATE ON public.pgbench_history FOR EACH STATEMENT EXECUTE FUNCTION public.pwn();
 	GRANT SELECT, INSERT, TRUNCATE ON public.pgbench_history TO PUBLIC;
 });
-$in .= "COMMIT;\n\\q\n";
-$h->finish;
+$unlock_runs->();
 $node->poll_query_until('sudb', "SELECT status <> 'running' FROM pgbenchx.sweeps WHERE sweep_id = $sweep")
   or die 'the sweep never ended';
 is($node->safe_psql('sudb', "SELECT status FROM pgbenchx.sweeps WHERE sweep_id = $sweep"),
