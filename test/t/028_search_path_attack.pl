@@ -509,6 +509,11 @@ my %covers = (
 	'sweep_report(bigint)' => 'charts',
 	'report(bigint)' => 'charts',
 	'compare(bigint, bigint)' => 'compare',
+	'compare(bigint[], bigint[])' => 'compare',
+	'ci_log_ratio(double precision[], double precision[], boolean)' => 'compare',
+	'ci_log_bounds(double precision, double precision, double precision, double precision)' => 'compare',
+	'ci_holm(double precision[], double precision)' => 'compare',
+	'session_secret()' => 'grants',
 	'view sweep_points' => 'compare',
 	'view sweep_summary' => 'compare',
 	'explain_run(bigint)' => 'compare',
@@ -535,7 +540,9 @@ my %covers = (
 	'runner_members(regrole, text)' => 'grants',
 );
 # entries of %covers that a build of the extension may not have yet
-my %optional = map { $_ => 1 } ('coordinator_alive(integer)', 'import_as(jsonb, name)', 'name_collisions(oid[])', 'name_guard()', 'grant_runner(regrole)',
+my %optional = map { $_ => 1 } ('compare(bigint[], bigint[])', 'ci_log_ratio(double precision[], double precision[], boolean)',
+	'ci_log_bounds(double precision, double precision, double precision, double precision)',
+	'ci_holm(double precision[], double precision)', 'session_secret()', 'coordinator_alive(integer)', 'import_as(jsonb, name)', 'name_collisions(oid[])', 'name_guard()', 'grant_runner(regrole)',
 	'revoke_runner(regrole)', 'runner_members(regrole, text)');
 
 # the superuser's session: search_path as the pass has it, and every entry point
@@ -631,6 +638,14 @@ sub exercise
 	$sql->('export', "SELECT pgbenchx.import(pgbenchx.export('{$sweep,$list,$replay}'::bigint[]))");
 	$sql->('export', "SELECT * FROM pgbenchx.sweep_summary");
 	my %cat = map { $_ => 1 } catalogue($db);
+	if ($cat{'compare(bigint[], bigint[])'})
+	{
+		$sql->('compare', "SELECT * FROM pgbenchx.compare(ARRAY[$sweep, $sweep]::pg_catalog.int8[], ARRAY[$list, $list]::pg_catalog.int8[])");
+		$sql->('compare', "SELECT * FROM pgbenchx.ci_log_ratio('{1000,1100,1050,990}'::pg_catalog.float8[], '{900,950,1000,980}'::pg_catalog.float8[], true)");
+		$sql->('compare', "SELECT * FROM pgbenchx.ci_log_bounds(0.1::pg_catalog.float8, 0.05::pg_catalog.float8, 3::pg_catalog.float8, 0.05::pg_catalog.float8)");
+		$sql->('compare', "SELECT pgbenchx.ci_holm('{0.01,0.04,0.2}'::pg_catalog.float8[], 0.05::pg_catalog.float8)");
+	}
+	$sql->('grants', "SELECT pgbenchx.session_secret()") if $cat{'session_secret()'};
 	$sql->('cancel', "SELECT pgbenchx.coordinator_alive($long), pgbenchx.coordinator_alive(NULL)")
 	  if $cat{'coordinator_alive(integer)'};
 	$sql->('grants', "SELECT pg_catalog.count(*) FROM pgbenchx.name_collisions()") if $cat{'name_collisions(oid[])'};

@@ -62,6 +62,7 @@ sub as_role
 # The reader: polls transaction_log every 100 ms into a temporary table
 # until the run has ended (one call after its final row), then prints the
 # checks' figures.  In one session, as pgbenchx -l reads.
+my $held;    # the lock of held_run's run, released by read_log
 sub read_log
 {
 	my ($id, $role) = @_;
@@ -93,17 +94,37 @@ SELECT (SELECT count(*) FROM got WHERE client_id IS NOT NULL),
                         AND script_no = 0 AND latency_us >= 0 AND schedule_lag_us IS NULL)
           FROM got, pgbenchx.runs r WHERE r.run_id = $id AND client_id IS NOT NULL)
 };
-	if ($role)
-	{
-		my ($ret, $out, $err) = as_role($role, $sql);
-		die "reader failed: $err" if $ret;
-		return split /\|/, $out;
-	}
-	return split /\|/, q1($sql);
+	# The reader starts while the run is held (held_run: its clients wait on
+	# a lock of pgbench_accounts), says so, and only then is the run let go:
+	# it cannot end before the reader reads, however loaded the machine.
+	my ($in, $out, $err) = ("SELECT 'reading';\n$sql\n\\q\n", '', '');
+	local $ENV{PGPASSWORD} = $pw{$role} if $role;
+	my $h = IPC::Run::start(['psql', '-X', '-At', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'),
+			($role ? ('-U', $role) : ())],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$h->pump until $out =~ /reading\n/ || !$h->pumpable;
+	if ($held) { unlock_session($held); $held = undef; }
+	$h->finish;
+	die "reader failed: $err" if $h->result;
+	$out =~ s/^reading\n//;
+	chomp $out;
+	return split /\|/, $out;
+}
+
+# A logged run held by a lock until its reader is reading (read_log).
+sub held_run
+{
+	my ($role, $args) = @_;
+	$held = lock_session($node, 'pgbench_accounts');
+	my $sql = "SELECT run_bench($args)";
+	return q1($sql) unless $role;
+	my ($ret, $out, $err) = as_role($role, $sql);
+	die "$role's run was refused: $err" if $ret;
+	return $out =~ /(\d+)/ ? $1 : die "no run id: $out";
 }
 
 # --- a superuser's run, two drivers, read whole
-my $id = q1("SELECT run_bench(3, 2, 'select-only', jobs => 2, vacuum => false, checkpoint => false, log_transactions => true)");
+my $id = held_run(undef, "3, 2, 'select-only', jobs => 2, vacuum => false, checkpoint => false, log_transactions => true");
 my ($n, $marks, $done, $distinct, $ok, $avg, $numbered, $clients, $sane) = read_log($id);
 my ($tx, $lat, $status) = split /\|/, q1("SELECT transactions, latency_avg_ms, status FROM pgbenchx.runs WHERE run_id = $id");
 is($status, 'completed', 'the logged run completed');
@@ -145,7 +166,7 @@ is(q1("SELECT status FROM pgbenchx.runs WHERE run_id = " . ($out0 =~ /^(\d+)$/ ?
 
 # --- sampling_rate 0.5: about half
 idle();
-$id = q1("SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5)");
+$id = held_run(undef, "2, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true, sampling_rate => 0.5");
 ($n, $marks) = read_log($id);
 $tx = q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id");
 is($n, $marks, 'sampled: nothing lost');
@@ -208,10 +229,9 @@ is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'compl
 
 # --- who may read: runner A's run, read by B (refused) and by A
 idle();
-my ($ret, $out, $err) = as_role('runner_a',
-	"SELECT run_bench(2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret', log_transactions => true)");
-is($ret, 0, 'runner A starts a logged run') or diag($err);
-($id) = $out =~ /(\d+)/;
+$id = held_run('runner_a', "2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret', log_transactions => true");
+like($id, qr/^\d+$/, 'runner A starts a logged run');
+my ($ret, $out, $err);
 $node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
   or die 'the run never measured';
 ($ret, $out, $err) = as_role('runner_b', "SELECT count(*) FROM pgbenchx.transaction_log($id)");
@@ -223,12 +243,14 @@ is($n, $marks, "A's reader lost nothing");
 
 # a superuser's live run: not for a runner
 idle();
-$id = q1("SELECT run_bench(1, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true)");
+$id = held_run(undef, "1, 2, 'select-only', vacuum => false, checkpoint => false, log_transactions => true");
 $node->poll_query_until('postgres', "SELECT phase = 'measuring' FROM pgbenchx.progress WHERE run_id = $id")
   or die 'the run never measured';
 ($ret, $out, $err) = as_role('runner_a', "SELECT count(*) FROM pgbenchx.transaction_log($id)");
 isnt($ret, 0, "a runner may not read a superuser's run");
 like($err, qr/permission denied to read the transaction log/, 'refused with the same words');
+unlock_session($held);
+$held = undef;
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id")
   or die 'the run never ended';
 
