@@ -119,7 +119,7 @@ sub held_run
 	my $sql = "SELECT run_bench($args)";
 	return q1($sql) unless $role;
 	my ($ret, $out, $err) = as_role($role, $sql);
-	die "$role's run was refused: $err" if $ret;
+	die "${role}'s run was refused: $err" if $ret;
 	return $out =~ /(\d+)/ ? $1 : die "no run id: $out";
 }
 
