@@ -69,7 +69,7 @@ my $held = add_held_script($node);
 	my $before = q1("SELECT count(*) FROM pgbenchx.runs");
 	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT run_bench(60, 1, 'select-only')");
 	isnt($ret, 0, '60 clients refused with max_connections = 40');
-	like($stderr, qr/60 clients need 60 connections, but only (?:1 is|\d+ are) free/, 'with the numbers');
+	like($stderr, qr/60 clients need 61 connections, but only (?:1 is|\d+ are) free/, 'with the numbers');
 	like($stderr, qr/HINT:  Raise max_connections/, 'and a hint naming the setting');
 	is(q1("SELECT count(*) FROM pgbenchx.runs"), $before, 'no run recorded');
 	is(q1("SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pgbenchx client%'"), '0', 'no client connected');

@@ -119,7 +119,7 @@ $b->command_ok(
 		"\\copy (SELECT * FROM pgbenchx.compare($plain_b, $rep_b)) TO '$csv' WITH (FORMAT csv, HEADER)" ],
 	'\copy of compare() to CSV');
 my $csv_text = slurp_file($csv);
-like($csv_text, qr/^clients,tps_a,tps_b,ratio,pct_diff,p99_a,p99_b,qpm_a,qpm_b,ratio_low,ratio_high,significant,method,conclusion\n1,[^\n]+\n2,[^\n]+\n$/, 'CSV header and one line per client count');
+like($csv_text, qr/^clients,tps_a,tps_b,ratio,pct_diff,p99_a,p99_b,qpm_a,qpm_b,ratio_low,ratio_high,significant,method,conclusion,ratio_low_unadjusted,ratio_high_unadjusted\n1,[^\n]+\n2,[^\n]+\n$/, 'CSV header and one line per client count');
 
 # importing again adds nothing and returns the same ids
 my $counts_sql = q{SELECT (SELECT count(*) FROM pgbenchx.sweeps) || ' ' || (SELECT count(*) FROM pgbenchx.runs) || ' '
