@@ -281,7 +281,7 @@ for my $how ('cancel', 'pg_cancel_backend', 'pg_terminate_backend', 'error')
 {
 	my $x = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"big\", "
 		  . "\"server\": {\"work_mem\": \"6MB\"}}, {\"name\": \"base\"}]', 1, 1, duration => "
-		  . ($how eq 'error' ? 2 : 30) . ", repeats => 2, warmup => 0, script => 't2', vacuum => false, checkpoint => false)");
+		  . ($how eq 'error' ? 10 : 30) . ", repeats => 2, warmup => 0, script => 't2', vacuum => false, checkpoint => false)");
 	ok(run_sampled($node, "sweep_id = $x"), "$how: the experiment measures");
 	is(auto_conf(), '6MB', "$how: the first configuration's setting is written");
 	if ($how eq 'cancel')
