@@ -213,7 +213,9 @@ sub start_parallel_init
 		'>', \$stdout, '2>', \$stderr);
 	my ($leader, $workers) = ('', '');
 	# both: the workers can start between the two queries of a round
-	for (my $i = 0; $i < 1000 && ($workers !~ /\d+,\d+/ || $leader !~ /^\d+$/); $i++)
+	# and no longer than the call itself: a call that ended before it was
+	# seen fails the test's checks at once, not after 1000 rounds
+	for (my $i = 0; $i < 1000 && $h->pumpable && ($workers !~ /\d+,\d+/ || $leader !~ /^\d+$/); $i++)
 	{
 		$leader = $n->safe_psql('by_pgbenchx',
 			"SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pgbench_init($failure_scale%' AND state = 'active'");
