@@ -222,6 +222,7 @@ sub start_parallel_init
 		$workers = $n->safe_psql('by_pgbenchx',
 			"SELECT string_agg(pid::text, ',' ORDER BY pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker'");
 		usleep(10_000) if $workers !~ /\d+,\d+/ || $leader !~ /^\d+$/;
+		$h->pump_nb;    # notices the call's end (pumpable turns false)
 	}
 	return ($h, $leader, [ split /,/, $workers ], \$stderr);
 }
