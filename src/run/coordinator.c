@@ -1330,12 +1330,14 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	 * a run shorter than the reader's first look (pgbenchx -l looks every
 	 * 200 ms) has had one, at most COORDINATOR_TXLOG_WAIT_MS.
 	 */
+	/*
+	 * The step's rows are final: a launch waits for this coordinator (its
+	 * next step, or its exit) rather than refusing at once (launch.c), and
+	 * CALL pgbenchx.wait may already have returned.  progress_step clears it.
+	 */
+	progress_keeping_records(true);
 	if (spec->knobs.log_transactions)
-	{
-		progress_keeping_records(true);
 		coordinator_wait_txlog_reader(step);
-		progress_keeping_records(false);
-	}
 	progress_step_segment(0);
 	dsm_detach(step->seg);
 	step->seg = NULL;

@@ -312,9 +312,10 @@ launch_check_conninfo(const char *conninfo, StringInfo shown, StringInfo quoted,
  * Refuse a second run while one is in progress anywhere in the cluster,
  * judged from the background worker slots (owner.c), which every role sees
  * alike: a runner without pg_read_all_stats sees the other runners' runs.
- * A coordinator whose run is over but keeps its per-transaction records
- * for a reader (log_transactions, at most COORDINATOR_TXLOG_WAIT_MS) is
- * waited for, as long as it may keep them and a little more.
+ * A coordinator whose step is over (its rows final, so CALL pgbenchx.wait
+ * may have returned) and that is only ending, or keeping its
+ * per-transaction records for a reader (log_transactions, at most
+ * COORDINATOR_TXLOG_WAIT_MS), is waited for, that long and a little more.
  */
 #define LAUNCH_KEEPING_WAIT_MS	7000
 

@@ -247,6 +247,7 @@ progress_step(int64 run_id, int step, int clients)
 	if (p == NULL)
 		return;
 	SpinLockAcquire(&p->mutex);
+	p->keeping_records = false;
 	p->run_id = run_id;
 	p->step = step;
 	p->clients = clients;
