@@ -362,8 +362,10 @@ like($err, qr/42501.*only a superuser may set server settings/s, "a runner canno
 ($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, duration => 1, "
 	  . "target_ci => 0.02, budget => 1000000, script => 'rsee', checkpoint => false, conninfo => 'password=r-secret')");
 like($err, qr/42501.*budget 1000000 s is above pgbenchx.max_duration/s, "a runner's budget is bounded");
-($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
-	  . "transactions => 5, script => 'rsee', checkpoint => false)");
+# a session with no password to give: the superuser's, as the runner (on 18
+# the runner's own SCRAM login would give its keys, test/t/072)
+$ret = $node->psql('postgres', "SET ROLE runner; SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
+	  . "transactions => 5, script => 'rsee', checkpoint => false)", stdout => \$out, stderr => \$err);
 like($err, qr/password is required/, "a runner's configurations need a password");
 ($ret, $out, $err) = as_runner("SELECT run_experiment('[{\"name\": \"a\", \"dbname\": \"other\"}, {\"name\": \"b\"}]', "
 	  . "1, 1, transactions => 5, script => 'trapped', vacuum => false, checkpoint => false, conninfo => 'password=r-secret')");
