@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * ci.c
- *	  95% confidence intervals of throughput: batch means for one run's
- *	  autocorrelated seconds, the t-interval over repeats, Fieller's
+ *	  95% confidence intervals of throughput: batch means and an AR(1)
+ *	  correction for one run's autocorrelated seconds, the t-interval over repeats, Fieller's
  *	  interval of a ratio.  Plain C99; the methods and when there is no
  *	  interval are described in ci.h.
  *
@@ -103,32 +103,83 @@ ci_mean_t(const double *x, int n, ci_interval *out)
 	return true;
 }
 
+/*
+ * Lag-1 autocorrelation of x[0..n-1] around mean, and the sum of squares;
+ * 0 when the series is constant.
+ */
+static double
+lag1(const double *x, int n, double mean, double *ss)
+{
+	double		cross = 0.0;
+	int			i;
+
+	*ss = 0.0;
+	for (i = 0; i < n; i++)
+		*ss += (x[i] - mean) * (x[i] - mean);
+	for (i = 1; i < n; i++)
+		cross += (x[i] - mean) * (x[i - 1] - mean);
+	return *ss > 0.0 ? cross / *ss : 0.0;
+}
+
 bool
-ci_batch_means(const double *x, int n, ci_interval *out)
+ci_run_seconds(const double *x, int n, ci_interval *out)
 {
 	double		batch[CI_BATCHES];
 	double		mean,
-				se;
+				se,
+				ss,
+				phi,
+				f,
+				shrink,
+				se_ar,
+				df_ar;
 	int			m,
-				start,
+				len,
 				b,
 				j;
 
 	if (x == NULL || n < CI_MIN_SECONDS)
 		return false;
 	m = n / CI_BATCHES;
-	start = n - CI_BATCHES * m;
+	len = CI_BATCHES * m;
+	x += n - len;
 	for (b = 0; b < CI_BATCHES; b++)
 	{
 		double		s = 0.0;
 
 		for (j = 0; j < m; j++)
-			s += x[start + b * m + j];
+			s += x[b * m + j];
 		batch[b] = s / m;
 	}
 	if (!mean_se(batch, CI_BATCHES, &mean, &se))
 		return false;
 	set_t_interval(out, mean, se, CI_BATCHES - 1);
+
+	/*
+	 * The AR(1) reading of the same seconds: the lag-1 autocorrelation,
+	 * less biased (Marriott and Pope: its mean is phi - (1 + 4 phi) / n),
+	 * inflates the variance of the mean by f = (1 + phi) / (1 - phi) over
+	 * n / f effective seconds, and the seconds' own variance, which
+	 * correlated seconds understate by 1 - f / n, is corrected for it.
+	 */
+	phi = lag1(x, len, mean, &ss);
+	if (ss == 0.0)
+		return true;			/* constant: the batch means' width 0 */
+	phi += (1.0 + 4.0 * phi) / len;
+	if (phi <= CI_AR_THRESHOLD)
+		return true;
+	if (phi >= CI_AR_MAX)
+		return false;
+	f = (1.0 + phi) / (1.0 - phi);
+	if (m >= CI_AR_BATCH_TAUS * f)
+		return true;			/* batches long enough to be independent */
+	shrink = 1.0 - f / len;
+	df_ar = len / f - 1.0;
+	if (shrink < 0.2 || df_ar < 1.0)
+		return false;
+	se_ar = sqrt(ss / (len - 1) / shrink * f / len);
+	if (ci_t975(df_ar) * se_ar > ci_t975(CI_BATCHES - 1) * se)
+		set_t_interval(out, mean, se_ar, df_ar);
 	return true;
 }
 

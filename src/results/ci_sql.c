@@ -108,13 +108,15 @@ ci_of_array(FunctionCallInfo fcinfo, const char *argname,
 
 /*
  * ci_seconds(seconds float8[]) -> (tps, low, high, se, df): one run's mean
- * per-second throughput and its interval by batch means, from its samples'
- * tps in the order of their seconds; NULL with fewer than 20.
+ * per-second throughput and the interval of this run's precision (batch
+ * means, widened by an AR(1) reading of strongly correlated seconds: ci.h),
+ * from its samples' tps in the order of their seconds; NULL with fewer
+ * than 120, or seconds that move as one for about as long as the run.
  */
 Datum
 pgbenchx_ci_seconds(PG_FUNCTION_ARGS)
 {
-	return ci_of_array(fcinfo, "seconds", ci_batch_means);
+	return ci_of_array(fcinfo, "seconds", ci_run_seconds);
 }
 
 /*

@@ -235,7 +235,7 @@ CREATE TABLE pgbenchx.runs (
     top_waits          jsonb,    -- the top wait events as shares of the client backends' sampled time
     verdict            text,     -- the limit when one is evident (load generator, CPU, I/O, locks, LWLocks); NULL when none is
     latency_hist       bytea,    -- the run's latency histogram (issue 14): pgbenchx.latency_percentile / latency_merge / latency_buckets read it
-    tps_ci_low         float8,   -- 95% interval of the mean per-second tps, batch means over the samples (issue 23); NULL under 20 s
+    tps_ci_low         float8,   -- 95% interval of the run's mean per-second tps, its own precision (issues 23, 35: pgbenchx.ci_seconds); NULL under 120 s
     tps_ci_high        float8,
     config             int,      -- run_experiment: the configuration, 1-based in sweeps.configs; NULL otherwise
     warmup             boolean NOT NULL DEFAULT false  -- run_experiment: a warm-up run, stored and not counted

@@ -17,8 +17,8 @@
  * after a statement's failures and retries columns), then a part of
  * pgbenchx's own after a line
  * "-- pgbenchx --": the latency percentiles, the 95% confidence interval
- * of the tps when the run has one (runs.tps_ci_low/high, from 20 seconds
- * of samples), the driver's CPU and its
+ * of the tps when the run has one (runs.tps_ci_low/high, from 120 seconds
+ * of samples: the precision of this run, not a comparison), the driver's CPU and its
  * saturation warning, the status when the run did not complete, and (issue
  * 13) a line "limit: ..." with the run's verdict (or "no evident limit")
  * and its per-transaction figures, then its top wait events.
@@ -391,9 +391,12 @@ BEGIN
                                  round(r.latency_p95_ms::numeric, 3), round(r.latency_p99_ms::numeric, 3),
                                  coalesce(round(r.latency_max_ms::numeric, 3)::text, '-'));
     END IF;
-    /* issue 23: the interval of the mean per-second tps, from 20 samples */
+    /*
+     * issue 23: the interval of the mean per-second tps, from 120 samples;
+     * issue 35: said as this run's precision, never as a comparison
+     */
     IF r.tps_ci_low IS NOT NULL THEN
-        lines := lines || format('tps 95%% confidence interval: %s to %s (batch means of the per-second samples)',
+        lines := lines || format('tps 95%% confidence interval of this run: %s to %s (its precision, from its per-second samples; another run varies more: compare repeats)',
                                  round(r.tps_ci_low::numeric, 6), round(r.tps_ci_high::numeric, 6));
     END IF;
     IF coalesce(r.aborted_clients, 0) > 0 THEN

@@ -8,10 +8,12 @@
 
 -- ci_seconds(seconds): one run's mean per-second throughput from its
 -- samples' tps in the order of their seconds (array_agg(tps ORDER BY
--- second)), and its interval by batch means: the last 10 * m seconds in
--- 10 batches of m = floor(n / 10) consecutive seconds, the t-interval of
--- the batch means (se and df = 9 for a ratio).  NULL with fewer than 20
--- seconds or a NULL or non-finite one.  runs.tps_ci_low/high are these.
+-- second)), and the interval of this run's precision: the t-interval of
+-- 10 batch means of the last 10 * floor(n / 10) seconds, or, when the
+-- seconds are strongly autocorrelated for batches that short, the wider
+-- AR(1)-corrected interval (src/lang/ci.h; se and df for a ratio).  NULL
+-- with fewer than 120 seconds, seconds that move as one for about as long
+-- as the run, or a NULL or non-finite one.  runs.tps_ci_low/high are these.
 CREATE OR REPLACE FUNCTION pgbenchx.ci_seconds(seconds float8[],
                                                OUT tps float8, OUT low float8, OUT high float8,
                                                OUT se float8, OUT df float8)

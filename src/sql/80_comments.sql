@@ -65,7 +65,7 @@ COMMENT ON COLUMN pgbenchx.sweeps.environment_id IS 'the environment captured wh
 COMMENT ON COLUMN pgbenchx.sweeps.owner IS 'the role that started it (cancel follows pg_cancel_backend''s rule)';
 COMMENT ON COLUMN pgbenchx.sweeps.configs IS 'run_experiment: its configurations in order (name, protocol, script, jobs, rate, latency_limit where set, conninfo without password, session and server settings); NULL for a sweep';
 COMMENT ON COLUMN pgbenchx.sweeps.warmup IS 'run_experiment: warm-up runs of each configuration at each client count';
-COMMENT ON COLUMN pgbenchx.sweeps.target_ci IS 'run_experiment: ABBA blocks were added until each ratio''s 95% interval was within +-target_ci of it (relative), or the budget ran out';
+COMMENT ON COLUMN pgbenchx.sweeps.target_ci IS 'run_experiment: ABBA blocks were added until each ratio had 4 pairs or more and its interval (97% for such an experiment: experiment_report) was within +-target_ci of it (relative), or the budget ran out';
 COMMENT ON COLUMN pgbenchx.sweeps.budget_s IS 'run_experiment: the time budget in seconds that went with target_ci';
 COMMENT ON COLUMN pgbenchx.sweeps.stopped_by IS 'run_experiment with target_ci: target (every ratio within it), budget (the budget ran out first) or run limit (256 runs)';
 
@@ -131,7 +131,7 @@ COMMENT ON COLUMN pgbenchx.runs.samples_lost_transactions IS 'transactions in no
 COMMENT ON COLUMN pgbenchx.runs.script_stats IS 'per script of the mix, in its order: transactions, failed, retried, retries, skipped, latency_avg_ms, latency_stddev_ms (pgbench''s "SQL script N" blocks); NULL for runs recorded before 0.3';
 COMMENT ON COLUMN pgbenchx.runs.tpcb_consistent_before IS 'check_tpcb => true: whether the balances of accounts, branches and tellers agreed before the run (false after a simple-update run, say); NULL if not checked';
 COMMENT ON COLUMN pgbenchx.runs.record_system IS 'record_system => true (the default): system_samples and wait_samples were recorded for this run; NULL for runs recorded before 0.3';
-COMMENT ON COLUMN pgbenchx.runs.tps_ci_low IS 'low end of the 95% confidence interval of the run''s mean per-second tps, by batch means over its samples (pgbenchx.ci_seconds: 10 batches of consecutive seconds, so that autocorrelated seconds do not make it too narrow); NULL for a run of fewer than 20 samples and for runs recorded before 0.5';
+COMMENT ON COLUMN pgbenchx.runs.tps_ci_low IS 'low end of the 95% confidence interval of the run''s mean per-second tps, the precision of this run, not a comparison (pgbenchx.ci_seconds over its samples: 10 batch means of consecutive seconds, widened by an AR(1) reading when the seconds are strongly autocorrelated, so that they do not make it too narrow); NULL for a run of fewer than 120 samples, for one whose seconds move as one, and for runs recorded before 0.5';
 COMMENT ON COLUMN pgbenchx.runs.tps_ci_high IS 'high end of that interval';
 COMMENT ON COLUMN pgbenchx.runs.config IS 'run_experiment: the configuration it ran, 1-based in sweeps.configs; NULL outside experiments';
 COMMENT ON COLUMN pgbenchx.runs.warmup IS 'run_experiment: a warm-up run, measured and stored but not counted';

@@ -58,24 +58,30 @@ static double xa[MAX_N],
 			xb[MAX_N];
 
 static void
-check_coverage(const char *what, int covered, int intervals)
+check_coverage_of(const char *what, int covered, int intervals, int min_intervals)
 {
 	double		c = (double) covered / intervals;
 
 	printf("  %-52s %5.1f%% of %d\n", what, 100.0 * c, intervals);
-	/*
-	 * Fieller gives none when A's mean is not distinguishable from 0: with
-	 * 3 runs of a 15% spread, a few times in 4000 (its set is then
-	 * unbounded, and would cover the truth).
-	 */
-	CHECK(intervals >= EXPERIMENTS - EXPERIMENTS / 400,
+	CHECK(intervals >= min_intervals,
 		  "%s: %d intervals of %d experiments", what, intervals, EXPERIMENTS);
 	CHECK(c >= 0.93 && c <= 0.97, "%s: coverage %.3f", what, c);
 }
 
+/*
+ * Fieller gives none when A's mean is not distinguishable from 0: with 3
+ * runs of a 15% spread, a few times in 4000 (its set is then unbounded,
+ * and would cover the truth).
+ */
+static void
+check_coverage(const char *what, int covered, int intervals)
+{
+	check_coverage_of(what, covered, intervals, EXPERIMENTS - EXPERIMENTS / 400);
+}
+
 /* one run's interval from its seconds */
 static void
-coverage_batch_means(double phi, int n, uint64_t seed)
+coverage_run_seconds(double phi, int n, uint64_t seed)
 {
 	int			covered = 0,
 				intervals = 0,
@@ -88,13 +94,18 @@ coverage_batch_means(double phi, int n, uint64_t seed)
 		ci_interval ci;
 
 		ar1(xa, n, 1000.0, 50.0, phi);
-		if (!ci_batch_means(xa, n, &ci))
+		if (!ci_run_seconds(xa, n, &ci))
 			continue;
 		intervals++;
 		covered += (ci.low <= 1000.0 && 1000.0 <= ci.high);
 	}
-	snprintf(what, sizeof(what), "batch means, AR(1) phi %.1f, %d s", phi, n);
-	check_coverage(what, covered, intervals);
+	snprintf(what, sizeof(what), "one run, AR(1) phi %.1f, %d s", phi, n);
+	/*
+	 * A run whose seconds move as one for about as long as it lasts has
+	 * none (4% of them at phi 0.9 and 120 s): the coverage is of the
+	 * intervals printed, and they must be at least 90% of the runs.
+	 */
+	check_coverage_of(what, covered, intervals, EXPERIMENTS - EXPERIMENTS / 10);
 }
 
 /* a point's interval across its runs */
@@ -179,7 +190,7 @@ coverage_ratio_seconds(double phi, int n, double ma, double mb, uint64_t seed)
 
 		ar1(xa, n, ma, 0.05 * ma, phi);
 		ar1(xb, n, mb, 0.05 * mb, phi);
-		if (!ci_batch_means(xa, n, &a) || !ci_batch_means(xb, n, &b)
+		if (!ci_run_seconds(xa, n, &a) || !ci_run_seconds(xb, n, &b)
 			|| !ci_ratio_fieller(&a, &b, &r))
 			continue;
 		intervals++;
@@ -223,43 +234,65 @@ test_t975(void)
 static void
 test_edges(void)
 {
-	double		x[CI_MIN_SECONDS];
+	double		x[CI_MIN_SECONDS + 5];
 	ci_interval ci,
+				bm,
 				a,
 				b,
 				r;
 	int			i;
 
 	for (i = 0; i < CI_MIN_SECONDS; i++)
-		x[i] = 100.0 + (i % 3);
-	CHECK(!ci_batch_means(x, CI_MIN_SECONDS - 1, &ci), "interval from 19 s");
-	CHECK(ci_batch_means(x, CI_MIN_SECONDS, &ci), "no interval from 20 s");
+		x[i] = 100.0 + (i * 7) % 11;
+	CHECK(!ci_run_seconds(x, CI_MIN_SECONDS - 1, &ci), "interval from 119 s");
+	CHECK(ci_run_seconds(x, CI_MIN_SECONDS, &ci), "no interval from 120 s");
+	/* negatively correlated seconds: the batch means' interval */
 	CHECK(ci.low < ci.estimate && ci.estimate < ci.high && ci.df == 9,
-		  "20 s: [%g, %g] around %g, df %g", ci.low, ci.high, ci.estimate, ci.df);
+		  "120 s: [%g, %g] around %g, df %g", ci.low, ci.high, ci.estimate, ci.df);
 	/* a constant series: an interval of width 0 */
 	for (i = 0; i < CI_MIN_SECONDS; i++)
 		x[i] = 50.0;
-	CHECK(ci_batch_means(x, CI_MIN_SECONDS, &ci) && ci.low == 50.0
+	CHECK(ci_run_seconds(x, CI_MIN_SECONDS, &ci) && ci.low == 50.0
 		  && ci.high == 50.0, "constant: [%g, %g]", ci.low, ci.high);
 	x[3] = NAN;
-	CHECK(!ci_batch_means(x, CI_MIN_SECONDS, &ci), "interval with a NaN second");
+	CHECK(!ci_run_seconds(x, CI_MIN_SECONDS, &ci), "interval with a NaN second");
 	CHECK(!ci_mean_t(x, 1, &ci), "interval from one run");
 	CHECK(!ci_mean_t(NULL, 0, &ci), "interval from no run");
 
 	/* the leftover seconds left out are the first ones */
-	for (i = 0; i < CI_MIN_SECONDS; i++)
-		x[i] = (i < 5) ? 1000.0 : 10.0;
-	CHECK(ci_batch_means(x, 25 > CI_MIN_SECONDS ? CI_MIN_SECONDS : 25, &ci),
-		  "20 s");
-	x[0] = 1e6;
-	{
-		double		y[25];
+	for (i = 0; i < CI_MIN_SECONDS + 5; i++)
+		x[i] = (i < 5) ? 1e6 : 10.0 + (i % 2);
+	CHECK(ci_run_seconds(x, CI_MIN_SECONDS + 5, &ci) && ci.estimate == 10.5,
+		  "125 s: the first 5 left out, mean %g", ci.estimate);
 
-		for (i = 0; i < 25; i++)
-			y[i] = (i < 5) ? 1e6 : 10.0;
-		CHECK(ci_batch_means(y, 25, &ci) && ci.estimate == 10.0,
-			  "25 s: the first 5 left out, mean %g", ci.estimate);
+	/*
+	 * Seconds that wander (a wave of 12 s and a little noise): the AR(1)
+	 * reading is wider than the batch means' (whose 12 s batches each hold
+	 * one whole wave, and look alike), and is the interval, with its own
+	 * degrees of freedom.
+	 */
+	for (i = 0; i < CI_MIN_SECONDS; i++)
+		x[i] = 100.0 + 10.0 * sin(2.0 * 3.14159265358979 * i / 12.0) + ((i * 7) % 5 - 2) * 0.5;
+	CHECK(ci_run_seconds(x, CI_MIN_SECONDS, &ci) && ci.df != 9 && ci.df >= 1,
+		  "a slow wave: df %g", ci.df);
+	{
+		double		means[CI_BATCHES];
+		int			j;
+
+		for (j = 0; j < CI_BATCHES; j++)
+		{
+			means[j] = 0.0;
+			for (i = 0; i < CI_MIN_SECONDS / CI_BATCHES; i++)
+				means[j] += x[j * (CI_MIN_SECONDS / CI_BATCHES) + i] / (CI_MIN_SECONDS / CI_BATCHES);
+		}
+		CHECK(ci_mean_t(means, CI_BATCHES, &bm) && ci.high - ci.low > bm.high - bm.low,
+			  "a slow wave: [%g, %g] not wider than the batch means' [%g, %g]",
+			  ci.low, ci.high, bm.low, bm.high);
 	}
+	/* a ramp moves as one for as long as the run: none */
+	for (i = 0; i < CI_MIN_SECONDS; i++)
+		x[i] = 100.0 + i;
+	CHECK(!ci_run_seconds(x, CI_MIN_SECONDS, &ci), "a ramp: [%g, %g]", ci.low, ci.high);
 
 	/* a ratio to a mean indistinguishable from 0 has no interval */
 	a.estimate = 1.0;
@@ -294,12 +327,21 @@ main(void)
 
 	printf("coverage of the 95%% intervals over %d experiments each:\n",
 		   EXPERIMENTS);
-	coverage_batch_means(0.0, 20, 101);
-	coverage_batch_means(0.0, 60, 102);
-	coverage_batch_means(0.0, 300, 103);
-	coverage_batch_means(0.5, 120, 104);
-	coverage_batch_means(0.5, 300, 105);
-	coverage_batch_means(0.9, 1200, 107);
+	/* issue 35: every interval printed, for phi 0.3 to 0.9, from 120 s */
+	coverage_run_seconds(0.0, 120, 101);
+	coverage_run_seconds(0.0, 300, 102);
+	coverage_run_seconds(0.3, 120, 103);
+	coverage_run_seconds(0.3, 300, 104);
+	coverage_run_seconds(0.5, 120, 105);
+	coverage_run_seconds(0.5, 300, 106);
+	coverage_run_seconds(0.5, 600, 107);
+	coverage_run_seconds(0.7, 120, 108);
+	coverage_run_seconds(0.7, 300, 109);
+	coverage_run_seconds(0.7, 600, 110);
+	coverage_run_seconds(0.9, 120, 111);
+	coverage_run_seconds(0.9, 300, 112);
+	coverage_run_seconds(0.9, 600, 113);
+	coverage_run_seconds(0.9, 1200, 114);
 
 	coverage_repeats(2, 201);
 	coverage_repeats(3, 202);
@@ -314,7 +356,7 @@ main(void)
 	coverage_ratio_repeats(5, 5, 1000.0, 500.0, 50.0, 40.0, 302, &sig);
 	CHECK(sig == EXPERIMENTS, "B/A = 0.5 significant in only %d", sig);
 	coverage_ratio_repeats(3, 8, 1000.0, 1100.0, 150.0, 60.0, 303, &sig);
-	coverage_ratio_seconds(0.0, 60, 1000.0, 1500.0, 401);
+	coverage_ratio_seconds(0.0, 120, 1000.0, 1500.0, 401);
 	coverage_ratio_seconds(0.5, 300, 1000.0, 950.0, 402);
 
 	printf("test_ci: %d checks, %d failures\n", checks, failures);

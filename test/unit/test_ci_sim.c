@@ -237,6 +237,81 @@ sim_experiment(int rounds, double phi, uint64_t seed)
 	}
 }
 
+/*
+ * An experiment with target_ci: ABBA rounds from 2, a block of 2 more until
+ * there are 4 pairs or more and the 97% interval (experiment_report's for
+ * such an experiment) is within +-target of the ratio, or MAX_OBS rounds
+ * (the budget).  Stopping on a narrow interval is optional stopping: at
+ * 95% such intervals covered 92-94%; the 97% ones must cover 93-97%, and
+ * an A/A comparison must be significant at most 5% of the time.
+ */
+static void
+sim_target_experiment(double target, double phi, uint64_t seed)
+{
+	static const double truths[] = {1.0, 0.9};
+	char		what[120];
+
+	for (int t = 0; t < 2; t++)
+	{
+		int			covered = 0,
+					n = 0,
+					sig = 0,
+					pairs = 0,
+					met = 0;
+
+		rng_state = seed + t;
+		for (int e = 0; e < SIMS; e++)
+		{
+			double		a[MAX_OBS],
+						b[MAX_OBS];
+			double		low = 0,
+						high = 0;
+			ci_log_ratio r;
+			int			k = 0,
+						slot = 0;
+			bool		ok = false;
+
+			while (k < MAX_OBS)
+			{
+				double		off = SWEEP_SD * rng_normal();
+
+				if (k % 2 == 0)
+				{
+					a[k] = run_tps(0.0, off, slot++, phi);
+					b[k] = run_tps(log(truths[t]), off, slot++, phi);
+				}
+				else
+				{
+					b[k] = run_tps(log(truths[t]), off, slot++, phi);
+					a[k] = run_tps(0.0, off, slot++, phi);
+				}
+				k++;
+				if (k < 2 || k % 2 != 0)
+					continue;
+				ok = ci_log_ratio_paired(a, b, k, &r) && ci_log_bounds(&r, 0.03, &low, &high);
+				if (ok && k >= 4 && fmax(high - r.ratio, r.ratio - low) <= target * r.ratio)
+				{
+					met++;
+					break;
+				}
+			}
+			if (!ok)
+				continue;
+			n++;
+			pairs += k;
+			covered += covers(low, high, truths[t]);
+			sig += (r.p < 0.03);
+		}
+		snprintf(what, sizeof(what), "target_ci %.2f, phi %.1f, B/A %.1f: %.1f pairs, %d%% met",
+				 target, phi, truths[t], (double) pairs / SIMS, 100 * met / SIMS);
+		check_coverage(what, covered, n);
+		if (t == 0)
+			check_fp(what, sig);
+		else
+			printf("  %-58s power %5.1f%%\n", what, 100.0 * sig / SIMS);
+	}
+}
+
 /* sweeps against sweeps, one client count */
 static void
 sim_sweeps(int k, double phi, uint64_t seed)
@@ -450,6 +525,10 @@ main(void)
 		sim_sweeps(3, phis[i], 2100 + 10 * i);
 	}
 	sim_experiment(10, 0.5, 1200);
+	sim_target_experiment(0.06, 0.5, 1300);
+	sim_target_experiment(0.08, 0.5, 1310);
+	sim_target_experiment(0.12, 0.5, 1320);
+	sim_target_experiment(0.12, 0.9, 1330);
 	sim_sweeps(5, 0.5, 2200);
 	sim_one_sweep_each(3000);
 	sim_ladder(true, 4, 0.5, 4000);
