@@ -246,12 +246,16 @@ like($order, qr/^1221(1221)+$/, "blocks were added after the planned runs, still
 # a target every ratio reaches at once (sleeps of 10 ms: steady tps; +-50%)
 q1("SELECT pgbenchx.add_script('sleep10', \$s\$\\sleep 10 ms\nSELECT 1;\n\$s\$)");
 my $t2 = q1("SET client_min_messages = warning; SELECT run_experiment('[{\"name\": \"a\"}, {\"name\": \"b\"}]', 1, 1, "
-	  . "duration => 1, repeats => 3, warmup => 0, script => 'sleep10', vacuum => false, checkpoint => false, "
+	  . "duration => 1, repeats => 4, warmup => 0, script => 'sleep10', vacuum => false, checkpoint => false, "
 	  . "target_ci => 0.5, budget => 60)");
 wait_for($t2);
 is(q1("SELECT status || ' ' || stopped_by || ' ' || (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id) "
-	  . "FROM pgbenchx.sweeps s WHERE sweep_id = $t2"), 'completed target 6',
+	  . "FROM pgbenchx.sweeps s WHERE sweep_id = $t2"), 'completed target 8',
 	'a target reached with the planned runs: nothing added, and sweeps says so');
+# issue 35: stopped on its intervals, they are at 97% (optional stopping)
+is(q1("SELECT pairs || ' ' || (position('97% intervals and tests, since target_ci' in method) > 0) || ' ' "
+	  . "|| (position('(97% interval' in conclusion) > 0) FROM pgbenchx.experiment_report($t2) WHERE config = 2"),
+	'4 true true', 'an experiment with target_ci: 4 pairs, its method and conclusion say 97%');
 
 # --- server settings (a superuser's): applied per configuration, restored ------
 # postgresql.auto.conf has work_mem 5MB before: the baseline's clients get
