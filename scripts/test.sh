@@ -294,7 +294,23 @@ tap_stage() {
 	[ -d "$tree/tmp_check/log" ] && cp -r "$tree/tmp_check/log" "$logs/${label// /-}-logs" 2>/dev/null || true
 }
 
-tap_tests=${PGX_TEST_TAP:-test/t/*.pl}
+# the TAP files, the slowest first (test/t/slowest: a list by the last
+# measured times), so that prove's parallel jobs do not end waiting on a long
+# file started last
+order_tap() {
+	local f listed=" "
+	if [ -f "$PGX_ROOT/test/t/slowest" ]; then
+		while read -r f; do
+			case $f in ''|'#'*) continue ;; esac
+			if [[ " $* " == *" $f "* ]]; then printf '%s ' "$f"; listed+="$f "; fi
+		done <"$PGX_ROOT/test/t/slowest"
+	fi
+	for f in "$@"; do
+		[[ $listed == *" $f "* ]] || printf '%s ' "$f"
+	done
+}
+tap_tests=${PGX_TEST_TAP:-$(cd "$PGX_ROOT" && order_tap test/t/*.pl)}
+tap_tests=${tap_tests% }
 
 if want_major 15 && { want regress || want tap; }; then
 	# pg_regress and prove write into the tree: give postgres a copy of its own.
