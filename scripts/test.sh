@@ -26,7 +26,8 @@
 #   build NN    pgbenchx built with -Werror against NN and installed into a
 #               private copy of that build
 #   regress NN  pg_regress against a cluster of NN
-#   tap NN      the TAP tests with NN's framework, initdb and pgbench
+#   tap NN      the TAP tests with NN's framework, initdb and pgbench: every
+#               file on 18, the files of test/t/every_major on 16, 17 and 19
 #
 # and last
 #
@@ -47,7 +48,9 @@
 #   PGX_TEST_STAGES="unit regress"   the stages (default all; "regress" and
 #                                    "tap" apply to every major chosen,
 #                                    "build" also to the other majors' builds)
-#   PGX_PROVE_JOBS=N                 TAP files run N at a time (default 3)
+#   PGX_PROVE_JOBS=N                 TAP files run N at a time (default 5)
+#   PGX_FULL_MAJORS="15 18"          the majors that run every TAP file (the
+#                                    default); the others run test/t/every_major
 #   PGX_DESTDIR=/tmp/pgx-dest-x      install 15's build there, not into the
 #                                    system directories (clusters use
 #                                    extension_destdir)
@@ -63,7 +66,7 @@ majors=" ${PGX_MAJORS:-15 16 17 18 19} "
 for m in $majors; do
 	case $m in 15|16|17|18|19) ;; *) pgx_die "PGX_MAJORS: $m is not a major pgbenchx supports (15 to 19)" ;; esac
 done
-prove_jobs=${PGX_PROVE_JOBS:-3}
+prove_jobs=${PGX_PROVE_JOBS:-5}
 if [ -n "${PGX_TEST_LOGS:-}" ]; then
 	logs=$PGX_TEST_LOGS
 	mkdir -p "$logs"
@@ -268,7 +271,13 @@ tap_stage() {
 			make -C "$tree" -s installcheck REGRESS= PG_CONFIG="$pgconfig" \
 			PROVE_TESTS="$tests" PROVE_FLAGS="-j$prove_jobs --timer"
 	}
-	run_stage "$label" "TAP tests ($tests, clusters of their own)" run_tap "$@" || rc=$?
+	local desc=$tests
+	if [ "$tests" = "$tap_tests" ]; then
+		desc=$tap_desc
+	elif [ "$tests" = "$tap_tests_major" ]; then
+		desc=$tap_desc_major
+	fi
+	run_stage "$label" "TAP tests ($desc, clusters of their own)" run_tap "$@" || rc=$?
 	# prove's last lines: "Files=29, Tests=1087, 452 wallclock secs ..." and its skips
 	say "           $(grep -E '^Files=' "$log" | sed -E 's/^Files=([0-9]+), Tests=([0-9]+).*/\1 files, \2 tests/'), $(grep -cE '\.\. skipped' "$log" || true) files skipped"
 	if [ $rc != 0 ]; then
@@ -311,6 +320,23 @@ order_tap() {
 }
 tap_tests=${PGX_TEST_TAP:-$(cd "$PGX_ROOT" && order_tap test/t/*.pl)}
 tap_tests=${tap_tests% }
+tap_desc=${PGX_TEST_TAP:-test/t/*.pl, the slowest first}
+# On 16, 17 and 19 (not PGX_FULL_MAJORS, default "15 18"), the TAP files
+# that test what differs between majors (test/t/every_major says which and
+# why; test/README.md, "Per major"): every file on every major takes about
+# 95 minutes on 2 cores, past CI's budget.  PGX_FULL_MAJORS="15 16 17 18 19"
+# runs every file everywhere.  An explicit PGX_TEST_TAP applies to every major.
+full_majors=" ${PGX_FULL_MAJORS:-15 18} "
+if [ -n "${PGX_TEST_TAP:-}" ]; then
+	tap_tests_major=$tap_tests
+	tap_desc_major=$tap_desc
+else
+	every_major=$(grep -vE '^[[:space:]]*(#|$)' "$PGX_ROOT/test/t/every_major" | sed 's/[[:space:]].*//' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	tap_tests_major=$(cd "$PGX_ROOT" && order_tap $every_major)
+	tap_tests_major=${tap_tests_major% }
+	tap_desc_major="the $(wc -w <<<"$tap_tests_major") files of test/t/every_major, the slowest first"
+fi
 
 if want_major 15 && { want regress || want tap; }; then
 	# pg_regress and prove write into the tree: give postgres a copy of its own.
@@ -362,7 +388,11 @@ for m in "${others[@]}"; do
 	major_prefix[$m]=$prefix
 	major_tree[$m]=$work/tree-$m
 	want regress && regress_stage "regress $m" "$work/tree-$m" "$prefix/bin" "$prefix/bin/pg_config"
-	want tap && tap_stage "tap $m" "$work/tree-$m" "$prefix/bin" "$prefix/bin/pg_config" "$tap_tests"
+	if [[ $full_majors == *" $m "* ]]; then
+		want tap && tap_stage "tap $m" "$work/tree-$m" "$prefix/bin" "$prefix/bin/pg_config" "$tap_tests"
+	else
+		want tap && tap_stage "tap $m" "$work/tree-$m" "$prefix/bin" "$prefix/bin/pg_config" "$tap_tests_major"
+	fi
 done
 not_counted=
 

@@ -180,7 +180,11 @@ is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name IN ('select_only'
 # Identity: a stored pid that now belongs to another process is not signalled
 # ---------------------------------------------------------------------------
 {
-	my $a = q1("SELECT run_bench(1, 4, 'select-only', checkpoint => false)");
+	# run A stays on, its client waiting on the lock, until the checks are
+	# made (a 4 s run could end first on a loaded machine, and its pid be
+	# nobody's coordinator)
+	my $lock = lock_session($node, 'pgbench_accounts');
+	my $a = q1("SELECT run_bench(1, 4, 'select-only', vacuum => false, checkpoint => false)");
 	run_sampled($node, "run_id = $a", 1) or die "run $a never sampled";
 	my $pid = q1("SELECT coordinator_pid FROM pgbenchx.runs WHERE run_id = $a");
 	# a plain backend, alive while the stale row names it
@@ -213,6 +217,7 @@ is(q1("SELECT count(*) FROM pgbenchx.custom_scripts WHERE name IN ('select_only'
 	is(q1("SELECT count(*) FROM pg_stat_activity WHERE pid = $bpid"), '1', 'the backend lives on');
 	$bin .= "\\q\n";
 	$backend->finish;
+	unlock_session($lock);
 	finished('runs', 'run_id', $a);
 	is(q1("SELECT status || coalesce(': ' || error, '') FROM pgbenchx.runs WHERE run_id = $a"), 'completed',
 		'run A was not cancelled by the stale rows');
