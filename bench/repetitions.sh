@@ -10,15 +10,17 @@
 # budget runs out (sweeps.stopped_by says which).  Printed per point:
 #   runs      counted runs per configuration when it stopped;
 #   stopped   target or budget;
-#   ratio     B/A with its 95% interval (Fieller, experiment_report);
+#   ratio     B/A with its interval (experiment_report: the paired t on
+#             log tps over the ABBA pairs, at 97% since target_ci stops it);
 #   cv        the runs' coefficient of variation (stddev / mean, both
 #             configurations, each about its own mean);
-#   run ci    the median half-width of one run's own 95% interval (batch
-#             means over its seconds, runs.tps_ci_low/high), as a share;
+#   run ci    the median half-width of one run's own 95% interval
+#             (runs.tps_ci_low/high, from 120 s: with DURATION under 120
+#             it is "-"), as a share;
 #   n needed  runs per configuration a +-TARGET interval of a ratio takes
 #             with that cv: the smallest n with t(2n-2) * cv * sqrt(2/n)
 #             <= TARGET (equal variances, the t interval of a difference of
-#             means on the log scale, close to Fieller's for small cv).
+#             means on the log scale).
 # The A/A ratio's interval should include 1 (an A/A comparison is not
 # significant); "n needed" is the answer to the issue's question, and where
 # the budget ran out first it is the estimate from the runs it had.
@@ -26,7 +28,7 @@
 #   bench/repetitions.sh                                # the defaults, 15 to 40 min
 #   DURATION=2 BUDGET=30 CLIENTS=8 BUILTINS=select-only bench/repetitions.sh   # a smoke run
 #
-# Settings (environment): SCALE=10, DURATION=20 (one run's own interval needs 20 s), REPEATS=2, BUDGET=300,
+# Settings (environment): SCALE=10, DURATION=20, REPEATS=2, BUDGET=300,
 # TARGET=0.02, CLIENTS="1 8 32", BUILTINS="select-only tpcb-like", JOBS
 # (default: pgbenchx's), PGX_DESTDIR (as in engine_bench.sh), PGX_WORKDIR,
 # PGX_PORT.  Run as root on Debian 12 (the cluster runs as postgres).
@@ -67,7 +69,7 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "plan: A/A experiments, SCALE=$SCALE, DURATION=$DURATION s, REPEATS=$REPEATS, TARGET=+-$TARGET, BUDGET=$BUDGET s per point, clients [$CLIENTS], scripts [$BUILTINS]"
 echo
 
-printf '%-12s %7s %5s %8s %24s %7s %7s %9s\n' script clients runs stopped 'ratio B/A [95% CI]' cv 'run ci' 'n needed'
+printf '%-12s %7s %5s %8s %24s %7s %7s %9s\n' script clients runs stopped 'ratio B/A [97% CI]' cv 'run ci' 'n needed'
 for script in $BUILTINS; do
 	for c in $CLIENTS; do
 		id=$(q -c "SET client_min_messages = warning" -c "
