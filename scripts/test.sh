@@ -332,6 +332,9 @@ if [ -n "${PGX_TEST_TAP:-}" ]; then
 	tap_desc_major=$tap_desc
 else
 	every_major=$(grep -vE '^[[:space:]]*(#|$)' "$PGX_ROOT/test/t/every_major" | sed 's/[[:space:]].*//' | tr '\n' ' ')
+	for f in $every_major; do
+		[ -f "$PGX_ROOT/$f" ] || pgx_die "test/t/every_major names $f, which does not exist"
+	done
 	# shellcheck disable=SC2086
 	tap_tests_major=$(cd "$PGX_ROOT" && order_tap $every_major)
 	tap_tests_major=${tap_tests_major% }
