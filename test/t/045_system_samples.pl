@@ -114,7 +114,15 @@ my $sum_blks = q1("SELECT sum(blks_hit + blks_read) FROM pgbenchx.system_samples
 cmp_ok($sum_wal, '<=', $walb_diff, "sum(wal_bytes) $sum_wal <= pg_stat_wal's difference $walb_diff");
 cmp_ok($sum_wal, '>=', 0.8 * $walb_diff, "sum(wal_bytes) $sum_wal is most of pg_stat_wal's difference $walb_diff");
 cmp_ok($sum_blks, '<=', $blks_diff, "sum(blks_hit + blks_read) $sum_blks <= pg_stat_database's difference $blks_diff");
-cmp_ok($sum_blks, '>=', 0.5 * $blks_diff, "sum(blks_hit + blks_read) $sum_blks is most of pg_stat_database's difference $blks_diff");
+# and at least the run's own: a tpcb-like transaction touches 5 blocks or
+# more (the accounts index and heap twice, tellers, branches, history).  Not
+# "most of the difference": the sessions around the run (each psql of this
+# test, the coordinator's, its clients' logins) read a few thousand catalogue
+# blocks, as many as a 3 s run's clients on a loaded machine (17: 4958 of
+# 12249 in CI)
+my $tx = q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id");
+cmp_ok($tx, '>', 0, 'the run made transactions');
+cmp_ok($sum_blks, '>=', 5 * $tx, "sum(blks_hit + blks_read) $sum_blks counts at least 5 blocks for each of the run's $tx transactions");
 
 # WAL writes and syncs, and the buffers the clients' backends wrote (1 MB of
 # shared buffers): counted, within what the server's own view counted over
