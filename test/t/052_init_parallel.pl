@@ -270,11 +270,18 @@ foreach my $delay_ms (0, 200, 600)
 	ok(nothing_left($node), "cancel after $delay_ms ms: the workers are gone");
 }
 
-# a worker terminated mid-load fails the call cleanly
+# a worker terminated mid-load fails the call cleanly.  Both workers are
+# held (SIGSTOP) as soon as they are seen, one is terminated while held, and
+# both go on: the terminated one dies at its next check for interrupts,
+# before it has written its share (a worker's share of scale 60 takes less
+# than a second on a quiet machine: terminated 200 ms later, it had finished)
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
-	usleep(200_000);
-	$node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend($workers->[1])");
+	is(scalar @$workers, 2, 'terminated worker: two workers ran, held');
+	kill 'STOP', @$workers;
+	is($node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend($workers->[1])"), 't',
+		'terminated worker: a loading worker was terminated');
+	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/pgbench_init worker [12] of 2 stopped before finishing/,
 		'terminated worker: the call fails and says which worker stopped');
@@ -356,8 +363,12 @@ my $files_sql = q{
 	is(join(',', orphan_files($node)), '', 'before the immediate stop: no orphan file');
 	my $old_paths = $node->safe_psql('by_pgbenchx', $files_sql);
 	my %before = map { $_ => 1 } slurp_dir($dbdir);
+	# the workers are held (SIGSTOP) once seen, so that the call is still on
+	# when the server stops, however fast the machine (a 300 ms wait let a
+	# quick init commit first); the immediate stop's SIGKILL ends them
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
-	usleep(300_000);
+	is(scalar @$workers, 2, 'immediate stop: two workers ran, held');
+	kill 'STOP', @$workers;
 	$node->stop('immediate');
 	$h->finish;
 	$node->start;
