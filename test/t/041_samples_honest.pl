@@ -62,11 +62,20 @@ sub check_run
 {
 	my $id = q1("SELECT run_bench(2, transactions => 150, script => 'select-only', jobs => 2, rate => 200, checkpoint => false)");
 	wait_for($id);
-	my $last = check_run($id, '-t ending mid-second', status => 'completed');
+	# a loaded machine may not keep the schedule (CI, 16: 99 tps of 200): the
+	# clients then catch up in a burst at the end (as pgbench's -R does), and
+	# the seconds are neither 1.5 nor even; the checks of check_run still hold
+	my $run_tps = q1("SELECT tps FROM pgbenchx.runs WHERE run_id = $id");
+	my $on_schedule = $run_tps >= 180;
+	my $last = check_run($id, '-t ending mid-second', status => 'completed', uneven => !$on_schedule);
 	is(q1("SELECT transactions FROM pgbenchx.runs WHERE run_id = $id"), 300, '-t: clients x transactions');
-	is($last->{n}, 2, '-t: 1.5 s at 200 tps make two samples');
-	cmp_ok($last->{covered_s}, '<', 0.95, "-t: the last second is partial (covered_s $last->{covered_s})");
-	cmp_ok($last->{covered_s}, '>', 0.05, '-t: and covered about half a second');
+	SKIP:
+	{
+		skip("the machine kept $run_tps tps of the 200 asked: no 1.5 s schedule to check", 3) unless $on_schedule;
+		is($last->{n}, 2, '-t: 1.5 s at 200 tps make two samples');
+		cmp_ok($last->{covered_s}, '<', 0.95, "-t: the last second is partial (covered_s $last->{covered_s})");
+		cmp_ok($last->{covered_s}, '>', 0.05, '-t: and covered about half a second');
+	}
 }
 
 # --- bounded by transactions, ending in its first second: one sample
