@@ -52,6 +52,12 @@ make -s -C "$PGX_ROOT/test/unit" test_ci_sim test_ci >/dev/null || pgx_die "buil
 sim=$("$PGX_ROOT/test/unit/test_ci_sim" || true)
 sim_ci=$("$PGX_ROOT/test/unit/test_ci" || true)
 sim_fig() { grep -F "$1" <<<"$2" | grep -F "$3" | head -1 | sed -E 's/.* ([0-9.]+%)$/\1/'; }
+# aa_line WHAT SIGNIFICANT OF SIMULATION-ROW: one A/A line beside the simulation's rate
+aa_line() {
+	[ "$3" = 0 ] && return 0
+	printf '%-44s %3d of %3d significant (%5.1f%%); simulation %s\n' "$1" "$2" "$3" \
+		"$(awk -v s="$2" -v n="$3" 'BEGIN { print 100 * s / n }')" "$(sim_fig "$4" "$sim" 'A/A significant')"
+}
 
 pgx_bench_cluster 1 "max_wal_size = 4GB" "checkpoint_timeout = 30min"
 
@@ -80,9 +86,7 @@ for ((i = 1; i <= AA_SWEEPS; i++)); do
 	s=$(q -c "SELECT coalesce(significant::text, 'none') FROM pgbenchx.compare(ARRAY[${a[0]}, ${a[1]}], ARRAY[${b[0]}, ${b[1]}])")
 	[ "$s" = true ] && sig=$((sig + 1))
 done
-[ "$AA_SWEEPS" = 0 ] || printf '%-44s %3d of %3d significant (%5.1f%%); simulation %s\n' \
-	"A/A, 2 and 2 interleaved sweeps:" "$sig" "$AA_SWEEPS" "$(awk -v s="$sig" -v n="$AA_SWEEPS" 'BEGIN { print 100 * s / n }')" \
-	"$(sim_fig '2 and 2 interleaved sweeps, phi 0.5, B/A 1.0' "$sim" 'A/A significant')"
+aa_line "A/A, 2 and 2 interleaved sweeps:" "$sig" "$AA_SWEEPS" '2 and 2 interleaved sweeps, phi 0.5, B/A 1.0'
 
 # --- A/A experiments -----------------------------------------------------------
 sig=0
@@ -94,9 +98,7 @@ for ((i = 1; i <= AA_EXPERIMENTS; i++)); do
 	s=$(q -c "SELECT coalesce(significant::text, 'none') FROM pgbenchx.experiment_report($id) WHERE config = 2")
 	[ "$s" = true ] && sig=$((sig + 1))
 done
-[ "$AA_EXPERIMENTS" = 0 ] || printf '%-44s %3d of %3d significant (%5.1f%%); simulation %s\n' \
-	"A/A, experiments of 4 ABBA pairs:" "$sig" "$AA_EXPERIMENTS" "$(awk -v s="$sig" -v n="$AA_EXPERIMENTS" 'BEGIN { print 100 * s / n }')" \
-	"$(sim_fig 'experiment, 4 ABBA pairs, phi 0.5, B/A 1.0' "$sim" 'A/A significant')"
+aa_line "A/A, experiments of 4 ABBA pairs:" "$sig" "$AA_EXPERIMENTS" 'experiment, 4 ABBA pairs, phi 0.5, B/A 1.0'
 
 # --- one run's own interval ----------------------------------------------------
 for ((i = 1; i <= LONG_RUNS; i++)); do
