@@ -55,10 +55,17 @@ sub wait_finished
 	is(q1("SELECT count(*) FROM (SELECT transactions, latency_avg_ms, latency_p99_ms FROM pgbenchx.samples"
 		  . " WHERE run_id = $id GROUP BY 1, 2, 3 HAVING count(*) > 1) d"), '0',
 		'no two stored seconds are copies of each other');
-	# (the last second, cut by the cancel, may hold none)
+	# every stored second is in the run and well formed; how many
+	# transactions a second holds is the machine's business (CI, 18: a loaded
+	# machine left two seconds empty or over 4 times the average), so the
+	# counts are only held to "not negative, not more than the run's" and
+	# to most seconds having some (a wrapped ring read as garbage would not)
 	is(q1("SELECT count(*) FROM pgbenchx.samples WHERE run_id = $id AND"
-		  . " (transactions < 1 AND second < $secs OR transactions > 4 * $tx / ${secs}::numeric OR second NOT BETWEEN 1 AND $secs)"), '0',
-		'every stored second is plausible (some, and at most 4 times the average)');
+		  . " (transactions < 0 OR transactions > $tx OR second NOT BETWEEN 1 AND $secs"
+		  . " OR (transactions > 0 AND (latency_avg_ms IS NULL OR latency_avg_ms < 0)))"), '0',
+		'every stored second is in the run, with a count in 0..transactions and a latency when it has some');
+	my ($stored, $some) = split /\|/, q1("SELECT count(*), count(*) FILTER (WHERE transactions > 0) FROM pgbenchx.samples WHERE run_id = $id");
+	cmp_ok($some, '>', $stored / 2, "most stored seconds hold transactions ($some of $stored)");
 	my @gap = split /\n/, q1("SELECT g FROM generate_series(1, $secs) g WHERE NOT EXISTS"
 		  . " (SELECT 1 FROM pgbenchx.samples s WHERE s.run_id = $id AND s.second = g) ORDER BY g");
 	is(scalar(@gap), $lost, 'the missing seconds are exactly the lost ones (' . join(',', @gap) . ')');

@@ -80,8 +80,18 @@ sub check_run
 
 # --- bounded by transactions, ending in its first second: one sample
 {
-	my $id = q1("SELECT run_bench(1, transactions => 60, script => 'select-only', rate => 200, checkpoint => false)");
-	wait_for($id);
+	# 20 transactions at 200 tps take 0.1 s; a loaded machine may stall one
+	# for over a second (CI, 17: 60 of them took 1.92 s, a p99 of 1.6 s), so
+	# the run is made again, up to 5 times, until one ends in its first second
+	my ($id, @took);
+	for my $try (1 .. 5)
+	{
+		$id = q1("SELECT run_bench(1, transactions => 20, script => 'select-only', rate => 200, checkpoint => false)");
+		wait_for($id);
+		push @took, q1("SELECT round(bench_duration_s::numeric, 3) FROM pgbenchx.runs WHERE run_id = $id");
+		last if $took[-1] < 0.9;
+	}
+	cmp_ok($took[-1], '<', 0.9, 'a run of 20 transactions at 200 tps ended in its first second (took ' . join(', ', @took) . ' s)');
 	my $last = check_run($id, '-t within a second', status => 'completed');
 	is($last->{n}, 1, 'one sample');
 	cmp_ok($last->{covered_s}, '<', 0.9, "it covered part of a second ($last->{covered_s})");
