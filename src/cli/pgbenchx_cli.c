@@ -112,6 +112,7 @@ typedef struct
 	/* pgbench's logging options: checked as pgbench checks them, then refused */
 	bool		log;
 	bool		failures_detailed;
+	bool		verbose_errors;
 	const char *sampling_rate, *agg_interval, *log_prefix;
 	int			refused;		/* the first refused option's index in refusals, or -1 */
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
@@ -458,7 +459,7 @@ usage(void)
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
 		   "  --sampling-rate=NUM      fraction of transactions to log (e.g., 0.01 for 1%%)\n"
 		   "  --show-script=NAME       show builtin (or registered) script code, then exit\n"
-		   "  --verbose-errors         accepted (the clients' errors are in the server's log)\n"
+		   "  --verbose-errors         print messages of all errors\n"
 		   "\nBeyond pgbench:\n"
 		   "  --sweep=MIN..MAX|N,N,... one run per client count (run_sweep), instead of -c\n"
 		   "  --repeats=NUM            with --sweep: run the whole ladder NUM times\n"
@@ -820,8 +821,8 @@ parse_options(int argc, char **argv, Options *o)
 			case 'v':
 				break;
 			case 15:
-				/* accepted: pgbenchx prints no client's error message, verbose or not */
-				break;			/* refused after the checks */
+				o->verbose_errors = true;
+				break;
 			case 200:
 				o->sweep = optarg;
 				break;
@@ -1687,6 +1688,136 @@ txlog_finish(const Options *o, const char *id)
 }
 
 /*
+ * The clients' messages (pgbenchx.client_messages): what pgbench's clients
+ * print on stderr while they run, printed here as pgbench prints them:
+ * debug() lines and the server's notices as they are, a client's abort as
+ * pgbench's "error:" line, --verbose-errors' lines after the program's name.
+ */
+#define MSG_RING 256			/* a driver's ring (RUN_MSG_RING) */
+#define MSG_LEN 1024			/* a message's bytes, with its NUL (RUN_MSG_LEN) */
+
+static struct
+{
+	bool		on;
+	long long	since[TXLOG_MAX_FILES];	/* per driver: the next message's seq */
+	int			ndrivers;		/* drivers seen */
+	long long	written;		/* the drivers' counts at the last look */
+	long long	received;
+	bool		done;			/* every driver was done at the last look */
+}			msgs;
+
+/* one pull: the new messages of every driver, printed; the marks kept */
+static void
+msgs_poll(PGconn *conn, const char *id)
+{
+	static const char *const kinds[] = {"debug", "error", "info", "notice", NULL};
+	const char *what = "the clients' messages (pgbenchx.client_messages)";
+	Buf			since = {0};
+	const char *params[2];
+	PGresult   *res;
+	long long	written = 0;
+	bool		done = true;
+	int			marks = 0;
+
+	buf_append(&since, "{");
+	for (int d = 0; d < msgs.ndrivers; d++)
+		buf_append(&since, "%s%lld", d ? "," : "", msgs.since[d]);
+	buf_append(&since, "}");
+	params[0] = id;
+	params[1] = since.data;
+	res = query(conn, what,
+				"SELECT driver, seq, kind, message, done FROM pgbenchx.client_messages($1::bigint, $2::bigint[])",
+				2, params, 5, 0, asked.drivers * (MSG_RING + 1));
+	free(since.data);
+	for (int i = 0; i < PQntuples(res); i++)
+	{
+		int			d = (int) cli_reply_int(res, i, 0, what, 0, asked.drivers - 1);
+		long long	seq = cli_reply_int(res, i, 1, what, d < msgs.ndrivers ? msgs.since[d] : 0, LLONG_MAX / TXLOG_MAX_FILES);
+		const char *text;
+		int			kind;
+
+		if (d >= msgs.ndrivers)
+			msgs.ndrivers = d + 1;
+		if (cli_reply_isnull(res, i, 2, what))
+		{
+			/* the driver's mark: what it wrote so far, whether it is done */
+			msgs.since[d] = seq;
+			written += seq;
+			done = done && cli_reply_bool(res, i, 4, what);
+			marks++;
+			continue;
+		}
+		kind = cli_reply_word(res, i, 2, what, kinds);
+		text = cli_reply_text(res, i, 3, what);
+		if (PQgetlength(res, i, 3) >= MSG_LEN || strlen(text) != (size_t) PQgetlength(res, i, 3))
+			cli_reply_fail(what, "a message of %d bytes, over the %d a driver writes", PQgetlength(res, i, 3), MSG_LEN - 1);
+		msgs.received++;
+		switch (kind)
+		{
+			case 1:
+				fprintf(stderr, "%s: error: %s\n", progname, text);
+				break;
+			case 2:
+				fprintf(stderr, "%s: %s\n", progname, text);
+				break;
+			default:
+				fprintf(stderr, "%s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
+				break;
+		}
+	}
+	PQclear(res);
+	fflush(stderr);
+	if (marks > 0)
+	{
+		msgs.written = written;
+		msgs.done = done;
+	}
+}
+
+/* the end: what was lost said */
+static void
+msgs_finish(const char *id)
+{
+	if (msgs.written > msgs.received)
+		fprintf(stderr, "%s: warning: %lld of %lld messages of the clients of run %s were lost: "
+				"they were not read before the drivers' rings (256 messages each) wrapped; the run's results are complete\n",
+				progname, msgs.written - msgs.received, msgs.written, id);
+}
+
+/*
+ * pgbench's "starting vacuum...end." (stderr), once the run's maintenance
+ * (its vacuum) is over: when its phase is past it, or it completed.
+ * Returns whether it was printed.
+ */
+static bool
+vacuum_poll(PGconn *conn, const char *id, bool ended, bool completed)
+{
+	static const char *const phases[] = {"maintenance", "checkpoint", "connecting", "ready",
+	"measuring", "finishing", NULL};
+	const char *what = "the run's phase (pgbenchx.progress)";
+	const char *params[1] = {id};
+	PGresult   *res;
+	bool		past = false;
+
+	if (ended)
+		past = completed;
+	else
+	{
+		res = query(conn, what, "SELECT phase FROM pgbenchx.progress WHERE run_id = $1::bigint",
+					1, params, 1, 0, 1);
+		if (PQntuples(res) == 1 && !cli_reply_isnull(res, 0, 0, what))
+			past = cli_reply_word(res, 0, 0, what, phases) > 0;
+		PQclear(res);
+	}
+	if (past)
+	{
+		fprintf(stderr, "starting vacuum...end.\n");
+		fflush(stderr);
+	}
+	return past;
+}
+
+/*
  * Follows a run (or each run of a sweep) to its end, printing progress and
  * each finished run's report and id; returns the exit code.
  */
@@ -1706,6 +1837,7 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 	long long	progress_done = 0;
 	long long	self = strtoll(id, NULL, 10);	/* checked by run_bench */
 	int			code = 0;
+	bool		vacuum_told = sweep || o->no_vacuum;
 
 	params[0] = id;
 	for (;;)
@@ -1731,6 +1863,10 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 		/* -l: the records so far; after the final row, the last ones */
 		if (txlog.on)
 			txlog_poll(conn, id, o);
+		if (msgs.on)
+			msgs_poll(conn, id);
+		if (!vacuum_told)
+			vacuum_told = vacuum_poll(conn, id, !running, status == 1);
 
 		/* then the runs that ended since the last look, in order: each one once, and no more than asked */
 		params[1] = lastbuf;
@@ -1752,12 +1888,15 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			if (o->progress && strcmp(run, current) == 0)
 				print_progress(conn, run, o, &progress_done);
 			print_report(conn, run, o);
-			if (run_status != 1)
+			/* aborted clients: their messages said why, in pgbench's words */
+			if (run_status != 1 && !(msgs.on && aborted > 0))
 			{
 				fprintf(stderr, "%s: error: run %s %s%s%.*s\n", progname, run, statuses[run_status],
 						*error ? ": " : "", CLI_REPLY_MAX_MESSAGE, error);
 				code = 2;
 			}
+			if (run_status != 1)
+				code = 2;
 			if (run_status == 3 || run_status == 4 || aborted > 0)
 			{
 				fprintf(stderr, "%s: error: Run was aborted; the above results are incomplete.\n", progname);
@@ -2029,6 +2168,13 @@ run_bench(PGconn *conn, const Options *o)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
 	call_add(&c, "conninfo", "text", clients_conninfo(conn));
+	if (!sweep)
+	{
+		/* what pgbench's clients print on stderr */
+		msgs.on = true;
+		call_add(&c, "client_messages", "boolean", "true");
+		call_add(&c, "verbose_errors", "boolean", o->verbose_errors ? "true" : NULL);
+	}
 	if (o->log && !o->agg_interval)
 	{
 		txlog.on = true;
@@ -2062,6 +2208,8 @@ run_bench(PGconn *conn, const Options *o)
 	printf("%s (%s, server %.64s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
 	fflush(stdout);
 	code = follow(conn, id, sweep, o);
+	if (msgs.on && !interrupted)
+		msgs_finish(id);
 	if (txlog.on && !interrupted && txlog_finish(o, id) != 0 && code == 0)
 		code = 1;
 	else if (o->log && !txlog.on && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)

@@ -48,11 +48,12 @@ PG_FUNCTION_INFO_V1(pgbenchx_drop_script);
 
 /* debug() prints what pgbench prints on stderr, as a NOTICE */
 static void
-script_sql_debug(void *arg, int command_index, const ExprValue *value)
+script_sql_debug(void *arg, int script_index, int command_index, const ExprValue *value)
 {
 	char		buf[64];
 
 	(void) arg;
+	(void) script_index;		/* eval() runs one script */
 	if (value->type == EXPR_VAL_NULL)
 		ereport(NOTICE, (errmsg("debug(script=0,command=%d): null", command_index + 1)));
 	else if (value->type == EXPR_VAL_BOOL)

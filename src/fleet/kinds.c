@@ -84,6 +84,12 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 				 errmsg("log_transactions is not supported with generators"),
 				 errdetail("The per-transaction log is read from the drivers' shared memory on the server that runs them; with generators the drivers run on the generators."),
 				 errhint("Leave log_transactions out, or run from one server.")));
+	if (opts->client_messages)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("client_messages is not supported with generators"),
+				 errdetail("The clients' messages are read from the drivers' shared memory on the server that runs them; with generators the drivers run on the generators."),
+				 errhint("Leave client_messages out, or run from one server.")));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(opts->generators[i], opts->generators[j]) == 0)

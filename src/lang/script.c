@@ -1795,7 +1795,7 @@ struct ScriptClient
 	ScriptBuf	namebuf;
 
 	ExprEvalContext ectx;
-	void		(*debug) (void *arg, int command_index, const ExprValue *value);
+	void		(*debug) (void *arg, int script_index, int command_index, const ExprValue *value);
 	void	   *debug_arg;
 };
 
@@ -1964,7 +1964,7 @@ script_debug_cb(void *arg, const ExprValue *value)
 	ScriptClient *c = arg;
 
 	if (c->debug != NULL)
-		c->debug(c->debug_arg, c->pc, value);
+		c->debug(c->debug_arg, c->cur, c->pc, value);
 }
 
 static bool

@@ -230,8 +230,12 @@ typedef struct ScriptClientOptions
 	 * a large value once.  Otherwise each client copies them.
 	 */
 	bool		share_defines;
-	/* receives the value of every debug() call; NULL ignores them */
-	void		(*debug) (void *arg, int command_index, const ExprValue *value);
+	/*
+	 * receives the value of every debug() call, with the script (its index
+	 * in the mix, pgbench's use_file) and command (from 0) that made it;
+	 * NULL ignores them
+	 */
+	void		(*debug) (void *arg, int script_index, int command_index, const ExprValue *value);
 	void	   *debug_arg;
 } ScriptClientOptions;
 

@@ -78,6 +78,9 @@ PGBX_OPTION(tags, "tags", JSONB, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, 
 /* run_bench's per-transaction log (issue 24, pgbenchx -l): refused with generators (their drivers are elsewhere) */
 PGBX_OPTION(log_transactions, "log_transactions", BOOL, PGBX_BENCH, false, "false", false, NULL, o.log_transactions, PGBX_NO_FLAG, NULL, NOT_SENT)
 PGBX_OPTION(sampling_rate, "sampling_rate", FLOAT8, PGBX_BENCH, false, "1", false, NULL, o.sampling_rate, PGBX_NO_FLAG, pgbx_check_sampling_rate, NOT_SENT)
+/* run_bench's clients' messages (issue 36, what pgbench prints on stderr): refused with generators, as the log */
+PGBX_OPTION(client_messages, "client_messages", BOOL, PGBX_BENCH, false, "false", false, NULL, o.client_messages, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(verbose_errors, "verbose_errors", BOOL, PGBX_BENCH, false, "false", false, NULL, o.verbose_errors, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the steps are the recorder's: each part is one run */
 PGBX_OPTION(repeats, "repeats", INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, o.repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
 /* refused with generators (launch.c): the parts of a run end apart */

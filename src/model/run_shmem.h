@@ -80,6 +80,10 @@ typedef struct RunKnobs
 									 * TxLogRing (pgbenchx.transaction_log) */
 	double		sampling_rate;	/* of those, this share (pgbench's
 								 * --sampling-rate); 1: all */
+	bool		client_messages;	/* what pgbench's clients print (debug(),
+									 * aborts, notices) into the driver's
+									 * MsgRing (pgbenchx.client_messages) */
+	bool		verbose_errors; /* and pgbench's --verbose-errors lines */
 } RunKnobs;
 
 /*
@@ -120,6 +124,37 @@ typedef struct TxLogRing
 	pg_atomic_uint64 written;	/* records 0..written-1 have been written */
 	TxLogRecord records[RUN_TXLOG_RING];
 } TxLogRing;
+
+/*
+ * The clients' messages (issue 36, what pgbench prints on stderr while it
+ * runs): with client_messages, the step segment holds one MsgRing per driver
+ * (RUN_SPEC_KEY_MSGS), written and read by the TxLogRing's protocol above.
+ * A message is one line or a few (a server's notice with its DETAIL), cut
+ * to RUN_MSG_LEN - 1 bytes at a character boundary.
+ */
+#define RUN_MSG_RING			256		/* messages per driver */
+#define RUN_MSG_LEN				1024	/* bytes per message, with its NUL: 256 kB */
+
+typedef enum MsgKind
+{
+	MSG_DEBUG = 0,				/* debug(): printed as it is */
+	MSG_ERROR,					/* pg_log_error: "pgbench: error: " */
+	MSG_INFO,					/* pg_log_info: "pgbench: " */
+	MSG_NOTICE					/* libpq's notice: printed as it is */
+} MsgKind;
+
+typedef struct MsgRecord
+{
+	int32		client;			/* global client number */
+	int16		kind;			/* MsgKind */
+	char		text[RUN_MSG_LEN];
+} MsgRecord;
+
+typedef struct MsgRing
+{
+	pg_atomic_uint64 written;	/* messages 0..written-1 have been written */
+	MsgRecord	records[RUN_MSG_RING];
+} MsgRing;
 
 /* totals a driver counts beyond the per-second series */
 typedef struct DriverCounts
@@ -245,6 +280,9 @@ typedef struct RunShared
 	 */
 	pg_atomic_uint32 txlog_readers;
 	pg_atomic_uint32 txlog_finished;
+	/* client_messages: the same for the readers of the messages */
+	pg_atomic_uint32 msg_readers;
+	pg_atomic_uint32 msg_finished;
 
 	DriverShared drivers[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;
@@ -292,7 +330,8 @@ typedef struct RunProgress
 	char		cancelled_by[NAMEDATALEN];	/* the role whose pgbenchx.cancel
 											 * reached us; "" none */
 	uint32		step_segment;	/* the step's DSM handle while its drivers
-								 * may log transactions (txlog.c); 0 none */
+								 * may log transactions or messages
+								 * (txlog.c); 0 none */
 	bool		keeping_records;	/* the run is over: its coordinator only
 									 * waits for a reader of its records */
 } RunProgress;

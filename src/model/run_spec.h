@@ -94,6 +94,8 @@ typedef struct RunConfig
 									 * written by its driver after each connect */
 #define RUN_SPEC_KEY_TXLOG		7	/* step segment, with log_transactions: njobs
 									 * TxLogRing (run_shmem.h) */
+#define RUN_SPEC_KEY_MSGS		8	/* step segment, with client_messages: njobs
+									 * MsgRing (run_shmem.h) */
 
 /* What a run or a sweep is: the same for each of its steps. */
 typedef struct RunSpec

@@ -720,11 +720,11 @@ coordinator_jobs(const RunSpec *spec, int clients)
 }
 
 /*
- * log_transactions: the run's last records stay readable after its row is
- * final until at least one session reads them and every session that read
- * the log has had a call that found every driver done (it returned the
- * last records: txlog.c), or COORDINATOR_TXLOG_WAIT_MS have passed, or a
- * cancel.  Readers never keep the segment between calls, so this wait is
+ * log_transactions, client_messages: the run's last records stay readable
+ * after its row is final until, for each of the two the run writes, at
+ * least one session reads them and every session that read them has had a
+ * call that found every driver done (it returned the last records:
+ * txlog.c), or COORDINATOR_TXLOG_WAIT_MS have passed, or a cancel.  Readers never keep the segment between calls, so this wait is
  * all that the segment outlives its run by (issue 34 §5).  The drivers are
  * done: this delays only the next step and the coordinator's exit.
  */
@@ -738,10 +738,15 @@ coordinator_wait_txlog_reader(CoordinatorStep *step)
 
 	while (!coordinator_cancel_requested && GetCurrentTimestamp() < deadline)
 	{
-		uint32		readers = pg_atomic_read_u32(&step->run->txlog_readers);
+		RunShared  *run = step->run;
+		uint32		readers = pg_atomic_read_u32(&run->txlog_readers);
+		uint32		msg_readers = pg_atomic_read_u32(&run->msg_readers);
 
 		pg_read_barrier();
-		if (readers > 0 && pg_atomic_read_u32(&step->run->txlog_finished) >= readers)
+		if ((!run->knobs.log_transactions ||
+			 (readers > 0 && pg_atomic_read_u32(&run->txlog_finished) >= readers)) &&
+			(!run->knobs.client_messages ||
+			 (msg_readers > 0 && pg_atomic_read_u32(&run->msg_finished) >= msg_readers)))
 			break;
 		coordinator_wait_latch(20);
 	}
@@ -773,6 +778,11 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 		shm_toc_estimate_chunk(&e, sizeof(TxLogRing) * njobs);
 		shm_toc_estimate_keys(&e, 1);
 	}
+	if (spec->knobs.client_messages)
+	{
+		shm_toc_estimate_chunk(&e, sizeof(MsgRing) * njobs);
+		shm_toc_estimate_keys(&e, 1);
+	}
 	run_spec_estimate(&e, spec);
 	run_spec_estimate_client_pids(&e, clients);
 	size = shm_toc_estimate(&e);
@@ -792,6 +802,14 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 		for (int i = 0; i < njobs; i++)
 			pg_atomic_init_u64(&rings[i].written, 0);
 		shm_toc_insert(toc, RUN_SPEC_KEY_TXLOG, rings);
+	}
+	if (spec->knobs.client_messages)
+	{
+		MsgRing    *rings = shm_toc_allocate(toc, sizeof(MsgRing) * njobs);
+
+		for (int i = 0; i < njobs; i++)
+			pg_atomic_init_u64(&rings[i].written, 0);
+		shm_toc_insert(toc, RUN_SPEC_KEY_MSGS, rings);
 	}
 
 	run = step->run = shm_toc_allocate(toc, shared_size);
@@ -813,6 +831,8 @@ coordinator_setup_segment(CoordinatorStep *step, const RunSpec *spec, int client
 	pg_atomic_init_u32(&run->stop, 0);
 	pg_atomic_init_u32(&run->txlog_readers, 0);
 	pg_atomic_init_u32(&run->txlog_finished, 0);
+	pg_atomic_init_u32(&run->msg_readers, 0);
+	pg_atomic_init_u32(&run->msg_finished, 0);
 	for (int i = 0; i < njobs; i++)
 	{
 		DriverShared *d = &run->drivers[i];
@@ -1261,8 +1281,11 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 									step->njobs, step->njobs == 1 ? "job" : "jobs"));
 	progress_phase(RUN_PHASE_CONNECTING);
 	coordinator_setup_segment(step, spec, clients);
-	/* pgbenchx.transaction_log finds the drivers' rings through it (txlog.c) */
-	if (spec->knobs.log_transactions)
+	/*
+	 * pgbenchx.transaction_log and client_messages find the drivers' rings
+	 * through it (txlog.c)
+	 */
+	if (spec->knobs.log_transactions || spec->knobs.client_messages)
 		progress_step_segment(dsm_segment_handle(step->seg));
 	coordinator_start_drivers(step);
 	connect_start = coordinator_wait_for_drivers(step, cancelled);
@@ -1336,7 +1359,7 @@ coordinator_run_step(RunSpec *spec, int64 run_id, int clients, bool *cancelled)
 	 * CALL pgbenchx.wait may already have returned.  progress_step clears it.
 	 */
 	progress_keeping_records(true);
-	if (spec->knobs.log_transactions)
+	if (spec->knobs.log_transactions || spec->knobs.client_messages)
 		coordinator_wait_txlog_reader(step);
 	progress_step_segment(0);
 	dsm_detach(step->seg);

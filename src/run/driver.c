@@ -185,6 +185,8 @@ typedef struct DriverRun
 	/* log_transactions: our ring in the segment, and the sampling's draws */
 	TxLogRing  *txlog;
 	prng_state	txlog_rs;
+	/* client_messages: our ring in the segment */
+	MsgRing    *msgs;
 } DriverRun;
 
 static const char *const driver_prepared_names_prefix = "P_";
@@ -447,21 +449,94 @@ driver_clip(char *buf, const char *text, int max)
 	memcpy(buf + len, "...", 4);
 }
 
-/* pgbench's abort: the client stops, the run will end as failed */
+/*
+ * client_messages: one message into our ring (run_shmem.h's protocol, as
+ * the per-transaction log's), never waiting for its reader: what pgbench's
+ * client would print on stderr, cut to the ring's slot.
+ */
 static void
-driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
+driver_message(DriverRun *dr, int client, MsgKind kind, const char *text)
+{
+	MsgRing    *ring = dr->msgs;
+	uint64		n;
+	MsgRecord  *r;
+
+	if (ring == NULL)
+		return;
+	n = pg_atomic_read_u64(&ring->written);
+	r = &ring->records[n % RUN_MSG_RING];
+	r->client = client;
+	r->kind = (int16) kind;
+	driver_clip(r->text, text, RUN_MSG_LEN - 4);
+	pg_write_barrier();
+	pg_atomic_write_u64(&ring->written, n + 1);
+	pg_write_barrier();
+}
+
+static void driver_messagef(DriverRun *dr, int client, MsgKind kind, const char *fmt,...) pg_attribute_printf(4, 5);
+
+static void
+driver_messagef(DriverRun *dr, int client, MsgKind kind, const char *fmt,...)
+{
+	char		text[RUN_MSG_LEN];
+	va_list		ap;
+
+	if (dr->msgs == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	driver_message(dr, client, kind, text);
+}
+
+/*
+ * debug(): pgbench's line on stderr, "debug(script=S,command=N): TYPE VALUE",
+ * into our ring
+ */
+static void
+driver_debug(void *arg, int script_index, int command_index, const ExprValue *value)
+{
+	DriverClient *c = arg;
+	char		buf[64];
+
+	if (driver_current == NULL)
+		return;
+	if (value->type == EXPR_VAL_NULL)
+		strlcpy(buf, "null", sizeof(buf));
+	else if (value->type == EXPR_VAL_BOOL)
+		snprintf(buf, sizeof(buf), "boolean %s", value->u.bval ? "true" : "false");
+	else if (value->type == EXPR_VAL_INT)
+		snprintf(buf, sizeof(buf), "int " INT64_FORMAT, (int64) value->u.ival);
+	else
+	{
+		char		num[48];
+
+		expr_value_format(value, num, sizeof(num));
+		snprintf(buf, sizeof(buf), "double %s", num);
+	}
+	driver_messagef(driver_current, c->id, MSG_DEBUG, "debug(script=%d,command=%d): %s",
+					script_index, command_index + 1, buf);
+}
+
+/*
+ * pgbench's abort: the client stops, the run will end as failed.  The
+ * message goes to the server's log and the run's row, and, unless the
+ * caller wrote pgbench's own lines for it (tell_client false), to the
+ * clients' messages.
+ */
+static void
+driver_client_abort_v(DriverRun *dr, DriverClient *c, bool tell_client, const char *fmt, va_list ap)
 {
 	char		full[RUN_ERROR_LEN];
 	char		msg[DRIVER_MESSAGE_MAX + 4];
-	va_list		ap;
 	int			len;
 
-	va_start(ap, fmt);
 	vsnprintf(full, sizeof(full), fmt, ap);
-	va_end(ap);
 	len = strlen(full);
 	while (len > 0 && full[len - 1] == '\n')
 		full[--len] = '\0';
+	if (tell_client)
+		driver_message(dr, c->id, MSG_ERROR, full);
 	driver_clip(msg, full, DRIVER_MESSAGE_MAX);
 
 	if (dr->first_error[0] == '\0')
@@ -469,6 +544,30 @@ driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
 	ereport(LOG, (errmsg("pgbenchx %s", msg)));
 	dr->me->aborted_clients++;
 	driver_client_close(dr, c, CLIENT_ABORTED);
+}
+
+static void
+driver_client_abort(DriverRun *dr, DriverClient *c, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	driver_client_abort_v(dr, c, true, fmt, ap);
+	va_end(ap);
+}
+
+static void
+driver_client_abort_told(DriverRun *dr, DriverClient *c, const char *fmt,...) pg_attribute_printf(3, 4);
+
+/* the same, when the clients' messages have had pgbench's lines already */
+static void
+driver_client_abort_told(DriverRun *dr, DriverClient *c, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	driver_client_abort_v(dr, c, false, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -485,6 +584,9 @@ driver_notice_receiver(void *arg, const PGresult *res)
 	DriverShared *me = dr->me;
 
 	dr->counts->notices++;
+	/* as libpq's default receiver prints it for pgbench's clients */
+	if (dr->msgs != NULL)
+		driver_message(dr, -1, MSG_NOTICE, PQresultErrorMessage(res));
 	if (me->nnotice_samples < RUN_NOTICE_SAMPLES)
 	{
 		const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
@@ -955,6 +1057,9 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res, int query)
 	}
 	if (deadlock || driver_sqlstate_is(res, "40001"))
 	{
+		if (dr->run->knobs.verbose_errors)
+			driver_messagef(dr, c->id, MSG_INFO, "client %d got an error in command %d (SQL) of script %d; %s",
+							c->id, c->step.command, c->step.script, PQresultErrorMessage(res));
 		if (c->failure == CLIENT_FAILURE_NONE)
 			c->failure = deadlock ? CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
 		return true;
@@ -1373,7 +1478,22 @@ driver_client_start_command(DriverRun *dr, DriverClient *c, TimestampTz now)
 				}
 				script_error_format(&err, msg, sizeof(msg));
 				c->step.command = err.command_index;
-				driver_client_command_failed(dr, c, err.command, msg);
+				if (dr->msgs == NULL || err.command[0] == '\0')
+				{
+					driver_client_command_failed(dr, c, err.command, msg);
+					break;
+				}
+				/*
+				 * pgbench's two lines: what failed, then the abort with
+				 * its command's generic reason
+				 */
+				driver_message(dr, c->id, MSG_ERROR, msg);
+				driver_messagef(dr, c->id, MSG_ERROR, "client %d aborted in command %d (%s) of script %d; %s",
+								c->id, c->step.command, err.command, c->step.script,
+								strcmp(err.command, "sleep") == 0 ? "execution of meta-command failed" :
+								"evaluation of meta-command failed");
+				driver_client_abort_told(dr, c, "client %d aborted in command %d (%s) of script %d; %s",
+										 c->id, c->step.command, err.command, c->step.script, msg);
 				break;
 			}
 		default:
@@ -1424,6 +1544,30 @@ driver_client_replayed(DriverRun *dr, DriverClient *c, TimestampTz now)
 }
 
 /*
+ * verbose_errors: pgbench's line on a failed transaction, retried or ended
+ * (its printVerboseErrorMessages): the try, of how many, and with a latency
+ * limit the share of it used
+ */
+static void
+driver_verbose_try(DriverRun *dr, DriverClient *c, TimestampTz now, bool retry)
+{
+	const RunKnobs *k = &dr->run->knobs;
+	char		tries[32] = "";
+	char		limit[96] = "";
+
+	if (!k->verbose_errors || dr->msgs == NULL)
+		return;
+	if (k->max_tries > 0)
+		snprintf(tries, sizeof(tries), "/%d", k->max_tries);
+	if (k->latency_limit_usec > 0)
+		snprintf(limit, sizeof(limit), ", %.3f%% of the maximum time of tries was used",
+				 100.0 * (now - c->txn_start) / k->latency_limit_usec);
+	driver_messagef(dr, c->id, MSG_INFO, "client %d %s (try %d%s%s)", c->id,
+					retry ? "repeats the transaction after the error" : "ends the failed transaction",
+					c->tries, tries, limit);
+}
+
+/*
  * RETRY: the failed transaction is rolled back.  Retry it from its first
  * command with the random state it started with, as pgbench --max-tries
  * does, or end it as failed.
@@ -1439,6 +1583,7 @@ driver_client_retry(DriverRun *dr, DriverClient *c, TimestampTz now)
 		(dr->end_time == 0 || now < dr->end_time) &&
 		dr->stop_deadline == 0)
 	{
+		driver_verbose_try(dr, c, now, true);
 		cs->retries++;
 		c->tries++;
 		c->failure = CLIENT_FAILURE_NONE;
@@ -1446,6 +1591,8 @@ driver_client_retry(DriverRun *dr, DriverClient *c, TimestampTz now)
 		c->phase = CLIENT_START_COMMAND;
 		return;
 	}
+	if ((dr->end_time == 0 || now < dr->end_time) && dr->stop_deadline == 0)
+		driver_verbose_try(dr, c, now, false);
 	cs->failures++;
 	script_client_reset(c->sc);
 	c->phase = CLIENT_END_TX;
@@ -2275,6 +2422,11 @@ driver_setup_clients(DriverRun *dr)
 		script_seed_client(dr->spec->random_seed, c->id, &opts.prng);
 		opts.defines = pl->defines;
 		opts.ndefines = pl->ndefines;
+		if (dr->msgs != NULL)
+		{
+			opts.debug = driver_debug;
+			opts.debug_arg = c;
+		}
 		/* the values stay in the run's segment: held once, not per client */
 		opts.share_defines = true;
 		if (dr->run->knobs.shuffle && pl->nscripts == 1)
@@ -2318,6 +2470,8 @@ driver_attach(DriverRun *dr, dsm_segment *seg)
 	dr->cmdstats = (CommandStats *) shm_toc_lookup(toc, RUN_SPEC_KEY_CMDSTATS, false) +
 		dr->index * dr->spec->ncommands;
 	dr->client_pids = run_spec_find_client_pids(toc);
+	if (dr->run->knobs.client_messages)
+		dr->msgs = (MsgRing *) shm_toc_lookup(toc, RUN_SPEC_KEY_MSGS, false) + dr->index;
 	if (dr->run->knobs.log_transactions)
 	{
 		dr->txlog = (TxLogRing *) shm_toc_lookup(toc, RUN_SPEC_KEY_TXLOG, false) + dr->index;

@@ -1021,6 +1021,8 @@ launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_
 	spec->knobs.shuffle = opts->shuffle;
 	spec->knobs.log_transactions = opts->log_transactions;
 	spec->knobs.sampling_rate = opts->sampling_rate;
+	spec->knobs.client_messages = opts->client_messages;
+	spec->knobs.verbose_errors = opts->verbose_errors;
 	spec->vacuum = opts->vacuum;
 	spec->checkpoint = opts->checkpoint;
 	spec->check_tpcb = opts->check_tpcb;

@@ -111,6 +111,9 @@ typedef struct LaunchOptions
 	bool		record_system;	/* record system_samples and wait_samples */
 	bool		log_transactions;	/* run_bench: each transaction into the log ring */
 	double		sampling_rate;	/* of the transactions logged, as pgbench's --sampling-rate */
+	bool		client_messages;	/* run_bench: the clients' messages into
+									 * the message rings */
+	bool		verbose_errors; /* with them, pgbench's --verbose-errors lines */
 	int			ngenerators;	/* generators: 0 if not given (issue 14) */
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;

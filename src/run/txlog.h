@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * txlog.h
- *	  pgbenchx.transaction_log: a live run's per-transaction records.
+ *	  pgbenchx.transaction_log and client_messages: what a live run's
+ *	  drivers write for a reader.
  *
  *-------------------------------------------------------------------------
  */
@@ -11,5 +12,6 @@
 #include "fmgr.h"
 
 extern Datum pgbenchx_transaction_log(PG_FUNCTION_ARGS);
+extern Datum pgbenchx_client_messages(PG_FUNCTION_ARGS);
 
 #endif							/* PGBENCHX_TXLOG_H */

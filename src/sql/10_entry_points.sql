@@ -107,7 +107,9 @@ CREATE OR REPLACE FUNCTION run_bench(
     generators   text[] DEFAULT NULL,
     max_clock_offset_ms float8 DEFAULT 100,
     log_transactions boolean DEFAULT false,
-    sampling_rate float8 DEFAULT 1)
+    sampling_rate float8 DEFAULT 1,
+    client_messages boolean DEFAULT false,
+    verbose_errors boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -124,7 +126,8 @@ BEGIN
              'connect_per_transaction', connect_per_transaction,
              'check_tpcb', check_tpcb, 'record_system', record_system,
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
-             'log_transactions', log_transactions, 'sampling_rate', sampling_rate)
+             'log_transactions', log_transactions, 'sampling_rate', sampling_rate,
+             'client_messages', client_messages, 'verbose_errors', verbose_errors)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -416,6 +419,23 @@ CREATE OR REPLACE FUNCTION pgbenchx.transaction_log(
     OUT schedule_lag_us bigint, OUT retries int, OUT status text, OUT done boolean)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgbenchx_transaction_log'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+
+-- What the clients of a live run started with client_messages print, as
+-- pgbench's clients print it on stderr (issue 36, src/run/txlog.c): per
+-- driver, its messages numbered since[driver] and after (at most the 256
+-- its ring holds; older ones are lost, seen as a gap in seq), then one row
+-- with kind NULL whose seq is the count the driver has written so far (the
+-- next call's since) and done whether it has finished.  kind is debug (a
+-- debug() call), error (a client's abort, as pgbench's "error:" lines),
+-- info (verbose_errors' lines) or notice (a server's NOTICE or WARNING to a
+-- client).  Read as transaction_log is, by the same roles.
+CREATE OR REPLACE FUNCTION pgbenchx.client_messages(
+    run_id bigint, since bigint[] DEFAULT NULL,
+    OUT driver int, OUT seq bigint, OUT client_id int, OUT kind text,
+    OUT message text, OUT done boolean)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbenchx_client_messages'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 
 -- The live state of the run in progress, from any session: phase, step

@@ -200,12 +200,13 @@ format_error(const ScriptError *err)
  * --------------------------------------------------------------------- */
 
 static void
-debug_cb(void *arg, int command_index, const ExprValue *value)
+debug_cb(void *arg, int script_index, int command_index, const ExprValue *value)
 {
 	char		buf[64];
 	int			n;
 
 	(void) arg;
+	(void) script_index;
 	(void) command_index;
 	n = expr_value_format(value, buf, 32);
 	ORACLE(n >= 0 && n < 32, "expr_value_format length %d", n);

@@ -463,9 +463,11 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer, text, text)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision)' => 'run',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision, boolean, boolean)' => 'run',
 	# a live run's per-transaction records (issue 24, pgbenchx -l)
 	'transaction_log(bigint, bigint[])' => 'txlog',
+	# a live run's clients' messages (issue 36, what pgbench prints on stderr)
+	'client_messages(bigint, bigint[])' => 'txlog',
 	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep',
 	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep_list',
 	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean, text[], double precision)' => 'replay',
@@ -570,8 +572,10 @@ sub exercise
 	my $run = $sql->('run', "SELECT run_bench(2, 1, 'tpcb-like', check_tpcb => true)");
 	$sql->('run', "CALL pgbenchx.wait($run)");
 	my $logged = $sql->('txlog', "SELECT run_bench(1, transactions => 50, script => 'select-only', "
-		  . "log_transactions => true, sampling_rate => 0.5, vacuum => false, checkpoint => false)");
+		  . "log_transactions => true, sampling_rate => 0.5, client_messages => true, verbose_errors => true, "
+		  . "vacuum => false, checkpoint => false)");
 	$sql->('txlog', "SELECT pg_catalog.count(*) FROM pgbenchx.transaction_log($logged)");
+	$sql->('txlog', "SELECT pg_catalog.count(*) FROM pgbenchx.client_messages($logged)");
 	$sql->('txlog', "CALL pgbenchx.wait($logged)");
 	my $sweep = $sql->('sweep', "SELECT run_sweep(1, 2, transactions => 30, script => 'select-only', checkpoint => false)");
 	$sql->('sweep', "CALL pgbenchx.wait($sweep)");

@@ -227,6 +227,56 @@ is($first, $wrote - $got, 'the records lost are the oldest: the seqs start after
 is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'completed' AND samples_lost = 0"), '1',
 	'the run itself lost nothing');
 
+# --- the clients' messages (issue 36, client_messages): the same ring
+# protocol and readers.  Runner A's run of a one-debug() script writes far
+# more messages in 2 s than the ring's 256; B may not read them; A's
+# late reader gets the ring's last 256, pgbench's debug() line each, the
+# older ones lost (a gap in seq); the run itself loses nothing.
+my ($mret, $mout, $merr) = as_role('runner_a', q{SELECT pgbenchx.add_script('noopdebug', E'\\\\set x debug(:client_id + 1)\n')});
+is($mret, 0, 'runner A registers a script of one debug() call') or diag($merr);
+is(q1("SELECT has_function_privilege('runner_a', 'pgbenchx.client_messages(bigint, bigint[])', 'EXECUTE')"), 't',
+	'grant_runner gave runners client_messages');
+idle();
+($mret, $mout, $merr) = as_role('runner_a', "SELECT run_bench(1, 2, 'noopdebug', vacuum => false, checkpoint => false, "
+	  . "conninfo => 'password=a-secret', client_messages => true)");
+die "runner A's run was refused: $merr" if $mret;
+$id = $mout =~ /(\d+)/ ? $1 : die "no run id: $mout";
+$node->poll_query_until('postgres', "SELECT phase = 'measuring' OR status <> 'running' FROM pgbenchx.progress RIGHT JOIN pgbenchx.runs USING (run_id) WHERE run_id = $id")
+  or die 'the run never measured';
+($mret, $mout, $merr) = as_role('runner_b', "SELECT count(*) FROM pgbenchx.client_messages($id)");
+isnt($mret, 0, "runner B may not read A's client messages");
+like($merr, qr/permission denied to read the client messages of run $id of role "runner_a"/, 'the refusal names the run and its role');
+($mret, $mout, $merr) = as_role('runner_a', qq{
+DO \$\$
+BEGIN
+  PERFORM count(*) FROM pgbenchx.client_messages($id);
+  LOOP
+    EXIT WHEN (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END \$\$;
+CREATE TEMP TABLE late_m AS SELECT * FROM pgbenchx.client_messages($id, '{0}');
+SELECT (SELECT count(*) FROM late_m WHERE kind IS NOT NULL),
+       (SELECT seq FROM late_m WHERE kind IS NULL),
+       (SELECT coalesce(min(seq), 0) FROM late_m WHERE kind IS NOT NULL),
+       (SELECT transactions FROM pgbenchx.runs WHERE run_id = $id),
+       (SELECT count(*) FROM late_m WHERE kind = 'debug' AND client_id = 0 AND message = 'debug(script=0,command=1): int 1'),
+       (SELECT bool_and(done) FROM late_m WHERE kind IS NULL)});
+is($mret, 0, 'runner A reads its own client messages') or diag($merr);
+my ($mgot, $mwrote, $mfirst, $mran, $mdebug, $mdone) = split /\|/, $mout;
+is($mwrote, $mran, 'a message per transaction (its debug() call)');
+cmp_ok($mwrote, '>', 256, "more messages written than the ring holds ($mwrote)");
+is($mgot, '256', "a late reader gets the ring's last 256");
+is($mfirst, $mwrote - $mgot, 'the messages lost are the oldest: the seqs start after the gap');
+is($mdebug, $mgot, "each is pgbench's debug() line, of client 0");
+is($mdone, 't', 'and the driver says it is done');
+is(q1("SELECT count(*) FROM pgbenchx.runs WHERE run_id = $id AND status = 'completed' AND samples_lost = 0"), '1',
+	'the run itself lost nothing');
+is(q1("SELECT count(*) FROM pgbenchx.client_messages(NULL)") . q1("SELECT count(*) FROM pgbenchx.client_messages(-1, '{}')"), '00',
+	'no run, no messages');
+($mret, $mout, $merr) = $node->psql('postgres', "SELECT count(*) FROM pgbenchx.client_messages(1, '{{1},{2}}')");
+like($merr, qr/since must be a one-dimensional array/, 'a two-dimensional since is refused');
+
 # --- who may read: runner A's run, read by B (refused) and by A
 idle();
 $id = held_run('runner_a', "2, 2, 'select-only', vacuum => false, checkpoint => false, conninfo => 'password=a-secret', log_transactions => true");

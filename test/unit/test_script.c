@@ -411,11 +411,12 @@ static const struct
 static char debug_out[MAX_DEBUG][96];
 
 static void
-debug_hook(void *arg, int command_index, const ExprValue *v)
+debug_hook(void *arg, int script_index, int command_index, const ExprValue *v)
 {
 	char		val[64];
 
 	(void) arg;
+	(void) script_index;
 	if (command_index < 0 || command_index >= MAX_DEBUG)
 		return;
 	expr_value_format(v, val, sizeof(val));
