@@ -5,11 +5,16 @@
 # 24, section 3), then a summary: passed / failed / listed.
 #
 #   bash scripts/pgbench_suite.sh [NAME]          # as root; NAME default "suite"
+#   MAJOR=18 bash scripts/pgbench_suite.sh NAME   # 18's tests, pgbenchx built for 18
 #   PGX_PGBENCH_T=/path/to/src/bin/pgbench/t bash scripts/pgbench_suite.sh
 #
-# The tests come from PGX_PGBENCH_T, or else from the oldest source tarball
-# under ../shared/postgres/ (16: the 15 tree is not shipped there; 16's
-# pgbench tests exercise 15's command line, and what 16 added is listed).
+# MAJOR (default 15, Debian's) is the PostgreSQL major pgbenchx is built for
+# and its tests run on; 16 and later come from scripts/pgmajor.sh's cache
+# (built from ../shared/postgres when missing).  The tests come from
+# PGX_PGBENCH_T, or else from that major's source tarball under
+# ../shared/postgres/; for 15, whose tree is not shipped there, from the
+# oldest one there (16: its pgbench tests exercise 15's command line, and
+# what 16 added is listed).
 # pgbenchx is built and installed into /tmp/pgx-suite-NAME/dest (never the
 # system directories); the tests' own clusters find it through
 # extension_destdir (TEMP_CONFIG, which PostgreSQL::Test::Cluster appends to
@@ -31,6 +36,7 @@ name=${1:-suite}
 wt=$(cd "$(dirname "$0")/.." && pwd)
 source "$wt/scripts/lib.sh"
 work=/tmp/pgx-suite-$name
+MAJOR=${MAJOR:-15}
 listed=$wt/test/pgbench_suite/listed.txt
 [ -f "$work/srv/data/postmaster.pid" ] && pgx_stop_cluster "$work/srv"
 rm -rf "$work"; mkdir -p "$work"; chown postgres:postgres "$work"
@@ -42,7 +48,11 @@ if [ -n "${PGX_PGBENCH_T:-}" ]; then
 	cp "$PGX_PGBENCH_T"/00[12]_pgbench_*.pl "$t/"
 	from=$PGX_PGBENCH_T
 else
-	tarball=$(ls "$wt"/../shared/postgres/postgresql-[0-9]*.tar.gz 2>/dev/null | sort -V | head -n 1 || true)
+	if [ "$MAJOR" = 15 ]; then
+		tarball=$(ls "$wt"/../shared/postgres/postgresql-[0-9]*.tar.gz 2>/dev/null | sort -V | head -n 1 || true)
+	else
+		tarball=$(ls "$wt"/../shared/postgres/postgresql-"$MAJOR"[.a-z]*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)
+	fi
 	[ -n "$tarball" ] || pgx_die "no PostgreSQL source tarball under ../shared/postgres (set PGX_PGBENCH_T)"
 	top=$(basename "$tarball" .tar.gz)
 	tar xzf "$tarball" -C "$work" "$top/src/bin/pgbench/t"
@@ -51,12 +61,24 @@ else
 fi
 chown -R postgres:postgres "$t"
 
-# pgbenchx, installed privately
-dest=$work/dest
-make -C "$wt" -s >/dev/null
-make -C "$wt" -s install DESTDIR="$dest" >/dev/null
-chmod -R a+rX "$dest"
-cli=$dest$PGX_BINDIR/pgbenchx
+# pgbenchx, installed privately: for 15 into a DESTDIR (the tests' clusters
+# find it through extension_destdir), for the others into a copy of that
+# major's build (pgx_major_install)
+if [ "$MAJOR" = 15 ]; then
+	dest=$work/dest
+	make -C "$wt" -s >/dev/null
+	make -C "$wt" -s install DESTDIR="$dest" >/dev/null
+	chmod -R a+rX "$dest"
+	cli=$dest$PGX_BINDIR/pgbenchx
+else
+	rc=0
+	pgx_major_install "$MAJOR" "$work" || rc=$?
+	[ $rc = 3 ] && { echo "pgbench_suite: PostgreSQL $MAJOR skipped: no source under ../shared/postgres"; exit 0; }
+	[ $rc = 0 ] || pgx_die "could not build pgbenchx against PostgreSQL $MAJOR"
+	PGX_BINDIR=$PGX_MAJOR_PREFIX/bin
+	dest=
+	cli=$PGX_BINDIR/pgbenchx
+fi
 [ -x "$cli" ] || pgx_die "no pgbenchx client at $cli"
 
 # the shim: `pgbench` is pgbenchx, on a database where the extension exists
@@ -73,17 +95,21 @@ fi
 exec "$cli" "\$@"
 EOF
 chmod 755 "$work/shim/pgbench"
-echo "extension_destdir = '$dest'" >"$work/temp.conf"
+if [ -n "$dest" ]; then
+	echo "extension_destdir = '$dest'" >"$work/temp.conf"
+else
+	: >"$work/temp.conf"
+fi
 chmod a+r "$work/temp.conf"
 
 # a cluster for 002's scripts, parsed in the server
 port=$(pgx_free_port)
 install -d -o postgres -g postgres "$work/srv"
-pgx_start_cluster "$work/srv" "$port" "extension_destdir = '$dest'"
+pgx_start_cluster "$work/srv" "$port" "$(cat "$work/temp.conf")"
 pgx_as_postgres "$PGX_BINDIR/psql" -X -q -d postgres -c 'CREATE EXTENSION pgbenchx' >/dev/null
 trap 'pgx_stop_cluster "$work/srv"' EXIT
 
-pgxs=$(cd "$(dirname "$(pg_config --pgxs)")/../.." && pwd)
+pgxs=$(cd "$(dirname "$("$PGX_BINDIR/pg_config" --pgxs)")/../.." && pwd)
 status=0
 for f in "$t"/001_pgbench_with_server.pl "$t"/002_pgbench_no_server.pl; do
 	base=$(basename "$f" .pl)

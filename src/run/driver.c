@@ -524,6 +524,9 @@ driver_debug(void *arg, int script_index, int command_index, const ExprValue *va
  * caller wrote pgbench's own lines for it (tell_client false), to the
  * clients' messages.
  */
+static void driver_client_abort_v(DriverRun *dr, DriverClient *c, bool tell_client,
+								  const char *fmt, va_list ap) pg_attribute_printf(4, 0);
+
 static void
 driver_client_abort_v(DriverRun *dr, DriverClient *c, bool tell_client, const char *fmt, va_list ap)
 {
