@@ -114,7 +114,7 @@ status=0
 for f in "$t"/001_pgbench_with_server.pl "$t"/002_pgbench_no_server.pl; do
 	base=$(basename "$f" .pl)
 	(cd "$work/pgbench" && pgx_as_postgres env -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
-		TESTDIR="$work/pgbench" PATH="$work/shim:$PGX_BINDIR:$PATH" PGX_SUITE_PORT="$port" \
+		TESTDIR="$work/pgbench" TESTDATADIR="$work/pgbench/tmp_check" TESTLOGDIR="$work/pgbench/tmp_check/log" PATH="$work/shim:$PGX_BINDIR:$PATH" PGX_SUITE_PORT="$port" \
 		TEMP_CONFIG="$work/temp.conf" PG_REGRESS="$pgxs/src/test/regress/pg_regress" \
 		prove -v -I "$pgxs/src/test/perl" "t/$base.pl") >"$work/$base.out" 2>&1 || true
 done

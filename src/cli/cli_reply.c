@@ -184,6 +184,48 @@ cli_reply_exec(PGconn *conn, const char *what, const char *sql, int nparams,
 	return acc;
 }
 
+/*
+ * Runs a command that returns no rows (VACUUM).  Returns NULL when it
+ * succeeded, or the server's error as a result (the caller prints it); rows,
+ * a COPY or more than one result are said and end the program.
+ */
+PGresult *
+cli_reply_command(PGconn *conn, const char *what, const char *sql)
+{
+	PGresult   *error = NULL;
+	PGresult   *r;
+	int			done = 0;
+
+	if (!PQsendQuery(conn, sql))
+		return PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+	(void) PQsetSingleRowMode(conn);
+	while ((r = PQgetResult(conn)) != NULL)
+	{
+		switch (PQresultStatus(r))
+		{
+			case PGRES_COMMAND_OK:
+				if (++done > 1)
+					cli_reply_fail(what, "more than one result");
+				break;
+			case PGRES_FATAL_ERROR:
+			case PGRES_NONFATAL_ERROR:
+			case PGRES_BAD_RESPONSE:
+				if (error == NULL)
+				{
+					error = r;
+					r = NULL;
+				}
+				break;
+			default:
+				cli_reply_fail(what, "%s where a command's completion was expected", PQresStatus(PQresultStatus(r)));
+		}
+		PQclear(r);
+	}
+	if (error == NULL && done != 1)
+		cli_reply_fail(what, "no command completion");
+	return error;
+}
+
 /* the value at row, col of a checked result; NULL-ness left to the caller */
 static void
 check_cell(const PGresult *res, int row, int col, const char *what)

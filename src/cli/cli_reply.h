@@ -42,6 +42,12 @@ extern PGresult *cli_reply_exec(PGconn *conn, const char *what, const char *sql,
 								int nparams, const char *const *values,
 								int ncols, long min_rows, long max_rows, size_t max_bytes);
 
+/*
+ * Runs a command that returns no rows: NULL when it succeeded, else the
+ * server's error (the caller prints it); any other reply ends the program.
+ */
+extern PGresult *cli_reply_command(PGconn *conn, const char *what, const char *sql);
+
 /* the same checks of a result already received (the columns, the rows) */
 extern void cli_reply_check(const PGresult *res, const char *what, int ncols,
 							long min_rows, long max_rows);

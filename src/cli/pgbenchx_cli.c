@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "libpq-fe.h"
+#include "pg_config.h"			/* PG_VERSION_NUM: the major built for */
 #include "cli_commands.h"
 #include "cli_reply.h"
 
@@ -53,6 +54,12 @@
 
 #define MAX_ARGS 40
 #define MAX_SCRIPTS 128			/* pgbench's */
+
+/*
+ * The pgbench whose command line this program speaks: that of the major it
+ * is built for (its options by major: docs/cli.md)
+ */
+#define PGBENCH_MAJOR (PG_VERSION_NUM / 10000)
 
 static const char *progname = "pgbenchx";
 static volatile sig_atomic_t interrupted = 0;
@@ -113,10 +120,12 @@ typedef struct
 	bool		log;
 	bool		failures_detailed;
 	bool		verbose_errors;
+	bool		exit_on_abort;	/* pgbench 17's --exit-on-abort */
 	const char *sampling_rate, *agg_interval, *log_prefix;
 	int			refused;		/* the first refused option's index in refusals, or -1 */
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
 	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
+	bool		steps_without_v;	/* -I without "v": no vacuum after pgbench_init */
 	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
 	long long	total_weight;
 } Options;
@@ -452,6 +461,9 @@ usage(void)
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
 		   "  --aggregate-interval=NUM aggregate data over NUM seconds (from the stored samples)\n"
+#if PGBENCH_MAJOR >= 17
+		   "  --exit-on-abort          exit when any client is aborted\n"
+#endif
 		   "  --failures-detailed      report the failures grouped by basic types\n"
 		   "  --log-prefix=PREFIX      prefix for the log file (default: \"pgbench_log\")\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
@@ -503,6 +515,7 @@ check_init_steps(Options *o, const char *steps)
 	 * transaction: the same tables whatever order the steps are given in,
 	 * but not fewer steps.  "v": it ends with ANALYZE (no VACUUM).
 	 */
+	o->steps_without_v = strchr(steps, 'v') == NULL;
 	if (strchr(steps, 'd') && strchr(steps, 't') && (strchr(steps, 'g') || strchr(steps, 'G')) &&
 		strchr(steps, 'p'))
 	{
@@ -622,6 +635,9 @@ parse_options(int argc, char **argv, Options *o)
 		{"failures-detailed", no_argument, NULL, 13},
 		{"max-tries", required_argument, NULL, 14},
 		{"verbose-errors", no_argument, NULL, 15},
+#if PGBENCH_MAJOR >= 17
+		{"exit-on-abort", no_argument, NULL, 16},
+#endif
 		/* beyond pgbench */
 		{"sweep", required_argument, NULL, 200},
 		{"repeats", required_argument, NULL, 201},
@@ -822,6 +838,9 @@ parse_options(int argc, char **argv, Options *o)
 				break;
 			case 15:
 				o->verbose_errors = true;
+				break;
+			case 16:
+				o->exit_on_abort = true;
 				break;
 			case 200:
 				o->sweep = optarg;
@@ -1153,6 +1172,29 @@ run_init(PGconn *conn, const Options *o)
 		return 1;
 	fprintf(stderr, "%s\n", cli_reply_text(res, 0, 0, "pgbench_init"));
 	PQclear(res);
+
+	/*
+	 * pgbench's "v" step (not with -n or -I without v): the tables are
+	 * vacuumed once pgbench_init has committed them (VACUUM cannot run in its
+	 * transaction; it ended with ANALYZE), in the user's search_path as it
+	 * made them
+	 */
+	if (!o->no_vacuum && !o->steps_without_v)
+	{
+		fprintf(stderr, "vacuuming...\n");
+		if (!set_search_path(conn, user_search_path))
+			return 1;
+		res = cli_reply_command(conn, "the vacuum of the pgbench tables",
+								"VACUUM pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history");
+		if (res != NULL)
+		{
+			fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+			PQclear(res);
+			return 1;
+		}
+		if (!set_search_path(conn, ""))
+			return 1;
+	}
 	return 0;
 }
 
@@ -1704,7 +1746,8 @@ static struct
 	long long	written;		/* the drivers' counts at the last look */
 	long long	received;
 	bool		done;			/* every driver was done at the last look */
-}			msgs;
+	int			first_error_driver; /* the driver of the first error, or -1 */
+}			msgs = {.first_error_driver = -1};
 
 /* one pull: the new messages of every driver, printed; the marks kept */
 static void
@@ -1756,6 +1799,8 @@ msgs_poll(PGconn *conn, const char *id)
 		{
 			case 1:
 				fprintf(stderr, "%s: error: %s\n", progname, text);
+				if (msgs.first_error_driver < 0)
+					msgs.first_error_driver = d;
 				break;
 			case 2:
 				fprintf(stderr, "%s: %s\n", progname, text);
@@ -1885,6 +1930,16 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 			char		run[24];
 
 			snprintf(run, sizeof(run), "%lld", run_id);
+			/*
+			 * --exit-on-abort: pgbench exits at once, with no report (the run
+			 * stopped on the server: exit_on_abort)
+			 */
+			if (o->exit_on_abort && aborted > 0)
+			{
+				fprintf(stderr, "%s: error: Run was aborted due to an error in thread %d\n", progname,
+						msgs.first_error_driver >= 0 ? msgs.first_error_driver : 0);
+				return 2;
+			}
 			if (o->progress && strcmp(run, current) == 0)
 				print_progress(conn, run, o, &progress_done);
 			print_report(conn, run, o);
@@ -2174,6 +2229,7 @@ run_bench(PGconn *conn, const Options *o)
 		msgs.on = true;
 		call_add(&c, "client_messages", "boolean", "true");
 		call_add(&c, "verbose_errors", "boolean", o->verbose_errors ? "true" : NULL);
+		call_add(&c, "exit_on_abort", "boolean", o->exit_on_abort ? "true" : NULL);
 	}
 	if (o->log && !o->agg_interval)
 	{

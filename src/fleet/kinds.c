@@ -90,6 +90,12 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 				 errmsg("client_messages is not supported with generators"),
 				 errdetail("The clients' messages are read from the drivers' shared memory on the server that runs them; with generators the drivers run on the generators."),
 				 errhint("Leave client_messages out, or run from one server.")));
+	if (opts->exit_on_abort)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("exit_on_abort is not supported with generators"),
+				 errdetail("A client's abort stops the drivers of the server it runs on; the parts of a run driven from several generators run on their own."),
+				 errhint("Leave exit_on_abort out, or run from one server.")));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(opts->generators[i], opts->generators[j]) == 0)

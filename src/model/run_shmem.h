@@ -84,6 +84,8 @@ typedef struct RunKnobs
 									 * aborts, notices) into the driver's
 									 * MsgRing (pgbenchx.client_messages) */
 	bool		verbose_errors; /* and pgbench's --verbose-errors lines */
+	bool		exit_on_abort;	/* pgbench's --exit-on-abort: a client's
+								 * abort stops every driver (run->stop) */
 } RunKnobs;
 
 /*

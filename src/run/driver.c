@@ -490,6 +490,25 @@ driver_messagef(DriverRun *dr, int client, MsgKind kind, const char *fmt,...)
 }
 
 /*
+ * exit_on_abort (pgbench's --exit-on-abort): a client aborted, so every
+ * driver of the run stops, as the coordinator's stop asks them (run->stop,
+ * their latches); the run ends failed, with what it measured so far
+ */
+static void
+driver_stop_all(DriverRun *dr)
+{
+	if (pg_atomic_exchange_u32(&dr->run->stop, 1) != 0)
+		return;
+	for (int i = 0; i < dr->run->njobs; i++)
+	{
+		int			procno = dr->run->drivers[i].procno;
+
+		if (procno >= 0)
+			SetLatch(&ProcGlobal->allProcs[procno].procLatch);
+	}
+}
+
+/*
  * debug(): pgbench's line on stderr, "debug(script=S,command=N): TYPE VALUE",
  * into our ring
  */
@@ -547,6 +566,8 @@ driver_client_abort_v(DriverRun *dr, DriverClient *c, bool tell_client, const ch
 	ereport(LOG, (errmsg("pgbenchx %s", msg)));
 	dr->me->aborted_clients++;
 	driver_client_close(dr, c, CLIENT_ABORTED);
+	if (dr->run->knobs.exit_on_abort)
+		driver_stop_all(dr);
 }
 
 static void

@@ -114,6 +114,7 @@ typedef struct LaunchOptions
 	bool		client_messages;	/* run_bench: the clients' messages into
 									 * the message rings */
 	bool		verbose_errors; /* with them, pgbench's --verbose-errors lines */
+	bool		exit_on_abort;	/* a client's abort stops the whole run */
 	int			ngenerators;	/* generators: 0 if not given (issue 14) */
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;

@@ -109,7 +109,8 @@ CREATE OR REPLACE FUNCTION run_bench(
     log_transactions boolean DEFAULT false,
     sampling_rate float8 DEFAULT 1,
     client_messages boolean DEFAULT false,
-    verbose_errors boolean DEFAULT false)
+    verbose_errors boolean DEFAULT false,
+    exit_on_abort boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -127,7 +128,8 @@ BEGIN
              'check_tpcb', check_tpcb, 'record_system', record_system,
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
              'log_transactions', log_transactions, 'sampling_rate', sampling_rate,
-             'client_messages', client_messages, 'verbose_errors', verbose_errors)
+             'client_messages', client_messages, 'verbose_errors', verbose_errors,
+             'exit_on_abort', exit_on_abort)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb

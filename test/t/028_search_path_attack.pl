@@ -463,7 +463,7 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer, text, text)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision, boolean, boolean)' => 'run',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision, boolean, boolean, boolean)' => 'run',
 	# a live run's per-transaction records (issue 24, pgbenchx -l)
 	'transaction_log(bigint, bigint[])' => 'txlog',
 	# a live run's clients' messages (issue 36, what pgbench prints on stderr)

@@ -71,6 +71,20 @@ my ($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
 is($rc, 0, '-i exits 0') or diag($err);
 like($err, qr/^done in [0-9.]+ s/m, '-i prints pgbench_init\'s "done in" line');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1', '-i -s 1 made scale 1');
+# pgbench's "v" step: the tables vacuumed once pgbench_init committed them
+like($err, qr/^vacuuming\.\.\.$/m, "-i prints pgbench's vacuuming step");
+is($node->safe_psql('postgres', "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN "
+	  . "('pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history') AND last_vacuum IS NOT NULL"),
+	'4', '-i: and the four tables were vacuumed');
+($rc, $out, $err) = run($cli, '-i', '-n', '-s', '1', $db);
+is($rc, 0, '-i -n exits 0') or diag($err);
+unlike($err, qr/vacuuming/, '-i -n: no vacuuming step, as pgbench');
+is($node->safe_psql('postgres', "SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'pgbench_accounts' AND last_vacuum IS NOT NULL"),
+	'0', '-i -n: the new tables were not vacuumed');
+($rc, $out, $err) = run($cli, '-i', '-I', 'dtgp', '-s', '1', $db);
+unlike($err, qr/vacuuming/, '-i -I dtgp: no vacuuming step');
+($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
+is($rc, 0, '-i again') or diag($err);
 like($node->safe_psql('postgres', "SELECT reloptions::text FROM pg_class WHERE relname = 'pgbench_accounts'"),
 	qr/fillfactor=90/, '-F reaches pgbench_init');
 
@@ -396,6 +410,28 @@ my $ser = script_file('serial', "DO \$\$BEGIN RAISE EXCEPTION 'boom' USING ERRCO
 side_by_side('--verbose-errors', qr/^pgbenchx?: client /, '-n', '-c', '1', '-t', '2', '--max-tries=2', '--verbose-errors', '-f', $ser);
 ($rc, $out, $err) = run($cli, '-n', '-c', '1', '-t', '2', '--max-tries=2', '-f', $ser, $db);
 unlike($err, qr/got an error in command/, 'without --verbose-errors: no such line');
+
+# --exit-on-abort (pgbench 17): one client's abort ends the run at once,
+# exit 2, with pgbench's line and no report; before 17, unknown to both
+# (client 1, in thread or driver 1, aborts in its first transaction)
+my $eoa = script_file('exit_on_abort', "SELECT 1;\n\\if :client_id = 1\n\\set y 1/0\n\\endif\n");
+if ($node->safe_psql('postgres', 'SHOW server_version_num') >= 170000)
+{
+	($rc, $out, $err) = side_by_side('--exit-on-abort', qr/^pgbenchx?: error: Run was aborted due to an error in thread/,
+		'-n', '-c', '2', '-j', '2', '-t', '10', '--exit-on-abort', '-f', $eoa);
+	like($err, qr/division by zero/, '--exit-on-abort: the client\'s error is printed');
+	is($node->safe_psql('postgres', 'SELECT status FROM pgbenchx.runs ORDER BY run_id DESC LIMIT 1'), 'failed',
+		'--exit-on-abort: the run is stored as failed');
+	($rc, $out, $err) = run($cli, '-n', '-c', '1', '-t', '3', '--exit-on-abort', '-S', $db);
+	is($rc, 0, '--exit-on-abort: a run without an abort exits 0') or diag($err);
+}
+else
+{
+	my ($src) = run($pgbench, '-n', '-t', '1', '--exit-on-abort', '-S', $db);
+	($rc, $out, $err) = run($cli, '-n', '-t', '1', '--exit-on-abort', '-S', $db);
+	is($rc, $src, "--exit-on-abort before 17: refused as pgbench refuses it ($src)");
+	like($err, qr/unrecognized option '--exit-on-abort'/, 'as an unrecognized option');
+}
 
 # many messages: the CLI cannot read them all (256 per driver are kept);
 # it says how many were lost, and the run is whole
