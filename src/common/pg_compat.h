@@ -24,6 +24,7 @@
 #include "common/relpath.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "postmaster/bgworker.h"
 #include "postmaster/bgwriter.h"
 #include "storage/bufpage.h"
 #include "storage/smgr.h"
@@ -468,5 +469,23 @@ pgx_scram_keys(char **client, char **server)
  * major".
  */
 #define PGX_PGBENCH_MAJOR			(PG_VERSION_NUM / 10000)
+
+/*
+ * PostgreSQL 19's BGWORKER_INTERRUPTIBLE: a worker connected to a database
+ * is terminated (SIGTERM, as pg_terminate_backend) when that database is
+ * dropped, renamed, moved or copied by CREATE, ALTER or DROP DATABASE, as the
+ * sessions are with FORCE.  pgbenchx's workers set it (issue 36 item 9, the
+ * reasons in docs/running.md, "A database that is dropped"): a benchmark
+ * never holds a DBA's DROP DATABASE.  Only the coordinator is connected to a
+ * database; the drivers and init workers are not, and are never matched.
+ * Before 19 there is no such flag: DROP DATABASE of a database with a run in
+ * progress is refused as for any session, until the run ends or is
+ * cancelled.
+ */
+#if PG_VERSION_NUM >= 190000
+#define PGX_BGWORKER_INTERRUPTIBLE	BGWORKER_INTERRUPTIBLE
+#else
+#define PGX_BGWORKER_INTERRUPTIBLE	0
+#endif
 
 #endif							/* PGBENCHX_PG_COMPAT_H */

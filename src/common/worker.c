@@ -14,6 +14,7 @@
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
 
+#include "pg_compat.h"
 #include "worker.h"
 
 void
@@ -22,7 +23,8 @@ worker_spec(BackgroundWorker *worker, const char *function,
 {
 	memset(worker, 0, sizeof(*worker));
 	/* the drivers connect to no database, but need it to show up as a type */
-	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION |
+		PGX_BGWORKER_INTERRUPTIBLE;
 	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
 	worker->bgw_restart_time = BGW_NEVER_RESTART;
 	/* $libdir: a bare name fails to load on non-default installs */

@@ -186,5 +186,36 @@ my $held = add_held_script($node);
 	$other->stop;
 }
 
+# --- DROP DATABASE of the database a run is in (issue 36 item 9): on 19
+# the workers are BGWORKER_INTERRUPTIBLE, so the coordinator (the only one
+# connected to the database) is terminated and the drop goes through; before
+# 19 it is refused as for any session using the database.  The clients are
+# pointed at another database, so that the coordinator is the one user left.
+{
+	ok(nothing_left($node), 'DROP DATABASE: no run before');
+	q1('CREATE DATABASE dropme');
+	$node->safe_psql('dropme', 'CREATE EXTENSION pgbenchx');
+	$node->safe_psql('dropme', q{SELECT pgbenchx.add_script('slow', E'\\\\sleep 50 ms\nSELECT 1;\n')});
+	my $id = $node->safe_psql('dropme', "SELECT run_bench(1, 600, 'slow', vacuum => false, checkpoint => false, conninfo => 'dbname=postgres')");
+	$node->poll_query_until('dropme', "SELECT coalesce(max(seconds_sampled), 0) >= 1 FROM pgbenchx.progress WHERE run_id = $id")
+	  or die 'the run in dropme never sampled';
+	my ($ret, $out, $err) = $node->psql('postgres', 'DROP DATABASE dropme');
+	if ($node->safe_psql('postgres', 'SHOW server_version_num') >= 190000)
+	{
+		is($ret, 0, 'DROP DATABASE on 19: the run\'s coordinator is terminated, and the drop goes through') or diag($err);
+		ok(nothing_left($node), 'DROP DATABASE on 19: no worker and no client is left');
+	}
+	else
+	{
+		isnt($ret, 0, 'DROP DATABASE before 19: refused while the run is on');
+		like($err, qr/database "dropme" is being accessed by other users/, 'as for any session using it');
+		is($node->safe_psql('dropme', "SELECT pgbenchx.cancel($id)"), 't', 'the run is cancelled');
+		$node->safe_psql('dropme', "SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+		ok(nothing_left($node), 'and ends');
+		q1('DROP DATABASE dropme');
+	}
+	is(q1("SELECT count(*) FROM pg_database WHERE datname = 'dropme'"), '0', 'DROP DATABASE: the database is gone');
+}
+
 $node->stop;
 done_testing();
