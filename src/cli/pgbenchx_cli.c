@@ -62,6 +62,8 @@
 #define PGBENCH_MAJOR (PG_VERSION_NUM / 10000)
 
 static const char *progname = "pgbenchx";
+/* run_bench refused a script whose every client would abort (exit 2, as pgbench) */
+static bool refused_as_abort = false;
 static volatile sig_atomic_t interrupted = 0;
 static PGcancel *volatile init_cancel = NULL;	/* -i: the call to cancel on SIGINT */
 
@@ -336,6 +338,14 @@ call_run_sql(PGconn *conn, const char *what, const char *sql, int n, const char 
 		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
 			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
 					progname, progname, PQdb(conn));
+		/*
+		 * a script every client would abort in (its pipelines): refused
+		 * before any client runs, where pgbench's clients abort, exit 2
+		 */
+		if (primary && ((strncmp(primary, "script \"", 8) == 0 && strstr(primary, "\" cannot run: ") != NULL &&
+						 strstr(primary, "pipeline") != NULL) ||
+						strcmp(primary, "cannot use pipeline mode with the simple query protocol") == 0))
+			refused_as_abort = true;
 		if (primary && strncmp(primary, "no script named ", 16) == 0)
 			fprintf(stderr, "%s: detail: no builtin script found for name %s, nor a registered one\n",
 					progname, primary + 16);
@@ -1262,8 +1272,22 @@ build_mix(PGconn *conn, const Options *o)
 			fclose(f);
 			params[0] = base;
 			params[1] = body.data;
-			res = query(conn, "add_script", "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params,
-						1, 1, 1);
+			res = cli_reply_exec(conn, "add_script", "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params,
+								 1, 1, 1, 0);
+			if (PQresultStatus(res) != PGRES_TUPLES_OK)
+			{
+				const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+				/*
+				 * \shell and \setshell are refused (0A000: docs/cli.md says
+				 * why); pgbench would run them in its clients, and a client
+				 * whose command fails aborts: exit 2, as pgbench's
+				 */
+				fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+				PQclear(res);
+				PQfinish(conn);
+				exit(state && strcmp(state, "0A000") == 0 ? 2 : 1);
+			}
 			PQclear(res);
 			free(body.data);
 			buf_append(&mix, "%s%s%s", mix.len ? ", " : "", base, at ? at : "");
@@ -1778,6 +1802,7 @@ msgs_poll(PGconn *conn, const char *id)
 		long long	seq = cli_reply_int(res, i, 1, what, d < msgs.ndrivers ? msgs.since[d] : 0, LLONG_MAX / TXLOG_MAX_FILES);
 		const char *text;
 		int			kind;
+		int			len;
 
 		if (d >= msgs.ndrivers)
 			msgs.ndrivers = d + 1;
@@ -1795,15 +1820,19 @@ msgs_poll(PGconn *conn, const char *id)
 		if (PQgetlength(res, i, 3) >= MSG_LEN || strlen(text) != (size_t) PQgetlength(res, i, 3))
 			cli_reply_fail(what, "a message of %d bytes, over the %d a driver writes", PQgetlength(res, i, 3), MSG_LEN - 1);
 		msgs.received++;
+		/* pgbench's log lines drop one trailing newline of their message */
+		len = (int) strlen(text);
+		if (kind == 1 || kind == 2)
+			len -= len > 0 && text[len - 1] == '\n';
 		switch (kind)
 		{
 			case 1:
-				fprintf(stderr, "%s: error: %s\n", progname, text);
+				fprintf(stderr, "%s: error: %.*s\n", progname, len, text);
 				if (msgs.first_error_driver < 0)
 					msgs.first_error_driver = d;
 				break;
 			case 2:
-				fprintf(stderr, "%s: %s\n", progname, text);
+				fprintf(stderr, "%s: %.*s\n", progname, len, text);
 				break;
 			default:
 				fprintf(stderr, "%s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
@@ -2251,7 +2280,7 @@ run_bench(PGconn *conn, const Options *o)
 
 	res = call_run(conn, sweep ? "run_sweep" : "run_bench", &c);
 	if (res == NULL)
-		return 1;
+		return refused_as_abort ? 2 : 1;
 	snprintf(idbuf, sizeof(idbuf), "%lld", cli_reply_int(res, 0, 0, sweep ? "run_sweep" : "run_bench", 1, LLONG_MAX));
 	id = idbuf;
 	PQclear(res);
@@ -2290,8 +2319,8 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
 		{
-			printf("pgbenchx (pgbenchx) %s, pgbench 15's command line; libpq %d\n",
-				   PGBENCHX_CLI_VERSION, PQlibVersion());
+			printf("pgbenchx (pgbenchx) %s, pgbench %d's command line; libpq %d\n",
+				   PGBENCHX_CLI_VERSION, PGBENCH_MAJOR, PQlibVersion());
 			return 0;
 		}
 		if (cli_is_command(argv[1]))

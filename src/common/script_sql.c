@@ -262,7 +262,8 @@ script_sql_check(const char *name, const char *body)
 		return;
 	}
 	/* \shell and \setshell parse under pgbench: say why they are refused here */
-	if (strcmp(err.command, "shell") == 0 || strcmp(err.command, "setshell") == 0)
+	if ((strcmp(err.command, "shell") == 0 || strcmp(err.command, "setshell") == 0) &&
+		strcmp(err.message, SCRIPT_SHELL_REFUSED) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("script \"%s\" has an error: %s", name, err.message),

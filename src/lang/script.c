@@ -974,8 +974,15 @@ script_parse_meta(ScriptParser *p, size_t bs, size_t *next)
 
 		case META_SHELL:
 		case META_SETSHELL:
+			/* pgbench's own checks first: its words, and a parse error */
+			if (meta == META_SHELL && nwords < 2)
+				return script_syntax_error(p, lineno, line, linelen, name,
+										   "missing command", NULL, -1);
+			if (meta == META_SETSHELL && nwords < 3)
+				return script_syntax_error(p, lineno, line, linelen, name,
+										   "missing argument", NULL, -1);
 			return script_syntax_error(p, lineno, line, linelen, name,
-									   "shell commands are not supported by pgbenchx",
+									   SCRIPT_SHELL_REFUSED,
 									   "they would run operating system commands as the database server's user",
 									   -1);
 

@@ -241,6 +241,9 @@ typedef struct ScriptClientOptions
 
 typedef struct ScriptClient ScriptClient;
 
+/* the parse error of a \shell or \setshell that pgbench would run */
+#define SCRIPT_SHELL_REFUSED "shell commands are not supported by pgbenchx"
+
 /* pgbench's limit on -f/-b scripts ("at most 128 SQL scripts are allowed") */
 #define SCRIPT_MAX_SCRIPTS 128
 

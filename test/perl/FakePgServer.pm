@@ -11,7 +11,8 @@
 #          deep    the run's life is answered as a server would (its id, its
 #                  status: 'running' at the first look, and for N seconds
 #                  after the run started with runfor=N, then 'completed'; the
-#                  run that ended; the run in progress), every other query
+#                  run that ended; the run in progress; no client message;
+#                  the run's phase), every other query
 #                  (reports, progress, logs, charts, exports...) with KIND
 #   KIND   a value for every column of one row: empty null abc 12abc neg
 #          min64 big int32max e308 inf nan infinity zero t space running
@@ -205,6 +206,9 @@ sub answer
 			return $sane->($st->{sweep} ? '8' : '7', 'completed', '0', '');
 		}
 		return $sane->('t') if $sql =~ /\bcancel\(/;
+		# the clients printed nothing; the run is past its vacuum
+		return [ [@names], [], 0 ] if $sql =~ /pgbenchx\.client_messages\(/;
+		return $sane->('measuring') if $sql =~ /SELECT phase FROM pgbenchx\.progress/;
 	}
 
 	return undef if $kind eq 'error';

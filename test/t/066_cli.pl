@@ -433,6 +433,26 @@ else
 	like($err, qr/unrecognized option '--exit-on-abort'/, 'as an unrecognized option');
 }
 
+# a script every client would abort in (its pipelines), refused before any
+# client runs: exit 2, as pgbench's aborted clients; \shell, refused, exit
+# 2 with a hint; a \shell pgbench cannot parse, exit 1 as pgbench's
+foreach my $case ([ 'pipeline twice', "\\startpipeline\n\\startpipeline\nSELECT 1;\n\\endpipeline\n", qr/already in pipeline mode/ ],
+	[ 'shell missing command', "\\shell\nSELECT 1;\n", qr/missing command/ ])
+{
+	my ($name, $text, $re) = @$case;
+	(my $f = $name) =~ s/ /_/g;
+	my $sf = script_file($f, $text);
+	my ($src) = run($pgbench, '-n', '-t', '1', '-M', 'extended', '-f', $sf, $db);
+	($rc, $out, $err) = run($cli, '-n', '-t', '1', '-M', 'extended', '-f', $sf, $db);
+	is($rc, $src, "$name: pgbenchx exits as pgbench ($src)") or diag($err);
+	like($err, $re, "$name: with pgbench's words");
+}
+my $shf = script_file('shell_echo', "\\shell echo hello\nSELECT 1;\n");
+($rc, $out, $err) = run($cli, '-n', '-t', '1', '-f', $shf, $db);
+is($rc, 2, '\\shell: refused, exit 2 (pgbench\'s code for a client that cannot run its script)');
+like($err, qr/shell commands are not supported by pgbenchx/, '\\shell: the refusal says why');
+like($err, qr/HINT:  .*run this script with stock pgbench/, '\\shell: and what to do');
+
 # many messages: the CLI cannot read them all (256 per driver are kept);
 # it says how many were lost, and the run is whole
 my $many = script_file('many', "\\set x debug(:client_id)\n");
