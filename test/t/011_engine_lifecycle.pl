@@ -3,7 +3,8 @@
 # refused; too many clients are refused before any connection is made; the
 # starting and waiting sessions hold no snapshot; terminating the
 # coordinator aborts the run and leaves nothing behind; conninfo can point
-# the clients at another cluster.
+# the clients at another cluster; DROP DATABASE of a run's database goes
+# through on 19 (BGWORKER_INTERRUPTIBLE) and is refused before.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -7,8 +7,12 @@
 # prints pgbench's progress lines; -f sends a file's text; bad options exit
 # 1 with pgbench's words; a run whose clients abort exits 2, as pgbench's;
 # --sweep makes a sweep; SIGINT cancels the run on the server; the seed-000
-# loop's grep 'tps =' prints pgbench's form.  Short runs
-# (1-2 s), scale 1.
+# loop's grep 'tps =' prints pgbench's form.  What pgbench's clients print
+# on stderr, side by side with stock pgbench (issue 36): debug() lines,
+# notices, abort lines, --verbose-errors, starting vacuum...end., -i's
+# vacuuming step, --exit-on-abort (17 and later; unknown before), the exit
+# codes of scripts whose clients would abort and of \shell, and lost
+# messages counted.  Short runs (1-2 s), scale 1.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -13,7 +13,9 @@
 # a superuser's.  No reader keeps the run's shared memory between its
 # calls, in an open transaction or with a cursor open, nor once the run is
 # over (issue 34 §5, read from /proc and /dev/shm).  Bad values are
-# refused.  Short runs (1-2 s), scale 1.
+# refused.  The clients' messages (client_messages, issue 36) share the
+# ring protocol: a late reader gets the last 256, another runner is refused.
+# Short runs (1-2 s), scale 1.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
