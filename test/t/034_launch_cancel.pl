@@ -100,7 +100,14 @@ sub no_running_rows
 		}
 		else
 		{
-			like($err, qr/canceling statement due to statement timeout/, "timeout after $ms ms: the statement fails with the timeout")
+			# A timeout that expires while the server still parses the
+			# statement's text is re-armed by exec_simple_query's second
+			# start_xact_command(), which clears its indicator: PostgreSQL
+			# itself then reports the cancel as a user request (seen at 2 ms
+			# on a loaded machine, on 18).  Either way the statement was
+			# cancelled by its timeout, since nothing else cancels it here.
+			like($err, qr/canceling statement due to (?:statement timeout|user request)/,
+				"timeout after $ms ms: the statement is cancelled")
 			  or diag($err);
 			$lost++;
 		}
