@@ -20,10 +20,10 @@
 # extension_destdir (TEMP_CONFIG, which PostgreSQL::Test::Cluster appends to
 # each node's postgresql.conf), and the shim `pgbench` (a PATH directory
 # before the server's bindir) creates the extension in the database the
-# tests use (postgres) before it runs pgbenchx.  002 "needs no server" for
-# pgbench, which parses scripts in the client; pgbenchx parses them in the
-# server, so the shim points 002's calls at a cluster of this script's
-# (PGX_SUITE_HOST/PORT, used only when the test gave no PGHOST).
+# tests use (postgres) before it runs pgbenchx.  002 needs no server, and
+# runs with none: the shim points its calls at an empty socket directory,
+# so every check it makes (the options, a -f script's syntax, the
+# built-ins) must be made before any connection, as pgbench makes them.
 #
 # test/pgbench_suite/listed.txt lists the cases that have no meaning when
 # the clients run in the server, each with its reason: a failure whose
@@ -87,7 +87,8 @@ cat >"$work/shim/pgbench" <<EOF
 #!/bin/sh
 # pgbench for PostgreSQL's pgbench tests: pgbenchx (scripts/pgbench_suite.sh)
 if [ -z "\${PGHOST:-}" ]; then
-	PGHOST=$work/srv/sock PGPORT=\$PGX_SUITE_PORT PGDATABASE=postgres
+	# 002: no server at all (an empty socket directory)
+	PGHOST=$work/nosock PGPORT=5432 PGDATABASE=postgres
 	export PGHOST PGPORT PGDATABASE
 fi
 "$PGX_BINDIR/psql" -X -q -d postgres -c 'SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS pgbenchx' \\
@@ -102,19 +103,14 @@ else
 fi
 chmod a+r "$work/temp.conf"
 
-# a cluster for 002's scripts, parsed in the server
-port=$(pgx_free_port)
-install -d -o postgres -g postgres "$work/srv"
-pgx_start_cluster "$work/srv" "$port" "$(cat "$work/temp.conf")"
-pgx_as_postgres "$PGX_BINDIR/psql" -X -q -d postgres -c 'CREATE EXTENSION pgbenchx' >/dev/null
-trap 'pgx_stop_cluster "$work/srv"' EXIT
+install -d -o postgres -g postgres "$work/nosock"
 
 pgxs=$(cd "$(dirname "$("$PGX_BINDIR/pg_config" --pgxs)")/../.." && pwd)
 status=0
 for f in "$t"/001_pgbench_with_server.pl "$t"/002_pgbench_no_server.pl; do
 	base=$(basename "$f" .pl)
 	(cd "$work/pgbench" && pgx_as_postgres env -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
-		TESTDIR="$work/pgbench" TESTDATADIR="$work/pgbench/tmp_check" TESTLOGDIR="$work/pgbench/tmp_check/log" PATH="$work/shim:$PGX_BINDIR:$PATH" PGX_SUITE_PORT="$port" \
+		TESTDIR="$work/pgbench" TESTDATADIR="$work/pgbench/tmp_check" TESTLOGDIR="$work/pgbench/tmp_check/log" PATH="$work/shim:$PGX_BINDIR:$PATH" \
 		TEMP_CONFIG="$work/temp.conf" PG_REGRESS="$pgxs/src/test/regress/pg_regress" \
 		prove -v -I "$pgxs/src/test/perl" "t/$base.pl") >"$work/$base.out" 2>&1 || true
 done

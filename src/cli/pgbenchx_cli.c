@@ -21,8 +21,10 @@
  * Exit codes are pgbench's: 0, 1 for bad options and errors before the run,
  * 2 when the run failed or clients aborted.
  *
- * Must not: include a server header, or use anything but libpq and the C
- * library (C99 and getopt_long): it is a client, built and installed by
+ * Must not: include a server header, or use anything but libpq, the C
+ * library (C99 and getopt_long) and src/lang's script parser (plain C: a
+ * -f file is parsed here before any connection, as pgbench parses it, and
+ * --show-script of a built-in needs no server): it is a client, built and installed by
  * src/cli/Makefile beside the extension, outside the server library's
  * layers (scripts/check_layers.sh leaves src/cli/ out).  It computes no
  * result itself: every figure it prints is read from the result tables.
@@ -47,6 +49,7 @@
 #include "pg_config.h"			/* PG_VERSION_NUM: the major built for */
 #include "cli_commands.h"
 #include "cli_reply.h"
+#include "script.h"				/* src/lang's parser: -f files checked here */
 
 #ifndef PGBENCHX_CLI_VERSION
 #define PGBENCHX_CLI_VERSION "unknown"
@@ -114,6 +117,7 @@ typedef struct
 	int			progress;
 	const char *scripts[MAX_SCRIPTS];	/* "-b NAME[@W]" or "-f FILE[@W]" */
 	bool		script_is_file[MAX_SCRIPTS];
+	char	   *script_texts[MAX_SCRIPTS];	/* a -f file's text, read and parsed here */
 	int			nscripts;
 	Buf			variables;		/* -D, a jsonb object's text */
 	Buf			tags;			/* --tag, a jsonb object's text */
@@ -123,6 +127,7 @@ typedef struct
 	bool		failures_detailed;
 	bool		verbose_errors;
 	bool		exit_on_abort;	/* pgbench 17's --exit-on-abort */
+	bool		continue_on_error;	/* pgbench 19's --continue-on-error */
 	const char *sampling_rate, *agg_interval, *log_prefix;
 	int			refused;		/* the first refused option's index in refusals, or -1 */
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
@@ -471,6 +476,9 @@ usage(void)
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
 		   "  --aggregate-interval=NUM aggregate data over NUM seconds (from the stored samples)\n"
+#if PGBENCH_MAJOR >= 19
+		   "  --continue-on-error      continue running after an SQL error\n"
+#endif
 #if PGBENCH_MAJOR >= 17
 		   "  --exit-on-abort          exit when any client is aborted\n"
 #endif
@@ -547,6 +555,77 @@ static const struct
 	"a run's maintenance vacuums pgbench_branches and pgbench_tellers and truncates "
 	"pgbench_history, as pgbench without -v does; run VACUUM yourself first"},
 };
+
+/*
+ * -f FILE[@W]: the file's text, read and parsed here as pgbench does when it
+ * meets the option, before any connection (so a script's syntax errors are
+ * reported with no server, in pgbench's words, by the parser the server
+ * uses, src/lang/script.c, in the language of PGBENCH_MAJOR).  "-" is the
+ * standard input, as for pgbench.  The server parses the text again when
+ * add_script registers it.
+ */
+static char *
+read_script_file(const char *arg)
+{
+	const char *at = strrchr(arg, '@');
+	char	   *path = at ? strndup(arg, at - arg) : strdup(arg);
+	bool		from_stdin = strcmp(path, "-") == 0;
+	FILE	   *f = from_stdin ? stdin : fopen(path, "r");
+	Buf			body = {0};
+	char		chunk[8192];
+	size_t		n;
+	ScriptParseOptions popts = {.pgbench_major = PGBENCH_MAJOR};
+	ScriptError err;
+	Script	   *script;
+
+	if (f == NULL)
+	{
+		fprintf(stderr, "%s: error: could not open file \"%s\": %s\n", progname, path, strerror(errno));
+		exit(1);
+	}
+	buf_append(&body, "%s", "");
+	while ((n = fread(chunk, 1, sizeof(chunk) - 1, f)) > 0)
+	{
+		if (memchr(chunk, '\0', n) != NULL)
+		{
+			fprintf(stderr, "%s: error: file \"%s\" has a zero byte: it is not a script\n", progname, path);
+			exit(1);
+		}
+		chunk[n] = '\0';
+		buf_append(&body, "%s", chunk);
+	}
+	if (ferror(f))
+	{
+		fprintf(stderr, "%s: error: could not read file \"%s\": %s\n", progname, path, strerror(errno));
+		exit(1);
+	}
+	if (!from_stdin)
+		fclose(f);
+	script = script_parse(path, body.data, &popts, &err);
+	if (script == NULL)
+	{
+		char		msg[2048];
+
+		script_error_format(&err, msg, sizeof(msg));
+		fprintf(stderr, "%s: error: %s\n", progname, msg);
+		/*
+		 * \shell and \setshell, refused (docs/cli.md says why): exit 2, as
+		 * pgbench's clients abort on a command they cannot run; any other
+		 * error is pgbench's own, exit 1
+		 */
+		if ((strcmp(err.command, "shell") == 0 || strcmp(err.command, "setshell") == 0) &&
+			strcmp(err.message, SCRIPT_SHELL_REFUSED) == 0)
+		{
+			fprintf(stderr, "%s: hint: pgbenchx runs scripts inside the server, which runs no shell commands: remove \\%s, or run this script with stock pgbench.\n",
+					progname, err.command);
+			exit(2);
+		}
+		exit(1);
+	}
+	script_free(script);
+	free(path);
+	return body.data;
+}
 
 /*
  * -b NAME[@W] or -f FILE[@W] as pgbench reads it (parseScriptWeight,
@@ -648,6 +727,9 @@ parse_options(int argc, char **argv, Options *o)
 #if PGBENCH_MAJOR >= 17
 		{"exit-on-abort", no_argument, NULL, 16},
 #endif
+#if PGBENCH_MAJOR >= 19
+		{"continue-on-error", no_argument, NULL, 18},
+#endif
 		/* beyond pgbench */
 		{"sweep", required_argument, NULL, 200},
 		{"repeats", required_argument, NULL, 201},
@@ -670,7 +752,8 @@ parse_options(int argc, char **argv, Options *o)
 		/* pgbench's initialization_option_set and benchmarking_option_set */
 		if (strchr("IqF", c) || c == 1 || c == 2 || c == 3 || c == 8 || c == 11 || c == 12)
 			o->init_option = true;
-		if (strchr("cjTtCrSNbfDMPRLl", c) || (c >= 4 && c <= 7) || c == 9 || c == 14 || c >= 200)
+		if (strchr("cjTtCrSNbfDMPRLl", c) || (c >= 4 && c <= 7) || c == 9 || c == 13 || c == 14 ||
+			c == 15 || c == 16 || c == 18 || c >= 200)
 			o->bench_option = true;
 		switch (c)
 		{
@@ -759,6 +842,8 @@ parse_options(int argc, char **argv, Options *o)
 				if (c == 'S' || c == 'N')
 					o->total_weight++;
 				o->script_is_file[o->nscripts] = (c == 'f');
+				if (c == 'f')
+					o->script_texts[o->nscripts] = read_script_file(o->scripts[o->nscripts]);
 				o->nscripts++;
 				break;
 			case 'D':
@@ -851,6 +936,9 @@ parse_options(int argc, char **argv, Options *o)
 				break;
 			case 16:
 				o->exit_on_abort = true;
+				break;
+			case 18:
+				o->continue_on_error = true;
 				break;
 			case 200:
 				o->sweep = optarg;
@@ -1119,6 +1207,26 @@ pin_search_path(PGconn *conn)
  * text on stderr, from pgbenchx.script_text (a built-in's prefix was made
  * its name by script_option; a registered script by its name).
  */
+/*
+ * --show-script of a built-in: its text from src/lang's table (the one the
+ * server runs), printed before any connection as pgbench prints it.
+ * Returns false for a name that is no built-in's (a registered script).
+ */
+static bool
+show_builtin(const char *name)
+{
+	int			n;
+	const ScriptBuiltin *b = script_builtins(&n);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(b[i].name, name) == 0)
+		{
+			fprintf(stderr, "-- %s: %s\n%s\n", b[i].name, b[i].desc, b[i].text);
+			return true;
+		}
+	return false;
+}
+
 static int
 show_script(PGconn *conn, const char *name)
 {
@@ -1214,7 +1322,7 @@ run_init(PGconn *conn, const Options *o)
  * '_' (add_script: letters, digits, '_' and '-', at most 63 bytes).
  */
 static const char *
-script_name(const char *path)
+file_script_name(const char *path)
 {
 	static char name[64];
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -1250,28 +1358,12 @@ build_mix(PGconn *conn, const Options *o)
 
 		if (o->script_is_file[i])
 		{
-			FILE	   *f = fopen(name, "r");
-			Buf			body = {0};
-			char		chunk[8192];
-			size_t		n;
-			const char *base = script_name(name);
+			const char *base = file_script_name(name);
 			const char *params[2];
 			PGresult   *res;
 
-			if (f == NULL)
-			{
-				fprintf(stderr, "%s: error: could not open file \"%s\": %s\n", progname, name, strerror(errno));
-				exit(1);
-			}
-			buf_append(&body, "%s", "");
-			while ((n = fread(chunk, 1, sizeof(chunk) - 1, f)) > 0)
-			{
-				chunk[n] = '\0';
-				buf_append(&body, "%s", chunk);
-			}
-			fclose(f);
 			params[0] = base;
-			params[1] = body.data;
+			params[1] = o->script_texts[i];
 			res = cli_reply_exec(conn, "add_script", "SELECT pgbenchx.add_script($1, $2, replace => true)", 2, params,
 								 1, 1, 1, 0);
 			if (PQresultStatus(res) != PGRES_TUPLES_OK)
@@ -1289,7 +1381,6 @@ build_mix(PGconn *conn, const Options *o)
 				exit(state && strcmp(state, "0A000") == 0 ? 2 : 1);
 			}
 			PQclear(res);
-			free(body.data);
 			buf_append(&mix, "%s%s%s", mix.len ? ", " : "", base, at ? at : "");
 		}
 		else
@@ -1381,7 +1472,7 @@ file_line(const char *line, const Options *o)
 		if (!o->script_is_file[i])
 			continue;
 		path = at ? strndup(arg, at - arg) : strdup(arg);
-		if (path && strcmp(script_name(path), name) == 0)
+		if (path && strcmp(file_script_name(path), name) == 0)
 		{
 			printf("%.*s%s\n", prefix, line, path);
 			free(path);
@@ -1399,37 +1490,58 @@ file_line(const char *line, const Options *o)
  * and without -r no statement latencies.
  */
 /*
- * --failures-detailed: pgbench's two lines of the run's failures by kind,
- * each as a share of all its transactions (successful, skipped and failed),
- * from runs.serialization_failures and deadlock_failures.  (pgbench also
- * splits each script's failures; pgbenchx keeps a script's failures
- * without their kind, so its per-script blocks say only "failed".)
+ * --failures-detailed: pgbench's lines of the failures by kind, each as a
+ * share of all the transactions (successful, skipped and failed): of the
+ * run (script < 0), from runs.serialization_failures and deadlock_failures,
+ * or of its script number script (0-based) in a per-script block, from
+ * runs.script_stats.  Built for 19, a third line: the other failures
+ * (--continue-on-error), those failed less the two kinds.
  */
 static void
-print_failures_detailed(PGconn *conn, const char *id)
+print_failures_detailed(PGconn *conn, const char *id, int script)
 {
-	const char *what = "the run's failures by kind (pgbenchx.runs)";
-	const char *params[1] = {id};
-	PGresult   *res = query(conn, what,
-							"SELECT coalesce(serialization_failures, 0), coalesce(deadlock_failures, 0),"
-							"       coalesce(transactions, 0) + coalesce(skipped, 0) + coalesce(failed, 0)"
-							" FROM pgbenchx.runs WHERE run_id = $1::bigint", 1, params, 3, 0, 1);
+	const char *what = script < 0 ? "the run's failures by kind (pgbenchx.runs)" :
+		"a script's failures by kind (pgbenchx.runs.script_stats)";
+	char		k[16];
+	const char *params[2] = {id, k};
+	PGresult   *res;
 
+	snprintf(k, sizeof(k), "%d", script);
+	if (script < 0)
+		res = query(conn, what,
+					"SELECT coalesce(serialization_failures, 0), coalesce(deadlock_failures, 0),"
+					"       coalesce(failed, 0),"
+					"       coalesce(transactions, 0) + coalesce(skipped, 0) + coalesce(failed, 0)"
+					" FROM pgbenchx.runs WHERE run_id = $1::bigint AND $2::int < 0", 2, params, 4, 0, 1);
+	else
+		res = query(conn, what,
+					"SELECT coalesce((s ->> 'serialization_failures')::bigint, 0),"
+					"       coalesce((s ->> 'deadlock_failures')::bigint, 0),"
+					"       coalesce((s ->> 'failed')::bigint, 0),"
+					"       coalesce((s ->> 'transactions')::bigint, 0) + coalesce((s ->> 'skipped')::bigint, 0)"
+					"        + coalesce((s ->> 'failed')::bigint, 0)"
+					" FROM (SELECT script_stats -> $2::int AS s FROM pgbenchx.runs"
+					"       WHERE run_id = $1::bigint AND jsonb_typeof(script_stats -> $2::int) = 'object') x",
+					2, params, 4, 0, 1);
 	if (PQntuples(res) == 1)
 	{
+		const char *dash = script < 0 ? "" : " - ";
 		long long	ser = cli_reply_int(res, 0, 0, what, 0, LLONG_MAX);
 		long long	dl = cli_reply_int(res, 0, 1, what, 0, LLONG_MAX);
-		long long	total = cli_reply_int(res, 0, 2, what, 0, LLONG_MAX);
+		long long	failed = cli_reply_int(res, 0, 2, what, 0, LLONG_MAX);
+		long long	total = cli_reply_int(res, 0, 3, what, 0, LLONG_MAX);
+		long long	counts[3] = {ser, dl, failed - ser - dl};
+		static const char *const kinds[3] = {"serialization", "deadlock", "other"};
 
-		if (total > 0)
+		if (counts[2] < 0)
+			cli_reply_fail(what, "more failures by kind (%lld) than failed transactions (%lld)", ser + dl, failed);
+		for (int i = 0; i < (PGBENCH_MAJOR >= 19 ? 3 : 2); i++)
 		{
-			printf("number of serialization failures: %lld (%.3f%%)\n", ser, 100.0 * ser / total);
-			printf("number of deadlock failures: %lld (%.3f%%)\n", dl, 100.0 * dl / total);
-		}
-		else
-		{
-			printf("number of serialization failures: %lld (NaN%%)\n", ser);
-			printf("number of deadlock failures: %lld (NaN%%)\n", dl);
+			if (total > 0)
+				printf("%snumber of %s failures: %lld (%.3f%%)\n", dash, kinds[i], counts[i],
+					   100.0 * counts[i] / total);
+			else
+				printf("%snumber of %s failures: %lld (NaN%%)\n", dash, kinds[i], counts[i]);
 		}
 	}
 	PQclear(res);
@@ -1442,6 +1554,7 @@ print_report(PGconn *conn, const char *id, const Options *o)
 	PGresult   *res = query(conn, "report", "SELECT pgbenchx.report($1::bigint)", 1, params, 1, 1, 1);
 	char	   *text = strdup(cli_reply_text(res, 0, 0, "report"));
 	bool		stddev = o->progress || o->rate || o->latency_limit;
+	int			script = -1;	/* the per-script block being printed */
 
 	PQclear(res);
 	for (char *line = text, *next; line && *line; line = next)
@@ -1477,8 +1590,13 @@ print_report(PGconn *conn, const char *id, const Options *o)
 		}
 		printf("%s\n", line);
 		/* --failures-detailed: pgbench's split of the failures, after their line */
+		if (strncmp(line, "SQL script ", 11) == 0 && script < MAX_SCRIPTS)
+			script++;
 		if (o->failures_detailed && strncmp(line, "number of failed transactions: ", 31) == 0)
-			print_failures_detailed(conn, id);
+			print_failures_detailed(conn, id, -1);
+		if (o->failures_detailed && script >= 0 &&
+			strncmp(line, " - number of failed transactions: ", 34) == 0)
+			print_failures_detailed(conn, id, script);
 	}
 	fflush(stdout);
 	free(text);
@@ -1654,7 +1772,7 @@ txlog_file(const Options *o, int d)
 static void
 txlog_poll(PGconn *conn, const char *id, const Options *o)
 {
-	static const char *const statuses[] = {"ok", "serialization", "deadlock", "skipped", "failed", NULL};
+	static const char *const statuses[] = {"ok", "serialization", "deadlock", "skipped", "failed", "other", NULL};
 	const char *what = "the per-transaction log (pgbenchx.transaction_log)";
 	Buf			since = {0};
 	const char *params[2];
@@ -2046,7 +2164,8 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
  * max_latency are the latency histograms' (bucket midpoints and bounds:
  * within the histograms' 0.78%).  The lag, skipped, retry and failure kind
  * fields are 0, as pgbench prints them without -R, -L, --max-tries and
- * --failures-detailed (refused with --aggregate-interval).  Returns 0, or 1
+ * --failures-detailed (refused with --aggregate-interval): 15 fields, and
+ * built for 19 a 16th, the other failures, as 19's pgbench.  Returns 0, or 1
  * after saying why.
  */
 static int
@@ -2090,10 +2209,11 @@ write_aggregate_log(PGconn *conn, const char *id, const Options *o)
 		return 1;
 	}
 	for (int i = 0; i < PQntuples(res); i++)
-		fprintf(f, "%lld %lld %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0\n",
+		fprintf(f, "%lld %lld %.0f %.0f %.0f %.0f 0 0 0 0 0 0 0 0 0%s\n",
 				cli_reply_int(res, i, 0, what, 0, LLONG_MAX), cli_reply_int(res, i, 1, what, 0, LLONG_MAX),
 				cli_reply_float(res, i, 2, what, 0, DBL_MAX), cli_reply_float(res, i, 3, what, 0, DBL_MAX),
-				cli_reply_float(res, i, 4, what, 0, DBL_MAX), cli_reply_float(res, i, 5, what, 0, DBL_MAX));
+				cli_reply_float(res, i, 4, what, 0, DBL_MAX), cli_reply_float(res, i, 5, what, 0, DBL_MAX),
+				PGBENCH_MAJOR >= 19 ? " 0" : "");
 	PQclear(res);
 	if (fclose(f) != 0)
 	{
@@ -2252,6 +2372,7 @@ run_bench(PGconn *conn, const Options *o)
 		call_add(&c, "tags", "jsonb", o->tags.data);
 	call_add(&c, "repeats", "int", o->repeats);
 	call_add(&c, "conninfo", "text", clients_conninfo(conn));
+	call_add(&c, "continue_on_error", "boolean", o->continue_on_error ? "true" : NULL);
 	if (!sweep)
 	{
 		/* what pgbench's clients print on stderr */
@@ -2327,6 +2448,9 @@ main(int argc, char **argv)
 			return cli_command_main(argc - 1, argv + 1, argv[0]);
 	}
 	parse_options(argc, argv, &o);
+	/* a built-in's text needs no server, as for pgbench */
+	if (o.show_script && show_builtin(o.show_script))
+		return 0;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;

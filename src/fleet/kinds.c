@@ -96,6 +96,12 @@ kinds_generators_arguments(const LaunchOptions *opts, RunSpec *spec, const char 
 				 errmsg("exit_on_abort is not supported with generators"),
 				 errdetail("A client's abort stops the drivers of the server it runs on; the parts of a run driven from several generators run on their own."),
 				 errhint("Leave exit_on_abort out, or run from one server.")));
+	if (opts->continue_on_error)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("continue_on_error is not supported with generators"),
+				 errdetail("The generators' parts run with the options a part takes, and continue_on_error is not one of them."),
+				 errhint("Leave continue_on_error out, or run from one server.")));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(opts->generators[i], opts->generators[j]) == 0)

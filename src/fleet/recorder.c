@@ -1180,6 +1180,8 @@ recorder_fold_part(JsonbContainer *c, RecorderTotals *totals, MemoryContext keep
 
 			recorder_add_count(&to->transactions, st);
 			recorder_add_count(&to->failed, recorder_jsonb_int(ec, "failed"));
+			recorder_add_count(&to->serialization_failures, recorder_jsonb_int(ec, "serialization_failures"));
+			recorder_add_count(&to->deadlock_failures, recorder_jsonb_int(ec, "deadlock_failures"));
 			recorder_add_count(&to->retried, recorder_jsonb_int(ec, "retried"));
 			recorder_add_count(&to->retries, recorder_jsonb_int(ec, "retries"));
 			recorder_add_count(&to->skipped, recorder_jsonb_int(ec, "skipped"));

@@ -83,6 +83,8 @@ PGBX_OPTION(client_messages, "client_messages", BOOL, PGBX_BENCH, false, "false"
 PGBX_OPTION(verbose_errors, "verbose_errors", BOOL, PGBX_BENCH, false, "false", false, NULL, o.verbose_errors, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* pgbench 17's --exit-on-abort: refused with generators (kinds.c: a part's abort would not stop the others) */
 PGBX_OPTION(exit_on_abort, "exit_on_abort", BOOL, PGBX_BENCH, false, "false", false, NULL, o.exit_on_abort, PGBX_NO_FLAG, NULL, NOT_SENT)
+/* pgbench 19's --continue-on-error: refused with generators (kinds.c), as the options above */
+PGBX_OPTION(continue_on_error, "continue_on_error", BOOL, PGBX_RUNS, false, "false", false, NULL, o.continue_on_error, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the steps are the recorder's: each part is one run */
 PGBX_OPTION(repeats, "repeats", INT4, PGBX_SWEEP | PGBX_LIST, false, "1", false, NULL, o.repeats, PGBX_NO_FLAG, pgbx_check_repeats, NOT_SENT)
 /* refused with generators (launch.c): the parts of a run end apart */

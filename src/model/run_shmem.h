@@ -86,6 +86,10 @@ typedef struct RunKnobs
 	bool		verbose_errors; /* and pgbench's --verbose-errors lines */
 	bool		exit_on_abort;	/* pgbench's --exit-on-abort: a client's
 								 * abort stops every driver (run->stop) */
+	bool		continue_on_error;	/* pgbench 19's --continue-on-error: an
+									 * SQL error other than a serialization
+									 * or deadlock failure fails the
+									 * transaction, not the client */
 } RunKnobs;
 
 /*
@@ -106,7 +110,8 @@ typedef enum TxLogStatus
 	TXLOG_SERIALIZATION,		/* failed: 40001, retries spent */
 	TXLOG_DEADLOCK,				/* failed: 40P01, retries spent */
 	TXLOG_SKIPPED,				/* -R with -L: too late to start */
-	TXLOG_FAILED				/* replay: the statement failed */
+	TXLOG_FAILED,				/* replay: the statement failed */
+	TXLOG_OTHER					/* continue_on_error: another SQL error */
 } TxLogStatus;
 
 typedef struct TxLogRecord
@@ -183,7 +188,10 @@ typedef struct DriverCounts
 typedef struct ScriptCounts
 {
 	uint64		transactions;	/* successful */
-	uint64		failed;
+	uint64		failed;			/* of which: */
+	uint64		serialization_failures;
+	uint64		deadlock_failures;	/* the rest are other failures
+									 * (continue_on_error) */
 	uint64		retried;
 	uint64		retries;
 	uint64		skipped;

@@ -689,9 +689,12 @@ results_script_stats(const RunResult *r)
 		const ScriptCounts *c = &r->scripts[k];
 
 		appendStringInfo(&buf, "%s{\"transactions\": " UINT64_FORMAT ", \"failed\": " UINT64_FORMAT
+						 ", \"serialization_failures\": " UINT64_FORMAT
+						 ", \"deadlock_failures\": " UINT64_FORMAT
 						 ", \"retried\": " UINT64_FORMAT ", \"retries\": " UINT64_FORMAT
 						 ", \"skipped\": " UINT64_FORMAT,
-						 k > 0 ? ", " : "", c->transactions, c->failed, c->retried,
+						 k > 0 ? ", " : "", c->transactions, c->failed,
+						 c->serialization_failures, c->deadlock_failures, c->retried,
 						 c->retries, c->skipped);
 		if (c->transactions > 0)
 		{

@@ -1096,6 +1096,8 @@ coordinator_sum_drivers(CoordinatorStep *step, RunResult *result)
 
 			to->transactions += from->transactions;
 			to->failed += from->failed;
+			to->serialization_failures += from->serialization_failures;
+			to->deadlock_failures += from->deadlock_failures;
 			to->retried += from->retried;
 			to->retries += from->retries;
 			to->skipped += from->skipped;

@@ -113,7 +113,9 @@ typedef enum ClientFailure
 	CLIENT_FAILURE_NONE = 0,
 	CLIENT_FAILURE_SERIALIZATION,	/* 40001 */
 	CLIENT_FAILURE_DEADLOCK,	/* 40P01 */
-	CLIENT_FAILURE_STATEMENT	/* replay: the statement failed, go on */
+	CLIENT_FAILURE_STATEMENT,	/* replay: the statement failed, go on */
+	CLIENT_FAILURE_OTHER		/* continue_on_error: another SQL error,
+								 * never retried */
 } ClientFailure;
 
 typedef struct DriverClient
@@ -299,15 +301,23 @@ driver_transaction_ended(DriverRun *dr, DriverClient *c, TimestampTz now)
 						   c->failure == CLIENT_FAILURE_NONE ? TXLOG_OK :
 						   c->failure == CLIENT_FAILURE_DEADLOCK ? TXLOG_DEADLOCK :
 						   c->failure == CLIENT_FAILURE_SERIALIZATION ? TXLOG_SERIALIZATION :
+						   c->failure == CLIENT_FAILURE_OTHER ? TXLOG_OTHER :
 						   TXLOG_FAILED);
 	if (c->failure != CLIENT_FAILURE_NONE)
 	{
 		sc->failed++;
 		stats_second_record_failed(driver_slot(dr));
 		if (c->failure == CLIENT_FAILURE_DEADLOCK)
+		{
 			dr->counts->deadlock_failures++;
-		else
+			sc->deadlock_failures++;
+		}
+		else if (c->failure == CLIENT_FAILURE_SERIALIZATION)
+		{
 			dr->counts->serialization_failures++;
+			sc->serialization_failures++;
+		}
+		/* an other failure is failed, less the two kinds */
 	}
 	else
 	{
@@ -1079,13 +1089,22 @@ driver_client_error(DriverRun *dr, DriverClient *c, PGresult *res, int query)
 		c->failure = CLIENT_FAILURE_STATEMENT;
 		return true;
 	}
-	if (deadlock || driver_sqlstate_is(res, "40001"))
+	/*
+	 * A serialization or deadlock failure is retried (max_tries), and with
+	 * continue_on_error (pgbench 19's --continue-on-error) any other SQL
+	 * error fails the transaction, never retried, while the connection is
+	 * still good; anything else aborts the client
+	 */
+	if (deadlock || driver_sqlstate_is(res, "40001") ||
+		(dr->run->knobs.continue_on_error && PQstatus(c->conn) != CONNECTION_BAD))
 	{
 		if (dr->run->knobs.verbose_errors)
 			driver_messagef(dr, c->id, MSG_INFO, "client %d got an error in command %d (SQL) of script %d; %s",
 							c->id, c->step.command, c->step.script, PQresultErrorMessage(res));
 		if (c->failure == CLIENT_FAILURE_NONE)
-			c->failure = deadlock ? CLIENT_FAILURE_DEADLOCK : CLIENT_FAILURE_SERIALIZATION;
+			c->failure = deadlock ? CLIENT_FAILURE_DEADLOCK :
+				driver_sqlstate_is(res, "40001") ? CLIENT_FAILURE_SERIALIZATION :
+				CLIENT_FAILURE_OTHER;
 		return true;
 	}
 	driver_client_abort(dr, c, "client %d script %d aborted in command %d query %d: %s",
@@ -1256,11 +1275,19 @@ driver_client_read(DriverRun *dr, DriverClient *c)
 				 * there.  pgbench prints the error and goes on; so do we,
 				 * counting it and keeping it as the notices are (not
 				 * logged).  Where the statement is missing when it runs, it
-				 * fails as any command does.  Any other PREPARE error (a
-				 * syntax error) aborts the client with that error, which is
-				 * what pgbench's abort that follows comes from.
+				 * fails as any command does.
 				 */
 				driver_notice_receiver(dr, res);
+			}
+			else if (c->phase == CLIENT_WAIT_PREPARE && !dr->run->knobs.replay)
+			{
+				/*
+				 * Any other error of a PREPARE (a syntax error): pgbench
+				 * prints it and goes on (prepareCommand), so its EXECUTE
+				 * fails with "prepared statement ... does not exist", and
+				 * that is the error the client aborts on, as under pgbench
+				 */
+				driver_message(dr, c->id, MSG_ERROR, PQresultErrorMessage(res));
 			}
 			else
 				ok = driver_client_error(dr, c, res, 0);
@@ -1602,7 +1629,8 @@ driver_client_retry(DriverRun *dr, DriverClient *c, TimestampTz now)
 	const RunKnobs *k = &dr->run->knobs;
 	CommandStats *cs = driver_command_stats(dr, c);
 
-	if ((k->max_tries == 0 || c->tries < k->max_tries) &&
+	if (c->failure != CLIENT_FAILURE_OTHER &&
+		(k->max_tries == 0 || c->tries < k->max_tries) &&
 		(k->latency_limit_usec == 0 || now - c->txn_start <= k->latency_limit_usec) &&
 		(dr->end_time == 0 || now < dr->end_time) &&
 		dr->stop_deadline == 0)

@@ -1024,6 +1024,7 @@ launch_check_options(const LaunchOptions *opts, const LaunchKind *kind, bool is_
 	spec->knobs.client_messages = opts->client_messages;
 	spec->knobs.verbose_errors = opts->verbose_errors;
 	spec->knobs.exit_on_abort = opts->exit_on_abort;
+	spec->knobs.continue_on_error = opts->continue_on_error;
 	spec->vacuum = opts->vacuum;
 	spec->checkpoint = opts->checkpoint;
 	spec->check_tpcb = opts->check_tpcb;

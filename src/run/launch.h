@@ -115,6 +115,8 @@ typedef struct LaunchOptions
 									 * the message rings */
 	bool		verbose_errors; /* with them, pgbench's --verbose-errors lines */
 	bool		exit_on_abort;	/* a client's abort stops the whole run */
+	bool		continue_on_error;	/* another SQL error fails the
+									 * transaction, not the client */
 	int			ngenerators;	/* generators: 0 if not given (issue 14) */
 	const char **generators;	/* their conninfos, as given */
 	double		max_clock_offset_ms;

@@ -224,6 +224,8 @@ txlog_status_name(int status)
 			return "skipped";
 		case TXLOG_FAILED:
 			return "failed";
+		case TXLOG_OTHER:
+			return "other";
 	}
 	return "failed";
 }

@@ -110,7 +110,8 @@ CREATE OR REPLACE FUNCTION run_bench(
     sampling_rate float8 DEFAULT 1,
     client_messages boolean DEFAULT false,
     verbose_errors boolean DEFAULT false,
-    exit_on_abort boolean DEFAULT false)
+    exit_on_abort boolean DEFAULT false,
+    continue_on_error boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -129,7 +130,7 @@ BEGIN
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
              'log_transactions', log_transactions, 'sampling_rate', sampling_rate,
              'client_messages', client_messages, 'verbose_errors', verbose_errors,
-             'exit_on_abort', exit_on_abort)
+             'exit_on_abort', exit_on_abort, 'continue_on_error', continue_on_error)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -162,7 +163,8 @@ CREATE OR REPLACE FUNCTION run_sweep(
     check_tpcb   boolean DEFAULT false,
     record_system boolean DEFAULT true,
     generators   text[] DEFAULT NULL,
-    max_clock_offset_ms float8 DEFAULT 100)
+    max_clock_offset_ms float8 DEFAULT 100,
+    continue_on_error boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -180,7 +182,8 @@ BEGIN
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
              'record_system', record_system,
-             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
+             'continue_on_error', continue_on_error)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
@@ -211,7 +214,8 @@ CREATE OR REPLACE FUNCTION run_sweep(
     check_tpcb   boolean DEFAULT false,
     record_system boolean DEFAULT true,
     generators   text[] DEFAULT NULL,
-    max_clock_offset_ms float8 DEFAULT 100)
+    max_clock_offset_ms float8 DEFAULT 100,
+    continue_on_error boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -228,7 +232,8 @@ BEGIN
              'connect_per_transaction', connect_per_transaction,
              'repeats', repeats, 'check_tpcb', check_tpcb,
              'record_system', record_system,
-             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
+             'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
+             'continue_on_error', continue_on_error)
          || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
          || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb

@@ -463,13 +463,13 @@ sub catalogue
 # fails the test: add the SQL that uses it to the steps and its key here.
 my %covers = (
 	'pgbench_init(integer, integer, integer, text, boolean, boolean, integer, text, text)' => 'init',
-	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision, boolean, boolean, boolean)' => 'run',
+	'run_bench(integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, boolean, boolean, text[], double precision, boolean, double precision, boolean, boolean, boolean, boolean)' => 'run',
 	# a live run's per-transaction records (issue 24, pgbenchx -l)
 	'transaction_log(bigint, bigint[])' => 'txlog',
 	# a live run's clients' messages (issue 36, what pgbench prints on stderr)
 	'client_messages(bigint, bigint[])' => 'txlog',
-	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep',
-	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision)' => 'sweep_list',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean)' => 'sweep_list',
 	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean, text[], double precision)' => 'replay',
 	# the seam the four above call through (issue 11)
 	'launch_bench(jsonb)' => 'run',

@@ -437,6 +437,55 @@ else
 	like($err, qr/unrecognized option '--exit-on-abort'/, 'as an unrecognized option');
 }
 
+# --continue-on-error (pgbench 19): an SQL error other than a serialization
+# or deadlock failure fails the transaction and the client goes on; with
+# --failures-detailed, "number of other failures", per script too.  Before
+# 19, unknown to both.  The engine's continue_on_error, on every major:
+# the run completes, its failures are the other ones (run and script).
+$node->safe_psql('postgres', 'CREATE TABLE coe_unique (i int UNIQUE)');
+my $coe = script_file('continue_on_error', "INSERT INTO coe_unique VALUES (0);\n");
+my $coe_block = script_file('continue_on_error_block', "BEGIN;\nINSERT INTO coe_unique VALUES (1);\nCOMMIT;\n");
+if ($node->safe_psql('postgres', 'SHOW server_version_num') >= 190000)
+{
+	my @args = ('-n', '-t', '10', '--continue-on-error', '--failures-detailed', '--verbose-errors');
+	$node->safe_psql('postgres', 'TRUNCATE coe_unique');
+	my ($src, $sout, $serr) = run($pgbench, @args, '-f', $coe, '-f', $coe_block, '--random-seed=7', $db);
+	$node->safe_psql('postgres', 'TRUNCATE coe_unique');
+	($rc, $out, $err) = run($cli, @args, '-f', $coe, '-f', $coe_block, '--random-seed=7', $db);
+	is($rc, $src, "--continue-on-error: exits as pgbench ($src)") or diag($err);
+	my @failure_lines = map { join("\n", grep { /failures?:|failed transactions:|processed:/ } split /\n/, $_) } ($sout, $out);
+	is($failure_lines[1], $failure_lines[0], "--continue-on-error: the same counts of failures, run and per script, as pgbench's")
+	  or diag("pgbench:\n$sout\npgbenchx:\n$out");
+	like($out, qr/^number of other failures: 8 \(80\.000%\)$/m, '--continue-on-error: 8 of the 10 transactions failed on the unique key');
+	is(stderr_lines($err, qr/^pgbenchx?: client /), stderr_lines($serr, qr/^pgbenchx?: client /),
+		'--continue-on-error --verbose-errors: the clients\' lines are pgbench\'s');
+}
+else
+{
+	my ($src) = run($pgbench, '-n', '-t', '1', '--continue-on-error', '-S', $db);
+	($rc, $out, $err) = run($cli, '-n', '-t', '1', '--continue-on-error', '-S', $db);
+	is($rc, $src, "--continue-on-error before 19: refused as pgbench refuses it ($src)");
+	like($err, qr/unrecognized option '--continue-on-error'/, 'as an unrecognized option');
+}
+{
+	$node->safe_psql('postgres', 'TRUNCATE coe_unique');
+	$node->safe_psql('postgres', "SELECT pgbenchx.add_script('coe-insert', pg_read_file('$coe'), replace => true),"
+		  . " pgbenchx.add_script('coe-block', pg_read_file('$coe_block'), replace => true)");
+	my $id = $node->safe_psql('postgres', "SELECT run_bench(2, transactions => 10, script => 'coe-insert, coe-block',"
+		  . " vacuum => false, checkpoint => false, continue_on_error => true, random_seed => 3)");
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($id)");
+	is($node->safe_psql('postgres', "SELECT status, aborted_clients, transactions, failed, serialization_failures, deadlock_failures"
+		  . " FROM pgbenchx.runs WHERE run_id = $id"), 'completed|0|2|18|0|0',
+		'continue_on_error: the run completes, 2 transactions inserted, 18 failed, none of them serialization or deadlock');
+	is($node->safe_psql('postgres', "SELECT sum((s ->> 'failed')::int) || ' ' || sum((s ->> 'serialization_failures')::int)"
+		  . " || ' ' || sum((s ->> 'deadlock_failures')::int) FROM pgbenchx.runs, jsonb_array_elements(script_stats) s WHERE run_id = $id"),
+		'18 0 0', 'continue_on_error: the scripts\' failures add up, all of them other failures');
+	is($node->safe_psql('postgres', 'SELECT count(*) FROM coe_unique'), '2', 'the table holds the two rows the successes inserted');
+	my ($r2, $o2, $e2) = $node->psql('postgres', "SELECT run_bench(1, transactions => 2, script => 'coe-insert', continue_on_error => true,"
+		  . " generators => ARRAY['host=localhost'], conninfo => 'host=localhost')");
+	like($e2, qr/continue_on_error is not supported with generators/, 'continue_on_error with generators: refused');
+}
+
 # a script every client would abort in (its pipelines), refused before any
 # client runs: exit 2, as pgbench's aborted clients; \shell, refused, exit
 # 2 with a hint; a \shell pgbench cannot parse, exit 1 as pgbench's
@@ -455,7 +504,7 @@ my $shf = script_file('shell_echo', "\\shell echo hello\nSELECT 1;\n");
 ($rc, $out, $err) = run($cli, '-n', '-t', '1', '-f', $shf, $db);
 is($rc, 2, '\\shell: refused, exit 2 (pgbench\'s code for a client that cannot run its script)');
 like($err, qr/shell commands are not supported by pgbenchx/, '\\shell: the refusal says why');
-like($err, qr/HINT:  .*run this script with stock pgbench/, '\\shell: and what to do');
+like($err, qr/^pgbenchx: hint: .*run this script with stock pgbench/m, '\\shell: and what to do, before any connection');
 
 # many messages: the CLI cannot read them all (256 per driver are kept);
 # it says how many were lost, and the run is whole
