@@ -222,6 +222,8 @@ cmd_connect(const CmdOptions *o)
 	const char *keywords[] = {"host", "port", "user", "dbname", "fallback_application_name", NULL};
 	const char *values[] = {o->host, o->port, o->user, o->dbname, progname, NULL};
 	PGconn	   *conn = PQconnectdbParams(keywords, values, 1);
+	PGresult   *res;
+	bool		installed;
 
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 	{
@@ -234,6 +236,13 @@ cmd_connect(const CmdOptions *o)
 	/* pg_catalog alone on the path, as pg_dump's: nothing planted in the user's path runs */
 	PQclear(cmd_query(conn, "set_config('search_path')", "SELECT pg_catalog.set_config('search_path', '', false)",
 					  0, NULL, 1, 1, 1));
+	res = cmd_query(conn, "whether pgbenchx is installed",
+					"SELECT EXISTS (SELECT FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pgbenchx')",
+					0, NULL, 1, 1, 1);
+	installed = cli_reply_bool(res, 0, 0, "whether pgbenchx is installed");
+	PQclear(res);
+	if (!installed)
+		cli_reply_no_extension(conn);
 	return conn;
 }
 

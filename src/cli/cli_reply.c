@@ -346,3 +346,14 @@ cli_reply_set_notice_receiver(PGconn *conn, bool verbose_notices)
 
 	PQsetNoticeReceiver(conn, notice_receiver, verbose_notices ? &verbose_tag : NULL);
 }
+
+void
+cli_reply_no_extension(PGconn *conn)
+{
+	fprintf(stderr, "%s: error: extension \"pgbenchx\" is not installed in database \"%.*s\"\n",
+			progname, 200, PQdb(conn) ? PQdb(conn) : "?");
+	fprintf(stderr, "%s: hint: As a superuser, run CREATE EXTENSION pgbenchx; in that database (README.md, \"Quick start\"), then try again.\n",
+			progname);
+	PQfinish(conn);
+	exit(1);
+}

@@ -97,4 +97,14 @@ extern void cli_reply_fail(const char *what, const char *fmt,...)
 #define CLI_REPLY_MAX_MESSAGE 65536
 extern void cli_reply_set_notice_receiver(PGconn *conn, bool verbose_notices);
 
+/*
+ * The database the program reached has no pgbenchx: say so, and what to do,
+ * before anything else is printed, then close conn and exit 1
+ */
+extern void cli_reply_no_extension(PGconn *conn)
+#if defined(__GNUC__) || defined(__clang__)
+			__attribute__((noreturn))
+#endif
+			;
+
 #endif							/* PGBENCHX_CLI_REPLY_H */

@@ -134,6 +134,7 @@ typedef struct
 	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
 	bool		steps_without_v;	/* -I without "v": no vacuum after pgbench_init */
 	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
+	char	   *not_builtin;	/* the first -b name that is no built-in's prefix (a registered script's?) */
 	long long	total_weight;
 } Options;
 
@@ -841,6 +842,8 @@ parse_options(int argc, char **argv, Options *o)
 					: script_option(optarg, c == 'b', &o->total_weight);
 				if (c == 'S' || c == 'N')
 					o->total_weight++;
+				if (c == 'b' && o->scripts[o->nscripts] == optarg && o->not_builtin == NULL)
+					o->not_builtin = strrchr(optarg, '@') ? strndup(optarg, strrchr(optarg, '@') - optarg) : optarg;
 				o->script_is_file[o->nscripts] = (c == 'f');
 				if (c == 'f')
 					o->script_texts[o->nscripts] = read_script_file(o->scripts[o->nscripts]);
@@ -1051,6 +1054,14 @@ connect_db(const Options *o)
 
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 	{
+		/*
+		 * pgbench refuses a -b name that is no built-in's before it
+		 * connects; pgbenchx looks such a name up in pgbenchx.scripts, so
+		 * it says both
+		 */
+		if (o->not_builtin)
+			fprintf(stderr, "%s: error: no builtin script found for name \"%s\", and no server to look it up in pgbenchx.scripts\n",
+					progname, o->not_builtin);
 		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, conn ? PQerrorMessage(conn) : "out of memory\n");
 		PQfinish(conn);
 		exit(1);
@@ -1063,7 +1074,9 @@ connect_db(const Options *o)
 	 */
 	cli_reply_set_notice_receiver(conn, false);
 	pin_search_path(conn);
-	if (!o->init && !o->show_script && ext_schema != NULL &&
+	if (ext_schema == NULL)
+		cli_reply_no_extension(conn);
+	if (!o->init && !o->show_script &&
 		PQconnectionUsedPassword(conn) && PQpass(conn) && *PQpass(conn) &&
 		!session_has_secret(conn))
 	{

@@ -300,7 +300,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE from01');
 		"restore the 0.1 dump (CREATE EXTENSION installs $version): no error but the old wrappers' GRANTs");
 	cmp_ok(scalar(@errors), '<=', 5, 'at most one per wrapper and pgbench_init');
 	$node->safe_psql('from01', "SELECT pgbenchx.grant_runner('runner')");
-	is($node->safe_psql('from01', q{SELECT has_function_privilege('runner', 'run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8, boolean, float8, boolean, boolean, boolean)', 'EXECUTE')}),
+	is($node->safe_psql('from01', q{SELECT has_function_privilege('runner', 'run_bench(int, int, text, int, text, bigint, boolean, boolean, text, text, bigint, jsonb, float8, float8, int, boolean, jsonb, boolean, boolean, text[], float8, boolean, float8, boolean, boolean, boolean, boolean)', 'EXECUTE')}),
 		't', 'grant_runner after the restore gives the runner the new run_bench');
 }
 is($node->safe_psql('from01', "SELECT extversion FROM pg_extension WHERE extname = 'pgbenchx'"), $version, "the restored 0.1 dump is $version");

@@ -153,7 +153,11 @@ END \$\$});
 	ok(!grep({ $steps[$_] < $steps[ $_ - 1 ] } 1 .. $#steps), 'step never goes back: ' . join(',', @steps));
 	is($steps[-1], 3, 'the last step seen is 3');
 	my %clients = map { $_->[2] => $_->[5] } @seen;
-	is(join(',', map { $clients{$_} // '?' } 1 .. 3), '1,2,1', 'each step has its client count');
+	# (a loaded machine may let a whole step pass between two looks: each
+	# step seen has its own count)
+	my %want = (1 => 1, 2 => 2, 3 => 1);
+	is(join(',', map { "$_=$clients{$_}" } sort keys %clients), join(',', map { "$_=$want{$_}" } sort keys %clients),
+		'each step seen has its client count');
 	ok(!grep({ $_->[4] eq '' || $_->[4] < -2 } @seen), 'eta known and not in the past (2 s of slack) throughout');
 
 	# within a measured interval the time left shrinks with the time that

@@ -198,33 +198,59 @@ ok(nothing_left($node), 'no pgbenchx worker left');
 # ---------------------------------------------------------------------
 my $failure_scale = 60;
 
-# Start pgbench_init in its own psql; wait until its workers are running.
-# Returns the IPC::Run handle, the leader's pid, the workers' pids, and a
-# ref to psql's stderr.
+# Start pgbench_init in its own psql, and hold its two workers (SIGSTOP)
+# as soon as they run, so that the call is surely still on when the test
+# acts on it, however loaded the machine.  A loop in the server (one query,
+# pg_stat_activity read every 10 ms) sees the workers; should the call
+# still end before they are held (its workers seen too late), that try
+# proves nothing: $on_missed runs (the caller's old tables are made again)
+# and the call is started again, at most 5 times.  Returns the IPC::Run
+# handle, the leader's pid, the held workers' pids (none when every try
+# missed), and a ref to psql's stderr.  The caller sends SIGCONT.
+my $on_missed = sub { };
+
 sub start_parallel_init
 {
 	my ($n, $more) = @_;
 	$n //= $node;
 	$more //= '';
-	my ($stdout, $stderr) = ('', '');
-	my $h = IPC::Run::start(
-		[ 'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-d', $n->connstr('by_pgbenchx'),
-		  '-c', "SELECT pgbench_init($failure_scale, jobs => 2$more)" ],
-		'>', \$stdout, '2>', \$stderr);
-	my ($leader, $workers) = ('', '');
-	# both: the workers can start between the two queries of a round
-	# and no longer than the call itself: a call that ended before it was
-	# seen fails the test's checks at once, not after 1000 rounds
-	for (my $i = 0; $i < 1000 && $h->pumpable && ($workers !~ /\d+,\d+/ || $leader !~ /^\d+$/); $i++)
+	for my $try (1 .. 5)
 	{
-		$leader = $n->safe_psql('by_pgbenchx',
-			"SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pgbench_init($failure_scale%' AND state = 'active'");
-		$workers = $n->safe_psql('by_pgbenchx',
-			"SELECT string_agg(pid::text, ',' ORDER BY pid) FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker'");
-		usleep(10_000) if $workers !~ /\d+,\d+/ || $leader !~ /^\d+$/;
-		$h->pump_nb;    # notices the call's end (pumpable turns false)
+		my ($stdout, $stderr) = ('', '');
+		my $h = IPC::Run::start(
+			[ 'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-d', $n->connstr('by_pgbenchx'),
+			  '-c', "SELECT pgbench_init($failure_scale, jobs => 2$more)" ],
+			'>', \$stdout, '2>', \$stderr);
+		my $seen = $n->safe_psql('by_pgbenchx', q{
+			DO $w$
+			BEGIN
+				FOR i IN 1 .. 6000 LOOP
+					PERFORM pg_stat_clear_snapshot();
+					EXIT WHEN (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchx init worker') = 2;
+					PERFORM pg_sleep(0.01);
+				END LOOP;
+			END $w$;
+			SELECT (SELECT string_agg(pid::text, ',') FROM pg_stat_activity
+			         WHERE query LIKE 'SELECT pgbench_init(%' AND state = 'active' AND pid <> pg_backend_pid())
+			       || '|' || (SELECT string_agg(pid::text, ',' ORDER BY pid) FROM pg_stat_activity
+			                  WHERE backend_type = 'pgbenchx init worker')});
+		my ($leader, $workers) = split /\|/, $seen // '';
+		my @workers = split /,/, ($workers // '');
+		if (@workers == 2 && ($leader // '') =~ /^\d+$/)
+		{
+			kill 'STOP', @workers;
+			# held while still there, and the call still on
+			return ($h, $leader, \@workers, \$stderr)
+			  if kill(0, @workers) == 2
+			  && $n->safe_psql('by_pgbenchx', "SELECT count(*) FROM pg_stat_activity WHERE pid = $leader AND state = 'active'") eq '1';
+			kill 'CONT', @workers;
+		}
+		$h->finish;
+		note("pgbench_init's workers were not held in time (try $try): again");
+		$on_missed->();
 	}
-	return ($h, $leader, [ split /,/, $workers ], \$stderr);
+	my ($stdout, $stderr) = ('', '');
+	return (IPC::Run::start([ 'true' ], '>', \$stdout, '2>', \$stderr), '', [], \$stderr);
 }
 
 # Progress NOTICEs whatever the machine's speed: the workers are held
@@ -232,8 +258,7 @@ sub start_parallel_init
 # what they have written.
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
-	is(scalar @$workers, 2, 'progress: two workers ran');
-	kill 'STOP', @$workers;
+	is(scalar @$workers, 2, 'progress: two workers ran, held');
 	usleep(6_000_000);
 	kill 'CONT', @$workers;
 	$h->finish;
@@ -247,23 +272,54 @@ sub start_parallel_init
 		'progress: the call completed');
 }
 
-init('by_pgbenchx', 'scale => 2, jobs => 1');
-$node->safe_psql('by_pgbenchx', 'UPDATE pgbench_branches SET bbalance = 42 WHERE bid = 2');
 my $old_sql = q{
 	SELECT (SELECT string_agg(relname || ':' || relfilenode, ',' ORDER BY relname)
 	        FROM pg_class WHERE relname LIKE 'pgbench%'),
 	       (SELECT count(*) FROM pgbench_accounts),
 	       (SELECT string_agg(bid || '=' || bbalance, ',' ORDER BY bid) FROM pgbench_branches)};
-my $old = $node->safe_psql('by_pgbenchx', $old_sql);
-like($old, qr/\|200000\|1=0,2=42$/, 'old tables in place');
 
-# a cancel at several moments of the parallel load
+# the old tables a cancelled call must leave as they were
+sub old_tables
+{
+	init('by_pgbenchx', 'scale => 2, jobs => 1');
+	$node->safe_psql('by_pgbenchx', 'UPDATE pgbench_branches SET bbalance = 42 WHERE bid = 2');
+	return $node->safe_psql('by_pgbenchx', $old_sql);
+}
+my $old = old_tables();
+like($old, qr/\|200000\|1=0,2=42$/, 'old tables in place');
+$on_missed = sub { $old = old_tables(); };
+
+# a cancel at several moments of the parallel load: the workers, held as
+# soon as they run, go on for the delay and are held again, so that the
+# call cannot end before the cancel reaches it; they go on after it.
+# Should the call end within the delay (a loaded machine), that try proves
+# nothing: the old tables are made again and it is tried again (at most 5
+# times), until the cancel met a call still running.
 foreach my $delay_ms (0, 200, 600)
 {
-	my ($h, $leader, $workers, $stderr) = start_parallel_init();
-	is(scalar @$workers, 2, "cancel after $delay_ms ms: two workers ran");
-	usleep($delay_ms * 1000);
-	$node->safe_psql('by_pgbenchx', "SELECT pg_cancel_backend($leader)");
+	my ($h, $leader, $workers, $stderr, $running);
+	for my $try (1 .. 5)
+	{
+		($h, $leader, $workers, $stderr) = start_parallel_init();
+		last unless @$workers;
+		if ($delay_ms)
+		{
+			kill 'CONT', @$workers;
+			usleep($delay_ms * 1000);
+			kill 'STOP', @$workers;
+		}
+		$running = $node->safe_psql('by_pgbenchx',
+			"SELECT count(*) FROM pg_stat_activity WHERE pid = $leader AND state = 'active'") eq '1';
+		last if $running;
+		kill 'CONT', @$workers;
+		$h->finish;
+		note("cancel after $delay_ms ms, try $try: the call ended within the delay; again");
+		$old = old_tables();
+	}
+	ok($running, "cancel after $delay_ms ms: two workers ran, and the call was still running");
+	is($node->safe_psql('by_pgbenchx', "SELECT pg_cancel_backend(" . ($leader || 0) . ")"), 't',
+		"cancel after $delay_ms ms: the call is cancelled while its workers are held");
+	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/canceling statement due to user request/, "cancel after $delay_ms ms: the call was cancelled");
 	is($node->safe_psql('by_pgbenchx', $old_sql), $old, "cancel after $delay_ms ms: old tables as they were");
@@ -278,7 +334,6 @@ foreach my $delay_ms (0, 200, 600)
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
 	is(scalar @$workers, 2, 'terminated worker: two workers ran, held');
-	kill 'STOP', @$workers;
 	is($node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend($workers->[1])"), 't',
 		'terminated worker: a loading worker was terminated');
 	kill 'CONT', @$workers;
@@ -292,8 +347,9 @@ foreach my $delay_ms (0, 200, 600)
 # the leader terminated: its workers stop before its abort unlinks the files
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
-	usleep(200_000);
-	$node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend($leader)");
+	is(scalar @$workers, 2, 'terminated leader: two workers ran, held');
+	$node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend(" . ($leader || 0) . ")");
+	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/terminating connection due to administrator command/, 'terminated leader: the call ends');
 	ok(nothing_left($node), 'terminated leader: its workers are gone');
@@ -363,12 +419,21 @@ my $files_sql = q{
 	is(join(',', orphan_files($node)), '', 'before the immediate stop: no orphan file');
 	my $old_paths = $node->safe_psql('by_pgbenchx', $files_sql);
 	my %before = map { $_ => 1 } slurp_dir($dbdir);
+	# a call that ended before its workers were held made new tables: the
+	# old ones are made again, and these figures taken again
+	my $saved = $on_missed;
+	$on_missed = sub {
+		$saved->();
+		$node->safe_psql('by_pgbenchx', 'CHECKPOINT');
+		$old_paths = $node->safe_psql('by_pgbenchx', $files_sql);
+		%before = map { $_ => 1 } slurp_dir($dbdir);
+	};
 	# the workers are held (SIGSTOP) once seen, so that the call is still on
 	# when the server stops, however fast the machine (a 300 ms wait let a
 	# quick init commit first); the immediate stop's SIGKILL ends them
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
 	is(scalar @$workers, 2, 'immediate stop: two workers ran, held');
-	kill 'STOP', @$workers;
+	$on_missed = $saved;
 	$node->stop('immediate');
 	$h->finish;
 	$node->start;
@@ -480,8 +545,11 @@ $node->restart;
 {
 	my $logs = removal_logs($node);
 	my $before = $node->safe_psql('by_pgbenchx', $old_sql);
+	my $saved = $on_missed;
+	$on_missed = sub { $saved->(); $before = $node->safe_psql('by_pgbenchx', $old_sql); };
 	my ($h, $leader, $workers, $stderr) = start_parallel_init($node, ', partitions => 3');
-	usleep(300_000);
+	$on_missed = $saved;
+	is(scalar @$workers, 2, 'preload, immediate stop: two workers ran, held');
 	$node->stop('immediate');
 	$h->finish;
 	$node->start;

@@ -70,8 +70,20 @@ sub summary
 	return grep { !/^run_id = \d+$/ } @lines;
 }
 
+my ($rc, $out, $err);
+# a database without the extension: said first, with what to do, exit 1
+# (issue 37: not pgbench's steps, then "function pgbench_init does not exist")
+$node->safe_psql('postgres', 'CREATE DATABASE no_extension');
+foreach my $args ([ '-i', '-s', '1' ], [ '-n', '-t', '1', '-S' ], [ 'report', '1', '-d' ])
+{
+	($rc, $out, $err) = run($cli, @$args, $node->connstr('no_extension'));
+	is($rc, 1, "@$args in a database without pgbenchx: exit 1");
+	like($err, qr/\Apgbenchx: error: extension "pgbenchx" is not installed in database "no_extension"\npgbenchx: hint: .*CREATE EXTENSION pgbenchx/,
+		"@$args in a database without pgbenchx: says so first, and what to do");
+}
+
 # -i: pgbench_init, the tables there
-my ($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
+($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
 is($rc, 0, '-i exits 0') or diag($err);
 like($err, qr/^done in [0-9.]+ s/m, '-i prints pgbench_init\'s "done in" line');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1', '-i -s 1 made scale 1');

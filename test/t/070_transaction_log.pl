@@ -238,8 +238,10 @@ my ($mret, $mout, $merr) = as_role('runner_a', q{SELECT pgbenchx.add_script('noo
 is($mret, 0, 'runner A registers a script of one debug() call') or diag($merr);
 is(q1("SELECT has_function_privilege('runner_a', 'pgbenchx.client_messages(bigint, bigint[])', 'EXECUTE')"), 't',
 	'grant_runner gave runners client_messages');
+# another runner is refused while the run lasts (a run of A's that lasts
+# until cancelled: a loaded machine may take seconds to start B's psql)
 idle();
-($mret, $mout, $merr) = as_role('runner_a', "SELECT run_bench(1, 2, 'noopdebug', vacuum => false, checkpoint => false, "
+($mret, $mout, $merr) = as_role('runner_a', "SELECT run_bench(1, 600, 'noopdebug', vacuum => false, checkpoint => false, "
 	  . "conninfo => 'password=a-secret', client_messages => true)");
 die "runner A's run was refused: $merr" if $mret;
 $id = $mout =~ /(\d+)/ ? $1 : die "no run id: $mout";
@@ -248,24 +250,45 @@ $node->poll_query_until('postgres', "SELECT phase = 'measuring' OR status <> 'ru
 ($mret, $mout, $merr) = as_role('runner_b', "SELECT count(*) FROM pgbenchx.client_messages($id)");
 isnt($mret, 0, "runner B may not read A's client messages");
 like($merr, qr/permission denied to read the client messages of run $id of role "runner_a"/, 'the refusal names the run and its role');
+q1("SELECT pgbenchx.cancel($id)");
+q1("SET client_min_messages = warning; CALL pgbenchx.wait($id)");
+idle();
+# A's reader, in the session that starts a 2 s run: it reads the whole ring
+# (since 0) every 0.1 s until the driver says it is done, so that its last
+# read is of the ring as the run left it (the coordinator keeps the ring
+# for a reader that has read, at most 5 s after the run); then the run's
+# row, once final, gives the transactions.
 ($mret, $mout, $merr) = as_role('runner_a', qq{
+SELECT run_bench(1, 2, 'noopdebug', vacuum => false, checkpoint => false,
+                 conninfo => 'password=a-secret', client_messages => true) AS id \\gset
+CREATE TEMP TABLE late_m AS SELECT * FROM pgbenchx.client_messages(:id, '{0}');
+CREATE TEMP TABLE the_run AS SELECT :id AS run_id;
 DO \$\$
+DECLARE
+  rid bigint := (SELECT run_id FROM the_run);
 BEGIN
-  PERFORM count(*) FROM pgbenchx.client_messages($id);
-  LOOP
-    EXIT WHEN (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $id);
+  FOR i IN 1 .. 3000 LOOP
+    EXIT WHEN (SELECT bool_and(done) FROM late_m WHERE kind IS NULL);
+    PERFORM pg_sleep(0.1);
+    TRUNCATE late_m;
+    INSERT INTO late_m SELECT * FROM pgbenchx.client_messages(rid, '{0}');
+  END LOOP;
+  FOR i IN 1 .. 3000 LOOP
+    EXIT WHEN (SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = rid);
     PERFORM pg_sleep(0.1);
   END LOOP;
 END \$\$;
-CREATE TEMP TABLE late_m AS SELECT * FROM pgbenchx.client_messages($id, '{0}');
+SELECT :id;
 SELECT (SELECT count(*) FROM late_m WHERE kind IS NOT NULL),
        (SELECT seq FROM late_m WHERE kind IS NULL),
        (SELECT coalesce(min(seq), 0) FROM late_m WHERE kind IS NOT NULL),
-       (SELECT transactions FROM pgbenchx.runs WHERE run_id = $id),
+       (SELECT transactions FROM pgbenchx.runs WHERE run_id = :id),
        (SELECT count(*) FROM late_m WHERE kind = 'debug' AND client_id = 0 AND message = 'debug(script=0,command=1): int 1'),
        (SELECT bool_and(done) FROM late_m WHERE kind IS NULL)});
 is($mret, 0, 'runner A reads its own client messages') or diag($merr);
-my ($mgot, $mwrote, $mfirst, $mran, $mdebug, $mdone) = split /\|/, $mout;
+my @mlines = split /\n/, $mout;
+$id = shift @mlines;
+my ($mgot, $mwrote, $mfirst, $mran, $mdebug, $mdone) = split /\|/, $mlines[-1];
 is($mwrote, $mran, 'a message per transaction (its debug() call)');
 cmp_ok($mwrote, '>', 256, "more messages written than the ring holds ($mwrote)");
 is($mgot, '256', "a late reader gets the ring's last 256");

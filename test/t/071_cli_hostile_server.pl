@@ -131,7 +131,7 @@ my @runs = (
 	[ 'sweep -P', '--sweep', '1,2', '-t', '5', '-P', '1' ],
 	[ 'run -f -s', '-f', $script, '-s', '3', '-t', '5' ],
 	[ 'init', '-i', '-s', '1' ],
-	[ 'show-script', '--show-script', 'tpcb-like' ]);
+	[ 'show-script', '--show-script', 'my-registered-script' ]);
 push @invocations, map { [ $_->[0], @{$_}[ 1 .. $#$_ ] ] } @runs;
 
 # no server at all: -V and --help
