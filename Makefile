@@ -165,6 +165,7 @@ cli:
 install: install-cli
 install-cli: cli
 	$(MAKE) -C src/cli PG_CONFIG=$(PG_CONFIG) EXTVERSION=$(EXTVERSION) install
+	@echo "pgbenchx: the command line is $(DESTDIR)$(shell $(PG_CONFIG) --bindir)/pgbenchx (Debian does not put that directory on PATH: call it by that path, or add the directory to PATH)"
 clean: clean-cli
 clean-cli:
 	$(MAKE) -C src/cli PG_CONFIG=$(PG_CONFIG) clean
