@@ -133,6 +133,7 @@ typedef struct
 	bool		vacuum_all;		/* -v: refused but with -n, which makes pgbench vacuum nothing */
 	bool		bad_steps;		/* -I: steps pgbench_init does not take (refused after the checks) */
 	bool		steps_without_v;	/* -I without "v": no vacuum after pgbench_init */
+	bool		steps_client_gen;	/* -I with "g" but no "G": said to be done in the server */
 	const char *show_script;	/* --show-script: a builtin's full name, or a registered script's */
 	char	   *not_builtin;	/* the first -b name that is no built-in's prefix (a registered script's?) */
 	long long	total_weight;
@@ -535,6 +536,7 @@ check_init_steps(Options *o, const char *steps)
 	 * but not fewer steps.  "v": it ends with ANALYZE (no VACUUM).
 	 */
 	o->steps_without_v = strchr(steps, 'v') == NULL;
+	o->steps_client_gen = strchr(steps, 'g') != NULL && strchr(steps, 'G') == NULL;
 	if (strchr(steps, 'd') && strchr(steps, 't') && (strchr(steps, 'g') || strchr(steps, 'G')) &&
 		strchr(steps, 'p'))
 	{
@@ -1279,6 +1281,10 @@ run_init(PGconn *conn, const Options *o)
 	fprintf(stderr, "dropping old tables...\ncreating tables...\n");
 	if (o->partitions && opt_int(o->partitions) > 0)
 		fprintf(stderr, "creating %d partitions...\n", (int) opt_int(o->partitions));
+	/* -I g is pgbench's client-side generation: not silently made G */
+	if (o->steps_client_gen)
+		fprintf(stderr, "%s: warning: step \"g\" (client-side data generation) is done in the server, as \"G\": pgbench_init writes the same rows\n",
+				progname);
 	fprintf(stderr, "generating data (server-side)...\ncreating primary keys...\n");
 	if (o->foreign_keys)
 		fprintf(stderr, "creating foreign keys...\n");

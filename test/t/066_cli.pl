@@ -99,6 +99,11 @@ is($node->safe_psql('postgres', "SELECT count(*) FROM pg_stat_user_tables WHERE 
 	'0', '-i -n: the new tables were not vacuumed');
 ($rc, $out, $err) = run($cli, '-i', '-I', 'dtgp', '-s', '1', $db);
 unlike($err, qr/vacuuming/, '-i -I dtgp: no vacuuming step');
+like($err, qr/^pgbenchx: warning: step "g" \(client-side data generation\) is done in the server, as "G"/m,
+	'-i -I dtgp: pgbench\'s client-side "g" is not silently made "G"');
+($rc, $out, $err) = run($cli, '-i', '-I', 'dtGp', '-s', '1', $db);
+is($rc, 0, '-i -I dtGp exits 0') or diag($err);
+unlike($err, qr/warning: step "g"/, '-i -I dtGp: no such warning');
 ($rc, $out, $err) = run($cli, '-i', '-s', '1', '-F', '90', $db);
 is($rc, 0, '-i again') or diag($err);
 like($node->safe_psql('postgres', "SELECT reloptions::text FROM pg_class WHERE relname = 'pgbench_accounts'"),
