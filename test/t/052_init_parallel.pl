@@ -239,10 +239,13 @@ sub start_parallel_init
 		if (@workers == 2 && ($leader // '') =~ /^\d+$/)
 		{
 			kill 'STOP', @workers;
-			# held while still there, and the call still on
+			# held while still there (the leader waits for them), and the
+			# call still on (its psql has not exited).  No new connection
+			# while they are held: one could wait on a lock a held worker
+			# holds (a WAL insertion lock, for a page pruned at start-up).
+			$h->pump_nb;
 			return ($h, $leader, \@workers, \$stderr)
-			  if kill(0, @workers) == 2
-			  && $n->safe_psql('by_pgbenchx', "SELECT count(*) FROM pg_stat_activity WHERE pid = $leader AND state = 'active'") eq '1';
+			  if kill(0, @workers) == 2 && $h->pumpable;
 			kill 'CONT', @workers;
 		}
 		$h->finish;
@@ -308,8 +311,8 @@ foreach my $delay_ms (0, 200, 600)
 			usleep($delay_ms * 1000);
 			kill 'STOP', @$workers;
 		}
-		$running = $node->safe_psql('by_pgbenchx',
-			"SELECT count(*) FROM pg_stat_activity WHERE pid = $leader AND state = 'active'") eq '1';
+		$h->pump_nb;
+		$running = kill(0, @$workers) == 2 && $h->pumpable;
 		last if $running;
 		kill 'CONT', @$workers;
 		$h->finish;
@@ -317,8 +320,8 @@ foreach my $delay_ms (0, 200, 600)
 		$old = old_tables();
 	}
 	ok($running, "cancel after $delay_ms ms: two workers ran, and the call was still running");
-	is($node->safe_psql('by_pgbenchx', "SELECT pg_cancel_backend(" . ($leader || 0) . ")"), 't',
-		"cancel after $delay_ms ms: the call is cancelled while its workers are held");
+	# SIGINT, as pg_cancel_backend sends it: no connection while they are held
+	is(kill('INT', $leader || ()), 1, "cancel after $delay_ms ms: the call is cancelled while its workers are held");
 	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/canceling statement due to user request/, "cancel after $delay_ms ms: the call was cancelled");
@@ -334,8 +337,8 @@ foreach my $delay_ms (0, 200, 600)
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
 	is(scalar @$workers, 2, 'terminated worker: two workers ran, held');
-	is($node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend($workers->[1])"), 't',
-		'terminated worker: a loading worker was terminated');
+	# SIGTERM, as pg_terminate_backend sends it: no connection while they are held
+	is(kill('TERM', $workers->[1] // ()), 1, 'terminated worker: a loading worker was terminated');
 	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/pgbench_init worker [12] of 2 stopped before finishing/,
@@ -348,7 +351,7 @@ foreach my $delay_ms (0, 200, 600)
 {
 	my ($h, $leader, $workers, $stderr) = start_parallel_init();
 	is(scalar @$workers, 2, 'terminated leader: two workers ran, held');
-	$node->safe_psql('by_pgbenchx', "SELECT pg_terminate_backend(" . ($leader || 0) . ")");
+	kill 'TERM', $leader || ();
 	kill 'CONT', @$workers;
 	$h->finish;
 	like($$stderr, qr/terminating connection due to administrator command/, 'terminated leader: the call ends');
