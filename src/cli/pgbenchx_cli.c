@@ -1218,9 +1218,9 @@ pin_search_path(PGconn *conn)
 }
 
 /*
- * --show-script NAME: pgbench's "-- NAME: DESCRIPTION" and the script's
- * text on stderr, from pgbenchx.script_text (a built-in's prefix was made
- * its name by script_option; a registered script by its name).
+ * --show-script NAME of a registered script: pgbench's "-- NAME:
+ * DESCRIPTION" and the script's text on stderr, from pgbenchx.script_text
+ * (a built-in's is show_builtin's, with no server).
  */
 /*
  * --show-script of a built-in: its text from src/lang's table (the one the
@@ -1245,19 +1245,15 @@ show_builtin(const char *name)
 static int
 show_script(PGconn *conn, const char *name)
 {
-	static const char *const descs[] = {"<builtin: TPC-B (sort of)>", "<builtin: simple update>",
-	"<builtin: select only>"};
-	const char *desc = "<registered with pgbenchx.add_script>";
 	const char *params[1] = {name};
 	PGresult   *res = call_run_sql(conn, "script_text", "SELECT pgbenchx.script_text($1::pg_catalog.text)",
 									1, params);
 
 	if (res == NULL)
 		return 1;
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (strcmp(builtins[i], name) == 0)
-			desc = descs[i];
-	fprintf(stderr, "-- %s: %s\n%s\n", name, desc, cli_reply_text(res, 0, 0, "script_text"));
+	/* a built-in never comes here: show_builtin printed it with no server */
+	fprintf(stderr, "-- %s: <registered with pgbenchx.add_script>\n%s\n", name,
+			cli_reply_text(res, 0, 0, "script_text"));
 	PQclear(res);
 	return 0;
 }
