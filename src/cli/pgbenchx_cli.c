@@ -1218,11 +1218,6 @@ pin_search_path(PGconn *conn)
 }
 
 /*
- * --show-script NAME of a registered script: pgbench's "-- NAME:
- * DESCRIPTION" and the script's text on stderr, from pgbenchx.script_text
- * (a built-in's is show_builtin's, with no server).
- */
-/*
  * --show-script of a built-in: its text from src/lang's table (the one the
  * server runs), printed before any connection as pgbench prints it.
  * Returns false for a name that is no built-in's (a registered script).
@@ -1242,6 +1237,11 @@ show_builtin(const char *name)
 	return false;
 }
 
+/*
+ * --show-script NAME of a registered script: pgbench's "-- NAME:
+ * DESCRIPTION" and the script's text on stderr, from pgbenchx.script_text
+ * (a built-in's is show_builtin's, with no server).
+ */
 static int
 show_script(PGconn *conn, const char *name)
 {
