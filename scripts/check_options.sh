@@ -6,7 +6,7 @@
 # For each call of the list's calls column (PGBX_BENCH run_bench,
 # PGBX_SWEEP run_sweep(min_clients, ...), PGBX_LIST run_sweep(clients
 # int[], ...), PGBX_REPLAY run_replay; PGBX_RUNS and PGBX_ALL as
-# run_options.h defines them; PGBX_PART has no wrapper), its PL/pgSQL
+# run_options.h defines them; PGBX_PART has no wrapper), its SQL
 # wrapper in src/sql/10_entry_points.sql must have
 #
 #   - a parameter for each option the list gives the call, and no other;
@@ -65,7 +65,8 @@ FILENAME == list && inentry && /\)[ \t]*$/ {
 	}
 	next
 }
-# a wrapper: CREATE OR REPLACE FUNCTION run_x( params ) ... $$ body $$;
+# a wrapper: CREATE OR REPLACE FUNCTION run_x( params ) ... RETURN body;
+# (a SQL-standard body: it ends at the first line ending in ";")
 FILENAME == sql && /^CREATE OR REPLACE FUNCTION run_(bench|sweep|replay|experiment)\(/ {
 	fn = $0
 	sub(/^CREATE OR REPLACE FUNCTION /, "", fn)
@@ -86,9 +87,10 @@ FILENAME == sql && inparams {
 	param[call " " pname] = 1
 	next
 }
-FILENAME == sql && inbody && /^\$\$;/ { inbody = 0; next }
 FILENAME == sql && inbody {
 	s = $0
+	if (s ~ /;[ \t]*$/)
+		inbody = 0
 	while (match(s, q "[a-z_]+" q ",")) {
 		k = substr(s, RSTART + 1, RLENGTH - 3)
 		key[call " " k] = 1

@@ -348,6 +348,32 @@ cli_reply_set_notice_receiver(PGconn *conn, bool verbose_notices)
 }
 
 void
+cli_reply_print_error(const PGresult *res)
+{
+	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+	const char *text;
+	int			len;
+
+	if (primary == NULL)
+	{
+		/* libpq's own (a lost connection): its words, without a trailing newline */
+		text = PQresultErrorMessage(res);
+		len = strlen(text) > CLI_REPLY_MAX_MESSAGE ? CLI_REPLY_MAX_MESSAGE : (int) strlen(text);
+		while (len > 0 && text[len - 1] == '\n')
+			len--;
+		fprintf(stderr, "%s: error: %.*s\n", progname, len, len > 0 ? text : "the server's reply has no message");
+		return;
+	}
+	fprintf(stderr, "%s: error: %.*s\n", progname, CLI_REPLY_MAX_MESSAGE, primary);
+	if (detail)
+		fprintf(stderr, "%s: detail: %.*s\n", progname, CLI_REPLY_MAX_MESSAGE, detail);
+	if (hint)
+		fprintf(stderr, "%s: hint: %.*s\n", progname, CLI_REPLY_MAX_MESSAGE, hint);
+}
+
+void
 cli_reply_no_extension(PGconn *conn)
 {
 	fprintf(stderr, "%s: error: extension \"pgbenchx\" is not installed in database \"%.*s\"\n",

@@ -98,6 +98,16 @@ extern void cli_reply_fail(const char *what, const char *fmt,...)
 extern void cli_reply_set_notice_receiver(PGconn *conn, bool verbose_notices);
 
 /*
+ * A server's error as the program prints it, in PostgreSQL's client
+ * programs' words: "pgbenchx: error: MESSAGE", then "pgbenchx: detail: ..."
+ * and "pgbenchx: hint: ..." when the server gave them; no CONTEXT (the
+ * extension's own functions, which say nothing a caller can act on).  Each
+ * field is cut at CLI_REPLY_MAX_MESSAGE bytes.  libpq's own errors (a lost
+ * connection) have no fields: their text, after the same prefix.
+ */
+extern void cli_reply_print_error(const PGresult *res);
+
+/*
  * The database the program reached has no pgbenchx: say so, and what to do,
  * before anything else is printed, then close conn and exit 1
  */

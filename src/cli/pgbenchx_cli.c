@@ -341,7 +341,7 @@ call_run_sql(PGconn *conn, const char *what, const char *sql, int n, const char 
 	{
 		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 
-		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		cli_reply_print_error(res);
 		if (primary && strcmp(primary, "the pgbench tables are missing") == 0)
 			fprintf(stderr, "%s: hint: Perhaps you need to do initialization (\"%s -i\") in database \"%s\".\n",
 					progname, progname, PQdb(conn));
@@ -393,7 +393,7 @@ query(PGconn *conn, const char *what, const char *sql, int n, const char *const 
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		cli_reply_print_error(res);
 		if (cli_reply_detail[0])
 			fprintf(stderr, "%s: detail: %s\n", progname, cli_reply_detail);
 		PQclear(res);
@@ -1143,7 +1143,7 @@ set_search_path(PGconn *conn, const char *path)
 	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 
 	if (!ok)
-		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		cli_reply_print_error(res);
 	PQclear(res);
 	return ok;
 }
@@ -1197,7 +1197,7 @@ pin_search_path(PGconn *conn)
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		cli_reply_print_error(res);
 		PQclear(res);
 		PQfinish(conn);
 		exit(1);
@@ -1321,7 +1321,7 @@ run_init(PGconn *conn, const Options *o)
 								"VACUUM pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history");
 		if (res != NULL)
 		{
-			fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+			cli_reply_print_error(res);
 			PQclear(res);
 			return 1;
 		}
@@ -1390,7 +1390,7 @@ build_mix(PGconn *conn, const Options *o)
 				 * why); pgbench would run them in its clients, and a client
 				 * whose command fails aborts: exit 2, as pgbench's
 				 */
-				fprintf(stderr, "%s: error: %.*s", progname, CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+				cli_reply_print_error(res);
 				PQclear(res);
 				PQfinish(conn);
 				exit(state && strcmp(state, "0A000") == 0 ? 2 : 1);
@@ -1906,8 +1906,11 @@ static struct
 	int			first_error_driver; /* the driver of the first error, or -1 */
 }			msgs = {.first_error_driver = -1};
 
-/* one pull: the new messages of every driver, printed; the marks kept */
-static void
+/*
+ * one pull: the new messages of every driver, printed; the marks kept.
+ * Returns whether the run's rings were there (a mark came).
+ */
+static bool
 msgs_poll(PGconn *conn, const char *id)
 {
 	static const char *const kinds[] = {"debug", "error", "info", "notice", NULL};
@@ -1979,9 +1982,10 @@ msgs_poll(PGconn *conn, const char *id)
 		msgs.written = written;
 		msgs.done = done;
 	}
+	return marks > 0;
 }
 
-/* the end: what was lost said */
+/* the end of a run's messages: what was lost said */
 static void
 msgs_finish(const char *id)
 {
@@ -1989,6 +1993,75 @@ msgs_finish(const char *id)
 		fprintf(stderr, "%s: warning: %lld of %lld messages of the clients of run %s were lost: "
 				"they were not read before the drivers' rings (256 messages each) wrapped; the run's results are complete\n",
 				progname, msgs.written - msgs.received, msgs.written, id);
+}
+
+/*
+ * A sweep: each run has its own rings, so its runs' messages are read one
+ * run after the other (the coordinator keeps a run's rings until a reader
+ * has had its last messages, or for 5 s: coordinator.c).  msgs_run is the
+ * run being read, msgs_run_over whether it is done with.
+ */
+static long long msgs_run = 0;
+static long long msgs_runs = 0;
+static bool msgs_run_over = false;
+
+static void
+msgs_poll_sweep(PGconn *conn, const char *sweep_id)
+{
+	const char *what = "the sweep's next run (pgbenchx.runs)";
+	const char *status_what = "the run's status (pgbenchx.runs)";
+
+	/* each turn reads one run, or moves to the next: at most asked.runs of them */
+	for (;;)
+	{
+		char		run[24];
+		const char *params[2];
+		PGresult   *res;
+		bool		final;
+
+		if (msgs_run == 0 || msgs_run_over)
+		{
+			long long	next;
+
+			snprintf(run, sizeof(run), "%lld", msgs_run);
+			params[0] = sweep_id;
+			params[1] = run;
+			res = query(conn, what, "SELECT min(run_id) FROM pgbenchx.runs WHERE sweep_id = $1::bigint AND run_id > $2::bigint",
+						2, params, 1, 1, 1);
+			if (cli_reply_isnull(res, 0, 0, what))
+			{
+				PQclear(res);
+				return;
+			}
+			next = cli_reply_int(res, 0, 0, what, msgs_run + 1, LLONG_MAX);
+			PQclear(res);
+			if (++msgs_runs > asked.runs)
+				cli_reply_fail(what, "more runs than the %lld asked for", asked.runs);
+			msgs_run = next;
+			msgs_run_over = false;
+			memset(msgs.since, 0, sizeof(msgs.since));
+			msgs.ndrivers = 0;
+			msgs.written = msgs.received = 0;
+			msgs.done = false;
+		}
+		snprintf(run, sizeof(run), "%lld", msgs_run);
+		/* the status first: a final row and no rings after it is a run whose rings are gone */
+		params[0] = run;
+		res = query(conn, status_what, "SELECT status <> 'running' FROM pgbenchx.runs WHERE run_id = $1::bigint",
+					1, params, 1, 1, 1);
+		final = cli_reply_bool(res, 0, 0, status_what);
+		PQclear(res);
+		if (!msgs_poll(conn, run))
+		{
+			if (!final)
+				return;			/* its rings are not there yet */
+		}
+		else if (!msgs.done)
+			return;				/* it goes on */
+		/* every driver done, or the run ended and its rings are gone */
+		msgs_finish(run);
+		msgs_run_over = true;
+	}
 }
 
 /*
@@ -2070,8 +2143,10 @@ follow(PGconn *conn, const char *id, bool sweep, const Options *o)
 		/* -l: the records so far; after the final row, the last ones */
 		if (txlog.on)
 			txlog_poll(conn, id, o);
-		if (msgs.on)
-			msgs_poll(conn, id);
+		if (msgs.on && sweep)
+			msgs_poll_sweep(conn, id);
+		else if (msgs.on)
+			(void) msgs_poll(conn, id);
 		if (!vacuum_told)
 			vacuum_told = vacuum_poll(conn, id, !running, status == 1);
 
@@ -2388,14 +2463,11 @@ run_bench(PGconn *conn, const Options *o)
 	call_add(&c, "repeats", "int", o->repeats);
 	call_add(&c, "conninfo", "text", clients_conninfo(conn));
 	call_add(&c, "continue_on_error", "boolean", o->continue_on_error ? "true" : NULL);
-	if (!sweep)
-	{
-		/* what pgbench's clients print on stderr */
-		msgs.on = true;
-		call_add(&c, "client_messages", "boolean", "true");
-		call_add(&c, "verbose_errors", "boolean", o->verbose_errors ? "true" : NULL);
-		call_add(&c, "exit_on_abort", "boolean", o->exit_on_abort ? "true" : NULL);
-	}
+	/* what pgbench's clients print on stderr */
+	msgs.on = true;
+	call_add(&c, "client_messages", "boolean", "true");
+	call_add(&c, "verbose_errors", "boolean", o->verbose_errors ? "true" : NULL);
+	call_add(&c, "exit_on_abort", "boolean", o->exit_on_abort ? "true" : NULL);
 	if (o->log && !o->agg_interval)
 	{
 		txlog.on = true;
@@ -2429,8 +2501,15 @@ run_bench(PGconn *conn, const Options *o)
 	printf("%s (%s, server %.64s)\n", progname, PGBENCHX_CLI_VERSION, sv ? sv : "unknown");
 	fflush(stdout);
 	code = follow(conn, id, sweep, o);
-	if (msgs.on && !interrupted)
+	if (msgs.on && !interrupted && !sweep)
 		msgs_finish(id);
+	else if (msgs.on && !interrupted && msgs_run > 0 && !msgs_run_over)
+	{
+		char		run[24];
+
+		snprintf(run, sizeof(run), "%lld", msgs_run);
+		msgs_finish(run);
+	}
 	if (txlog.on && !interrupted && txlog_finish(o, id) != 0 && code == 0)
 		code = 1;
 	else if (o->log && !txlog.on && !interrupted && write_aggregate_log(conn, id, o) != 0 && code == 0)

@@ -78,11 +78,11 @@ PGBX_OPTION(tags, "tags", JSONB, PGBX_ALL | PGBX_EXPERIMENT | PGBX_PART, false, 
 /* run_bench's per-transaction log (issue 24, pgbenchx -l): refused with generators (their drivers are elsewhere) */
 PGBX_OPTION(log_transactions, "log_transactions", BOOL, PGBX_BENCH, false, "false", false, NULL, o.log_transactions, PGBX_NO_FLAG, NULL, NOT_SENT)
 PGBX_OPTION(sampling_rate, "sampling_rate", FLOAT8, PGBX_BENCH, false, "1", false, NULL, o.sampling_rate, PGBX_NO_FLAG, pgbx_check_sampling_rate, NOT_SENT)
-/* run_bench's clients' messages (issue 36, what pgbench prints on stderr): refused with generators, as the log */
-PGBX_OPTION(client_messages, "client_messages", BOOL, PGBX_BENCH, false, "false", false, NULL, o.client_messages, PGBX_NO_FLAG, NULL, NOT_SENT)
-PGBX_OPTION(verbose_errors, "verbose_errors", BOOL, PGBX_BENCH, false, "false", false, NULL, o.verbose_errors, PGBX_NO_FLAG, NULL, NOT_SENT)
-/* pgbench 17's --exit-on-abort: refused with generators (kinds.c: a part's abort would not stop the others) */
-PGBX_OPTION(exit_on_abort, "exit_on_abort", BOOL, PGBX_BENCH, false, "false", false, NULL, o.exit_on_abort, PGBX_NO_FLAG, NULL, NOT_SENT)
+/* the clients' messages of run_bench and each run of run_sweep (issue 36, what pgbench prints on stderr): refused with generators, as the log */
+PGBX_OPTION(client_messages, "client_messages", BOOL, PGBX_RUNS, false, "false", false, NULL, o.client_messages, PGBX_NO_FLAG, NULL, NOT_SENT)
+PGBX_OPTION(verbose_errors, "verbose_errors", BOOL, PGBX_RUNS, false, "false", false, NULL, o.verbose_errors, PGBX_NO_FLAG, NULL, NOT_SENT)
+/* pgbench 17's --exit-on-abort (a sweep stops at its run that had an abort): refused with generators (kinds.c: a part's abort would not stop the others) */
+PGBX_OPTION(exit_on_abort, "exit_on_abort", BOOL, PGBX_RUNS, false, "false", false, NULL, o.exit_on_abort, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* pgbench 19's --continue-on-error: refused with generators (kinds.c), as the options above */
 PGBX_OPTION(continue_on_error, "continue_on_error", BOOL, PGBX_RUNS, false, "false", false, NULL, o.continue_on_error, PGBX_NO_FLAG, NULL, NOT_SENT)
 /* the steps are the recorder's: each part is one run */

@@ -1930,6 +1930,7 @@ coordinator_main(Datum main_arg)
 	PG_TRY();
 	{
 		bool		any_failed = false;
+		int			stopped_at_abort = 0;	/* exit_on_abort: the clients of the run that failed */
 		TimestampTz experiment_start;
 		const char *stopped_by = NULL;
 
@@ -1987,7 +1988,15 @@ coordinator_main(Datum main_arg)
 			coordinator_step.run_id = run_id;
 			progress_step(run_id, i + 1, clients);
 			if (strcmp(coordinator_run_step(step_spec, run_id, clients, &cancelled), "failed") == 0)
+			{
 				any_failed = true;
+				/* pgbench's --exit-on-abort ends the program: a sweep ends at this run */
+				if (spec->knobs.exit_on_abort && spec->is_sweep)
+				{
+					stopped_at_abort = clients;
+					break;
+				}
+			}
 			if (spec->target_ci > 0 && !cancelled)
 				coordinator_experiment_more(spec, i, experiment_start, &stopped_by);
 			CHECK_FOR_INTERRUPTS();
@@ -1999,6 +2008,8 @@ coordinator_main(Datum main_arg)
 			results_finish_sweep(spec->id,
 								 cancelled ? "cancelled" : any_failed ? "failed" : "completed",
 								 cancelled ? coordinator_cancel_reason() :
+								 stopped_at_abort > 0 ?
+								 psprintf("the run at %d clients failed, and exit_on_abort stopped the sweep there", stopped_at_abort) :
 								 any_failed ? "one or more runs failed" : NULL);
 		progress_clear();
 		coordinator_finished = true;

@@ -113,12 +113,10 @@ CREATE OR REPLACE FUNCTION run_bench(
     exit_on_abort boolean DEFAULT false,
     continue_on_error boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
-AS $$
-BEGIN
-    RETURN pgbenchx.launch_bench(
+RETURN pgbenchx.launch_bench(
          pg_catalog.jsonb_build_object(
              'clients', clients, 'duration', duration, 'script', script,
              'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
@@ -131,12 +129,10 @@ BEGIN
              'log_transactions', log_transactions, 'sampling_rate', sampling_rate,
              'client_messages', client_messages, 'verbose_errors', verbose_errors,
              'exit_on_abort', exit_on_abort, 'continue_on_error', continue_on_error)
-         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
-         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
-END
-$$;
 
 -- One run per client count of pgbenchx.sweep_ladder(min_clients,
 -- max_clients), one after the other.  Returns its sweep_id.
@@ -164,14 +160,15 @@ CREATE OR REPLACE FUNCTION run_sweep(
     record_system boolean DEFAULT true,
     generators   text[] DEFAULT NULL,
     max_clock_offset_ms float8 DEFAULT 100,
+    client_messages boolean DEFAULT false,
+    verbose_errors boolean DEFAULT false,
+    exit_on_abort boolean DEFAULT false,
     continue_on_error boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
-AS $$
-BEGIN
-    RETURN pgbenchx.launch_sweep(
+RETURN pgbenchx.launch_sweep(
          pg_catalog.jsonb_build_object(
              'min_clients', min_clients, 'max_clients', max_clients,
              'duration', duration, 'script', script, 'jobs', jobs,
@@ -183,13 +180,12 @@ BEGIN
              'repeats', repeats, 'check_tpcb', check_tpcb,
              'record_system', record_system,
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
-             'continue_on_error', continue_on_error)
-         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+             'client_messages', client_messages, 'verbose_errors', verbose_errors,
+             'exit_on_abort', exit_on_abort, 'continue_on_error', continue_on_error)
+         OPERATOR(pg_catalog.||) CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
-         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
-END
-$$;
 
 -- The same, for an explicit list of client counts, in the order given.
 CREATE OR REPLACE FUNCTION run_sweep(
@@ -215,14 +211,15 @@ CREATE OR REPLACE FUNCTION run_sweep(
     record_system boolean DEFAULT true,
     generators   text[] DEFAULT NULL,
     max_clock_offset_ms float8 DEFAULT 100,
+    client_messages boolean DEFAULT false,
+    verbose_errors boolean DEFAULT false,
+    exit_on_abort boolean DEFAULT false,
     continue_on_error boolean DEFAULT false)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
-AS $$
-BEGIN
-    RETURN pgbenchx.launch_sweep(
+RETURN pgbenchx.launch_sweep(
          pg_catalog.jsonb_build_object(
              'clients', clients, 'duration', duration, 'script', script,
              'jobs', jobs, 'protocol', protocol, 'transactions', transactions,
@@ -233,13 +230,12 @@ BEGIN
              'repeats', repeats, 'check_tpcb', check_tpcb,
              'record_system', record_system,
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms,
-             'continue_on_error', continue_on_error)
-         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+             'client_messages', client_messages, 'verbose_errors', verbose_errors,
+             'exit_on_abort', exit_on_abort, 'continue_on_error', continue_on_error)
+         OPERATOR(pg_catalog.||) CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
-         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
-END
-$$;
 
 -- Replays a list of SQL statements (the text, or with from_file => true the
 -- name of a server-side file, which needs pg_read_server_files) over the
@@ -266,11 +262,9 @@ CREATE OR REPLACE FUNCTION run_replay(
     generators   text[] DEFAULT NULL,
     max_clock_offset_ms float8 DEFAULT 100)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    RETURN pgbenchx.launch_replay(
+RETURN pgbenchx.launch_replay(
          pg_catalog.jsonb_build_object(
              'queries', queries, 'min_clients', min_clients,
              'max_clients', max_clients, 'from_file', from_file,
@@ -278,10 +272,8 @@ BEGIN
              'checkpoint', checkpoint, 'label', label, 'conninfo', conninfo,
              'random_seed', random_seed, 'record_system', record_system,
              'generators', generators, 'max_clock_offset_ms', max_clock_offset_ms)
-         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
-END
-$$;
 
 /*
  * A part: this server's share of a run that a recorder drives from several
@@ -516,12 +508,10 @@ CREATE OR REPLACE FUNCTION run_experiment(
     target_ci    float8 DEFAULT NULL,
     budget       int DEFAULT NULL)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET extra_float_digits = 3
-AS $$
-BEGIN
-    RETURN pgbenchx.launch_experiment(
+RETURN pgbenchx.launch_experiment(
          pg_catalog.jsonb_build_object(
              'configs', configs,
              'min_clients', min_clients, 'max_clients', max_clients,
@@ -535,9 +525,7 @@ BEGIN
              'check_tpcb', check_tpcb,
              'record_system', record_system,
              'target_ci', target_ci, 'budget', budget)
-         || CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN variables IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('variables', variables) END
-         || CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
+         OPERATOR(pg_catalog.||) CASE WHEN tags IS NULL THEN '{}'::pg_catalog.jsonb
                  ELSE pg_catalog.jsonb_build_object('tags', tags) END);
-END
-$$;

@@ -414,6 +414,33 @@ my $dbg = script_file('debug', "\\set a debug(1 + 2)\n\\set b debug(2.5 * 3)\n\\
 	  . "\\set d debug(NULL)\n\\set e debug(random(1, 1000000))\n\\set f debug(:client_id)\nSELECT debug_marker FROM (SELECT 1 AS debug_marker) s;\n");
 side_by_side('debug()', qr/^debug\(/, '-n', '-c', '2', '-t', '3', '--random-seed=5432', '-f', $dbg);
 
+# --sweep: each run's clients print what pgbench's clients print in a run
+# of that many clients (client_messages on each run of run_sweep)
+{
+	my (undef, undef, $e1) = run($pgbench, '-n', '-c', '1', '-t', '3', '--random-seed=5432', '-f', $dbg, $db);
+	my (undef, undef, $e2) = run($pgbench, '-n', '-c', '2', '-t', '3', '--random-seed=5432', '-f', $dbg, $db);
+	my ($xrc, $xout, $xerr) = run($cli, '-n', '--sweep=1,2', '-t', '3', '--random-seed=5432', '-f', $dbg, $db);
+	is($xrc, 0, '--sweep with debug(): exits 0') or diag($xerr);
+	my $want = stderr_lines("$e1\n$e2", qr/^debug\(/);
+	is(scalar(() = $want =~ /^/mg), 3 * 6 * 3, 'stock pgbench: 6 debug() lines per transaction, 3 clients in all, 3 transactions each');
+	is(stderr_lines($xerr, qr/^debug\(/), $want, '--sweep: the debug() lines of each run, as pgbench\'s runs of 1 and 2 clients print them')
+	  or diag($xerr);
+}
+
+# exit_on_abort on a sweep: the run with an abort is its last, the sweep
+# failed and says why; without it, every run is made
+$node->safe_psql('postgres', "SELECT pgbenchx.add_script('sweep_abort', E'\\\\set y 1/0\\n', replace => true)");
+for my $eoa_on (1, 0)
+{
+	my $sid = $node->safe_psql('postgres', "SELECT run_sweep(clients => '{1,2,3}', transactions => 2, script => 'sweep_abort', "
+		  . "vacuum => false, checkpoint => false, exit_on_abort => " . ($eoa_on ? 'true' : 'false') . ')');
+	$node->safe_psql('postgres', "CALL pgbenchx.wait($sid)");
+	is($node->safe_psql('postgres', "SELECT status || ':' || (SELECT count(*) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id) "
+		  . "|| ':' || (error ~ 'exit_on_abort stopped the sweep there') FROM pgbenchx.sweeps s WHERE sweep_id = $sid"),
+		$eoa_on ? 'failed:1:true' : 'failed:3:false',
+		'exit_on_abort ' . ($eoa_on ? 'stops a sweep at its first run with an abort' : 'off: every run of the sweep is made'));
+}
+
 my $ntc = script_file('notice', "SET LOCAL work_mem = '2MB';\nDO \$\$BEGIN RAISE NOTICE 'hello from client %', 42; RAISE WARNING 'a warning'; END\$\$;\n");
 side_by_side('notices', qr/^(NOTICE|WARNING):/, '-n', '-c', '1', '-t', '2', '-f', $ntc);
 

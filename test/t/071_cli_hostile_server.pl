@@ -177,7 +177,7 @@ foreach my $i (0 .. $#checks)
 	push @why, 'output of ' . (length($out) + length($err)) . ' bytes'
 	  if length($out) + length($err) > 32 * 1024 * 1024;
 	push @why, "exit code 0 or no error message for an unusable answer"
-	  if $unusable{$kind} && ($rc == 0 || $err !~ /^pgbenchx: error: |^ERROR:  /m);
+	  if $unusable{$kind} && ($rc == 0 || $err !~ /^pgbenchx: error: /m);
 	push @why, 'an error message with exit code 0'
 	  if $rc == 0 && $err =~ /^pgbenchx: error: /m;
 	# -P: no more windows than the duration asked, or than the seconds elapsed
