@@ -40,6 +40,7 @@ OBJS = \
 	src/results/hist_sql.o \
 	src/results/ci_sql.o \
 	src/results/import_sql.o \
+	src/results/gather_sql.o \
 	src/run/launch.o \
 	src/run/coordinator.o \
 	src/run/driver.o \

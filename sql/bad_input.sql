@@ -182,6 +182,11 @@ SELECT bx($$SELECT pgbenchx.import('{}')$$);
 SELECT bx('SELECT * FROM pgbenchx.env_diff(NULL, NULL)');
 SELECT bx('SELECT * FROM pgbenchx.env_diff(-1, -2)');
 SELECT bx('SELECT pgbenchx.environment_of(-1)');
+SELECT bx('SELECT pgbenchx.chart_runs(ARRAY[-1])');
+SELECT bx('SELECT * FROM pgbenchx.run_intervals(-1, 60)');
+SELECT bx($$SELECT pgbenchx.gather('nothing')$$);
+SELECT bx('SELECT pgbenchx.gather(NULL)');
+SELECT bx(format($$SELECT pgbenchx.gather(%L)$$, E'x''); DROP TABLE pgbx_canary; --'));
 SELECT pgbenchx.environment_of(NULL) IS NULL AS strict;
 
 -- injection: labels, tags, conninfo values and replay

@@ -398,6 +398,48 @@ DROP FUNCTION pgbx_points_x(text);
 DROP FUNCTION pgbx_svg_nodes(text, text);
 DELETE FROM pgbenchx.runs WHERE run_id IN (900901, 900902, 900904);
 
+-- runs over time (issue 37 §3): run_intervals aggregates a run's seconds
+-- at any interval; chart_runs draws several runs on one time axis
+SELECT * FROM pgbenchx.run_intervals(900401, 3);
+SELECT interval_start, seconds, transactions, tps FROM pgbenchx.run_intervals(900401);
+SELECT count(*) FROM pgbenchx.run_intervals(900401, 100000);
+SELECT pgbx_try('SELECT * FROM pgbenchx.run_intervals(NULL)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.run_intervals(900401, 0)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.run_intervals(900001, 60)');
+SELECT pgbx_try('SELECT * FROM pgbenchx.run_intervals(899999, 60)');
+INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, clients, jobs, duration, tps, latency_p99_ms, label, replay)
+VALUES (901601, NULL, 'completed', 'tpcb-like', 16, 2, 4, 2000, 30, 'zfs <lz4> & "sync"', false),
+       (901602, NULL, 'completed', 'tpcb-like', 16, 2, 2, 900, 40, NULL, false),
+       (901603, NULL, 'completed', 'replay', 4, 1, 2, 50, 3, 'a replay', true);
+INSERT INTO pgbenchx.samples (run_id, second, transactions, tps, latency_avg_ms, latency_p99_ms)
+VALUES (901601, 1, 1900, 1900, 8, 20), (901601, 2, 2100, 2100, 8, 21), (901601, 3, 2000, 2000, 8, 22),
+       (901601, 4, 2000, 2000, 8, 23), (901602, 1, 900, 900, 17, 40), (901602, 2, 880, 880, 18, 41),
+       (901603, 1, 50, 50, 3, 4), (901603, 2, 52, 52, 3, 4);
+CREATE TABLE chart AS SELECT pgbenchx.chart_runs(ARRAY[901601, 901602, 900401]) AS svg;
+SELECT pgbx_svg_xpath(svg, '/s:svg/s:text[1]/text()') AS title,
+       pgbx_svg_xpath(svg, 'count(//s:polyline)') AS lines,
+       pgbx_svg_xpath(svg, '//s:polyline/@stroke') AS colors,
+       pgbx_svg_xpath(svg, '//s:text[contains(., "clients)")]/text()') AS legend,
+       pgbx_svg_xpath(svg, '//s:text[contains(., "since")]/text()') AS x_title
+FROM chart;
+-- the points of the first run: x at the end of each second, y its tps
+SELECT pgbx_svg_xpath(svg, '//s:polyline[1]/@points') AS points FROM chart;
+DROP TABLE chart;
+-- per 2 seconds: two points for 901601, one (a dot) for 901602
+SELECT pgbx_svg_xpath(c, '/s:svg/s:text[1]/text()') AS title,
+       pgbx_svg_xpath(c, 'count(//s:polyline)') AS lines, pgbx_svg_xpath(c, 'count(//s:circle)') AS dots
+FROM pgbenchx.chart_runs(ARRAY[901601, 901602, 901601], 2) c;
+SELECT pgbx_svg_xpath(pgbenchx.chart_runs(ARRAY[901603], 60), '/s:svg/s:text[1]/text()') AS replay_title;
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(NULL)');
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY[901601, NULL])');
+SELECT pgbx_try($$SELECT pgbenchx.chart_runs('{}')$$);
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY[901601], 0)');
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY[901601, 900001])');
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY[901601, 901603])');
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY[901601, 900504])');
+SELECT pgbx_try('SELECT pgbenchx.chart_runs(ARRAY(SELECT generate_series(900101, 900111)::bigint))');
+DELETE FROM pgbenchx.runs WHERE run_id IN (901601, 901602, 901603);
+
 DROP FUNCTION pgbx_svg_xpath(text, text);
 DELETE FROM pgbenchx.runs WHERE run_id IN (900401, 900402, 900403, 900504);
 DELETE FROM pgbenchx.sweeps WHERE sweep_id BETWEEN 900001 AND 900009;

@@ -36,7 +36,7 @@ GRANT SELECT ON pgbx_members TO regress_pgbx_b;
 SELECT object AS not_executable_by_runners FROM pgbx_members
 WHERE catalog = 'pg_proc'::regclass AND NOT has_function_privilege('regress_pgbx_b', objid, 'EXECUTE')
 ORDER BY 1;
-SELECT count(*) FILTER (WHERE has_function_privilege('regress_pgbx_b', objid, 'EXECUTE')) = count(*) - 6 AS all_others_granted
+SELECT count(*) FILTER (WHERE has_function_privilege('regress_pgbx_b', objid, 'EXECUTE')) = count(*) - 7 AS all_others_granted
 FROM pgbx_members WHERE catalog = 'pg_proc'::regclass;
 SELECT object, relkind,
        has_table_privilege('regress_pgbx_b', objid, 'SELECT') AS sel,

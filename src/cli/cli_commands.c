@@ -1,15 +1,16 @@
 /*
  * src/cli/cli_commands.c: the subcommands of the pgbenchx client program
- * (issue 24): `pgbenchx report ID...`, `compare A B`, `chart ID... -o
- * FILE`, `export ID... > FILE` and `import [FILE]`, each one call of the
- * extension's SQL (pgbenchx.report, compare, chart_run or chart_sweeps,
- * export, import) over the same connection options as a run (-h, -p, -U,
+ * (issue 24): `pgbenchx report ID...`, `compare A B`, `chart ID... [-o
+ * FILE] [--interval SECONDS]`, `export ID... > FILE`, `import [FILE]` and
+ * `gather LABEL`, each one call of the
+ * extension's SQL (pgbenchx.report, compare, chart_run, chart_runs or chart_sweeps,
+ * export, import, gather) over the same connection options as a run (-h, -p, -U,
  * and -d/--dbname, as psql: a subcommand's other arguments are ids).
  *
  * Owns: the subcommands' command lines, their calls, and printing the
  * results (compare's as psql prints a table, aligned).  A server's error
- * is printed as psql prints it (PQresultErrorMessage: "ERROR:  ...",
- * DETAIL, HINT) and exits 1; a bad command line exits 1 with pgbench's
+ * is printed as the run's are (cli_reply_print_error: "pgbenchx: error:
+ * ...", detail, hint) and exits 1; a bad command line exits 1 with pgbench's
  * words ("pgbenchx: error: ...", then the hint to --help).  Every reply is
  * read through src/cli/cli_reply.c's checks (its columns, its rows, each
  * value used): a reply of another shape exits 1 with what was wrong.
@@ -41,7 +42,7 @@ typedef struct
 	const char *name;
 	const char *args;			/* what follows the name in the usage */
 	int			min_ids;
-	int			max_ids;		/* -1: import, which takes a file, not ids */
+	int			max_ids;		/* -1: import or gather, which take a word (a file, a label), not ids */
 	const char *what;
 } Command;
 
@@ -50,12 +51,14 @@ static const Command commands[] = {
 	"print the report of runs or sweeps (pgbenchx.report)"},
 	{"compare", "SWEEP_A SWEEP_B", 2, 2,
 	"compare two sweeps (pgbenchx.compare), psql's table"},
-	{"chart", "ID... [-o FILE.svg]", 1, CMD_MAX_IDS,
-	"SVG chart of one run (chart_run) or of sweeps (chart_sweeps)"},
+	{"chart", "ID... [-o FILE.svg] [--interval SECONDS]", 1, CMD_MAX_IDS,
+	"SVG chart: a run, runs over time, or sweeps (chart_run(s), chart_sweeps)"},
 	{"export", "SWEEP_ID...", 1, CMD_MAX_IDS,
 	"write sweeps with their runs as JSON (pgbenchx.export)"},
 	{"import", "[FILE]", 0, -1,
 	"load a JSON export (file or stdin), print the new sweep ids"},
+	{"gather", "LABEL", 1, -1,
+	"your loose runs of LABEL as one sweep (pgbenchx.gather), print its id"},
 };
 
 /* the command line of a subcommand */
@@ -63,9 +66,10 @@ typedef struct
 {
 	const Command *cmd;
 	const char *host, *port, *user, *dbname, *output;
+	const char *interval;		/* chart's --interval: chart_runs' interval_s */
 	const char *ids[CMD_MAX_IDS];
 	int			nids;
-	const char *file;			/* import's */
+	const char *file;			/* import's file, gather's label */
 } CmdOptions;
 
 bool
@@ -117,12 +121,18 @@ cmd_usage(const Command *cmd)
 		   "  -U, --username=USERNAME  connect as specified database user\n",
 		   progname, cmd->name, cmd->what, progname, cmd->name, cmd->args);
 	if (strcmp(cmd->name, "chart") == 0)
+	{
 		printf("  -o, --output=FILE        write the SVG to FILE (default: standard output)\n");
+		printf("      --interval=SECONDS   runs: their rates over time at this interval (60: per minute),\n"
+			   "                           as pgbench --aggregate-interval (chart_runs; default 1 for\n"
+			   "                           several runs)\n");
+	}
 	printf("  -?, --help               show this help, then exit\n");
 	if (cmd->max_ids > 0)
 		printf("\nAn ID is a run_id or sweep_id; several may also be given as \"1,2,3\".\n");
 	printf("\nExit status: 0, or 1 for a bad command line, no connection, the server's ERROR\n"
-		   "(printed as psql prints it), or a reply of the server that cannot be used.\n");
+		   "(printed as \"%s: error: ...\" with its detail and hint), or a reply of the server\n"
+		   "that cannot be used.\n", progname);
 }
 
 /* an id's text: an integer, checked here so that the server gets a bigint */
@@ -147,6 +157,7 @@ cmd_parse(int argc, char **argv, const Command *cmd, CmdOptions *o)
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
 		{"output", required_argument, NULL, 'o'},
+		{"interval", required_argument, NULL, 'i'},
 		{NULL, 0, NULL, 0}
 	};
 	bool		chart = strcmp(cmd->name, "chart") == 0;
@@ -181,6 +192,20 @@ cmd_parse(int argc, char **argv, const Command *cmd, CmdOptions *o)
 					cmd_bad_usage(cmd, "option %s is only for \"pgbenchx chart\"", "-o/--output");
 				o->output = optarg;
 				break;
+			case 'i':
+				if (!chart)
+					cmd_bad_usage(cmd, "option %s is only for \"pgbenchx chart\"", "--interval");
+				{
+					char	   *end;
+					long		v;
+
+					errno = 0;
+					v = strtol(optarg, &end, 10);
+					if (end == optarg || *end != '\0' || errno == ERANGE || v < 1 || v > INT_MAX)
+						cmd_bad_usage(cmd, "invalid value \"%s\" for option --interval (seconds, 1 or more)", optarg);
+				}
+				o->interval = optarg;
+				break;
 			default:
 				fprintf(stderr, "%s: hint: Try \"%s %s --help\" for more information.\n",
 						progname, progname, cmd->name);
@@ -209,7 +234,9 @@ cmd_parse(int argc, char **argv, const Command *cmd, CmdOptions *o)
 			o->ids[o->nids++] = cmd_check_id(cmd, tok);
 		}
 	}
-	if (o->nids < cmd->min_ids)
+	if (cmd->max_ids < 0 && cmd->min_ids > 0 && o->file == NULL)
+		cmd_bad_usage(cmd, "%s takes a label", cmd->name);
+	if (cmd->max_ids >= 0 && o->nids < cmd->min_ids)
 		cmd_bad_usage(cmd, cmd->min_ids == 2 ? "%s takes two sweep ids" : "%s takes at least one id", cmd->name);
 }
 
@@ -249,7 +276,7 @@ cmd_connect(const CmdOptions *o)
 /*
  * one query, whose reply has ncols columns and min_rows..max_rows rows
  * (cli_reply_exec; what names it in a message); on the server's error, its
- * message as psql prints it, and exit 1
+ * message (cli_reply_print_error), and exit 1
  */
 static PGresult *
 cmd_query(PGconn *conn, const char *what, const char *sql, int n, const char *const *values,
@@ -259,7 +286,7 @@ cmd_query(PGconn *conn, const char *what, const char *sql, int n, const char *co
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		fprintf(stderr, "%.*s", CLI_REPLY_MAX_MESSAGE, PQresultErrorMessage(res));
+		cli_reply_print_error(res);
 		PQclear(res);
 		PQfinish(conn);
 		exit(1);
@@ -476,13 +503,25 @@ cmd_chart(PGconn *conn, const CmdOptions *o)
 					" WHERE r.run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8)", 1, params, 1, 1, 1);
 	run = cli_reply_bool(res, 0, 0, "whether the id is a run's");
 	PQclear(res);
-	if (run && o->nids > 1)
+	if (!run && o->interval)
 	{
-		fprintf(stderr, "%s: error: %s is a run: a chart shows one run, or several sweeps\n",
+		fprintf(stderr, "%s: error: %s is not a run: --interval charts runs over time\n",
 				progname, o->ids[0]);
 		return 1;
 	}
-	if (run)
+	if (run && (o->nids > 1 || o->interval))
+	{
+		/* runs over time, on one axis (their ids are checked by chart_runs) */
+		const char *runs_params[2];
+
+		ids = cmd_id_array(o);
+		runs_params[0] = ids;
+		runs_params[1] = o->interval ? o->interval : "1";
+		res = cmd_query(conn, "chart_runs", "SELECT pgbenchx.chart_runs($1::pg_catalog.int8[], $2::pg_catalog.int4)",
+						2, runs_params, 1, 1, 1);
+		free(ids);
+	}
+	else if (run)
 		res = cmd_query(conn, "chart_run", "SELECT pgbenchx.chart_run($1::pg_catalog.int8)", 1, params, 1, 1, 1);
 	else
 	{
@@ -590,6 +629,18 @@ cmd_import(PGconn *conn, const CmdOptions *o)
 	return 0;
 }
 
+/* gather LABEL: the caller's loose runs of LABEL as one sweep, its id printed as a run's is */
+static int
+cmd_gather(PGconn *conn, const CmdOptions *o)
+{
+	const char *params[1] = {o->file};
+	PGresult   *res = cmd_query(conn, "gather", "SELECT pgbenchx.gather($1::pg_catalog.text)", 1, params, 1, 1, 1);
+
+	printf("sweep_id = %lld\n", cli_reply_int(res, 0, 0, "gather", 1, LLONG_MAX));
+	PQclear(res);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int
 cli_command_main(int argc, char **argv, char *prog)
 {
@@ -616,6 +667,8 @@ cli_command_main(int argc, char **argv, char *prog)
 		code = cmd_chart(conn, &o);
 	else if (strcmp(cmd->name, "export") == 0)
 		code = cmd_export(conn, &o);
+	else if (strcmp(cmd->name, "gather") == 0)
+		code = cmd_gather(conn, &o);
 	else
 		code = cmd_import(conn, &o);
 	PQfinish(conn);

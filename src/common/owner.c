@@ -24,6 +24,10 @@
  * connections and worker slots in use are counted in the backend status
  * array, which has no privilege filter.
  *
+ * An act recorded as a role's (an import, a gather) is the acting role's:
+ * owner_call_for_acting_role reads it (GetUserId(), never the outer or
+ * session user) and hands it to an internal routine that runs as the owner.
+ *
  * Whether the installed SQL is this library's version is read from the
  * same row of pg_extension as the owner: a run and wait refuse the SQL of
  * another version (owner_require_sql_version).
@@ -38,7 +42,9 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -46,6 +52,7 @@
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -162,6 +169,53 @@ owner_switch_end(const OwnerSwitch *sw)
 {
 	searchpath_restore(sw->guc_nest_level);
 	SetUserIdAndSecContext(sw->saved_userid, sw->saved_sec_context);
+}
+
+Datum
+owner_call_for_acting_role(const char *sql, Oid argtype, Datum arg, bool argnull, bool *isnull)
+{
+	MemoryContext caller_cxt = CurrentMemoryContext;
+	Oid			types[2] = {argtype, NAMEOID};
+	Datum		values[2];
+	char		nulls[2] = {argnull ? 'n' : ' ', ' '};
+	NameData	acting;
+	OwnerSwitch sw;
+	volatile Datum result = (Datum) 0;
+	volatile bool null = true;
+
+	namestrcpy(&acting, GetUserNameFromId(GetUserId(), false));
+	values[0] = argnull ? (Datum) 0 : arg;
+	values[1] = NameGetDatum(&acting);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	owner_switch_begin(&sw);
+	PG_TRY();
+	{
+		Datum		d;
+		bool		dnull;
+
+		if (SPI_execute_with_args(sql, 2, types, values, nulls, false, 1) != SPI_OK_SELECT ||
+			SPI_processed != 1 || SPI_tuptable->tupdesc->natts != 1)
+			elog(ERROR, "\"%s\" did not return one value", sql);
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &dnull);
+		null = dnull;
+		if (!dnull)
+		{
+			Form_pg_attribute att = TupleDescAttr(SPI_tuptable->tupdesc, 0);
+			MemoryContext spi_cxt = MemoryContextSwitchTo(caller_cxt);
+
+			result = datumCopy(d, att->attbyval, att->attlen);
+			MemoryContextSwitchTo(spi_cxt);
+		}
+	}
+	PG_FINALLY();
+	{
+		owner_switch_end(&sw);
+	}
+	PG_END_TRY();
+	SPI_finish();
+	*isnull = null;
+	return result;
 }
 
 bool

@@ -31,6 +31,18 @@ extern void owner_switch_begin(OwnerSwitch *sw);
 extern void owner_switch_end(const OwnerSwitch *sw);
 
 /*
+ * Runs sql, "SELECT pgbenchx.x_as($1, $2)" of an internal routine that no
+ * runner may execute, as the extension's owner, with $1 the caller's
+ * argument (of type argtype; NULL when argnull) and $2 the name of the role
+ * whose rights are acting (GetUserId(): inside bob's SECURITY DEFINER
+ * function, bob); returns its one value, copied into the caller's memory
+ * context, and *isnull.  import's and gather's way to record an act as the
+ * acting role's, so that no caller can name another.
+ */
+extern Datum owner_call_for_acting_role(const char *sql, Oid argtype, Datum arg, bool argnull,
+										bool *isnull);
+
+/*
  * PostgreSQL's ownership rule: whether role has the privileges of the role
  * named owner (the same role, a member that inherits it, or a superuser).
  * A name that is no role any more: only a superuser.

@@ -54,6 +54,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
@@ -669,6 +670,11 @@ environment_is_key_setting(const char *name)
  * nor are values computed by the server (override: data_directory,
  * transaction_isolation ...), nor what one session's client asked for
  * (PGOPTIONS, application_name): those describe a session, not the server.
+ * A setting whose value is its compiled-in default all the same (a
+ * configuration file that says logging_collector = off) is left out when
+ * the row is written (ENVIRONMENT_SQL, from pg_settings' reset_val and
+ * boot_val), but the key settings: two servers that differ only in writing
+ * a default down are the same environment (issue 37 §4).
  */
 static bool
 environment_source_recorded(GucSource source)
@@ -776,7 +782,7 @@ environment_settings_json(const EnvironmentFacts *e)
 	return buf.data;
 }
 
-#define ENVIRONMENT_NARGS 18
+#define ENVIRONMENT_NARGS 19
 
 /*
  * The row is built in SQL from the OS facts (parameters) and the server's
@@ -807,7 +813,9 @@ environment_settings_json(const EnvironmentFacts *e)
 "         pg_catalog.current_setting('wal_block_size')::int AS wal_block_size," \
 "         pg_catalog.pg_size_bytes(pg_catalog.current_setting('segment_size')) AS segment_size," \
 "         pg_catalog.current_setting('integer_datetimes')::boolean AS integer_datetimes," \
-"         $18::jsonb AS settings)," \
+"         $18::jsonb OPERATOR(pg_catalog.-) ARRAY(SELECT s.name FROM pg_catalog.pg_settings s" \
+"           WHERE s.reset_val IS NOT DISTINCT FROM s.boot_val" \
+"             AND NOT pg_catalog.lower(s.name) OPERATOR(pg_catalog.=) ANY ($19::text[])) AS settings)," \
 " h AS (SELECT pg_catalog.md5(pg_catalog.to_jsonb(e)::text) AS env_hash, e.* FROM e)," \
 " ins AS (INSERT INTO pgbenchx.environments (env_hash, hostname, os_sysname, os_release," \
 "           os_version, os_machine, os_distribution, cpu_model, cpu_count, memory_bytes," \
@@ -914,6 +922,20 @@ environment_capture(Oid tablespace, const char *tablespace_name)
 	types[n] = TEXTOID;
 	nulls[n] = ' ';
 	values[n++] = CStringGetTextDatum(environment_settings_json(&e));
+	/* the key settings stay even at their defaults: the others then leave */
+	{
+		Datum		keys[lengthof(environment_key_settings)];
+		int			nkeys = 0;
+
+		while (environment_key_settings[nkeys] != NULL)
+		{
+			keys[nkeys] = CStringGetTextDatum(environment_key_settings[nkeys]);
+			nkeys++;
+		}
+		types[n] = TEXTARRAYOID;
+		nulls[n] = ' ';
+		values[n++] = PointerGetDatum(construct_array(keys, nkeys, TEXTOID, -1, false, TYPALIGN_INT));
+	}
 	Assert(n == ENVIRONMENT_NARGS);
 
 	if (SPI_connect() != SPI_OK_CONNECT)

@@ -8,9 +8,9 @@
  *
  * Also the symbol of 0.4's caller_role(), which only refuses.
  *
- * Owns: reading the acting role, switching to the extension's owner
- * (owner.c) and calling the document's loader, pgbenchx.import_as(doc,
- * importer), whose PL/pgSQL does every check and every write and which no
+ * Owns: calling the document's loader, pgbenchx.import_as(doc, importer),
+ * through owner_call_for_acting_role (owner.c: the acting role, as the
+ * extension's owner), whose PL/pgSQL does every check and every write and which no
  * runner may execute (70_security.sql's exclusions), so that no caller can
  * name another importer.  Must not: read the outer or the session user
  * (inside bob's SECURITY DEFINER function that is whoever called it, so an
@@ -24,11 +24,9 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/datum.h"
 #include "utils/jsonb.h"
 
 #include "owner.h"
@@ -43,50 +41,12 @@ PG_FUNCTION_INFO_V1(pgbenchx_import);
 Datum
 pgbenchx_import(PG_FUNCTION_ARGS)
 {
-	Oid			acting = GetUserId();
-	Oid			types[2] = {JSONBOID, NAMEOID};
-	Datum		values[2];
-	char		nulls[2] = {' ', ' '};
-	MemoryContext caller_cxt = CurrentMemoryContext;
-	NameData	importer;
-	OwnerSwitch sw;
-	Datum		result = (Datum) 0;
-	bool		isnull = true;
+	bool		isnull;
+	Datum		result;
 
-	namestrcpy(&importer, GetUserNameFromId(acting, false));
-	if (PG_ARGISNULL(0))
-	{
-		values[0] = (Datum) 0;
-		nulls[0] = 'n';
-	}
-	else
-		values[0] = PG_GETARG_DATUM(0);
-	values[1] = NameGetDatum(&importer);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	owner_switch_begin(&sw);
-	PG_TRY();
-	{
-		if (SPI_execute_with_args("SELECT pgbenchx.import_as($1, $2)",
-								  2, types, values, nulls, false, 1) != SPI_OK_SELECT ||
-			SPI_processed != 1)
-			elog(ERROR, "pgbenchx.import_as did not return one row");
-		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		if (!isnull)
-		{
-			MemoryContext spi_cxt = MemoryContextSwitchTo(caller_cxt);
-
-			result = datumCopy(result, false, -1);
-			MemoryContextSwitchTo(spi_cxt);
-		}
-	}
-	PG_FINALLY();
-	{
-		owner_switch_end(&sw);
-	}
-	PG_END_TRY();
-	SPI_finish();
+	result = owner_call_for_acting_role("SELECT pgbenchx.import_as($1, $2)", JSONBOID,
+										PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
+										PG_ARGISNULL(0), &isnull);
 	if (isnull)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(result);

@@ -106,6 +106,7 @@ DECLARE
         'pgbenchx.revoke_runner(regrole)'::regprocedure,
         'pgbenchx.runner_members(regrole, text)'::regprocedure,
         'pgbenchx.import_as(jsonb, name)'::regprocedure,
+        'pgbenchx.gather_as(text, name)'::regprocedure,
         'pgbenchx.name_collisions(oid[])'::regprocedure,
         'pgbenchx.name_guard()'::regprocedure];
 BEGIN

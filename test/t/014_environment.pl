@@ -83,5 +83,22 @@ isnt(q1("SELECT environment_id FROM pgbenchx.runs WHERE run_id = $run2"), $env,
 is(q1("SELECT string_agg(attribute || '=' || coalesce(a, 'NULL') || '>' || coalesce(b, 'NULL'), ' ' ORDER BY attribute) FROM pgbenchx.env_diff($run, $run2)"),
 	'setting:work_mem=4MB>9MB', 'env_diff names exactly the setting that changed');
 
+# --- a setting written down at its default (issue 37 §4: a configuration
+# file that says logging_collector = off): the same environment, nothing
+# for env_diff; a key setting is recorded at its default all the same
+$node->safe_psql('postgres', "ALTER SYSTEM SET vacuum_cost_delay = 0");
+$node->safe_psql('postgres', "ALTER SYSTEM SET vacuum_cost_limit = 200");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT count(*) = 2 FROM pg_settings WHERE name IN ('vacuum_cost_delay', 'vacuum_cost_limit') AND source = 'configuration file'")
+  or die 'vacuum_cost_* not reloaded';
+my $run3 = run_and_wait("SELECT run_bench(1, 1, 'select-only', checkpoint => false)");
+is(q1("SELECT count(*) FROM pgbenchx.env_diff($run2, $run3)"), '0',
+	'a setting written down at its compiled-in default: env_diff finds nothing');
+is(q1("SELECT environment_id FROM pgbenchx.runs WHERE run_id = $run3"), q1("SELECT environment_id FROM pgbenchx.runs WHERE run_id = $run2"),
+	'and the run records the same environment');
+is(q1("SELECT (e.settings ? 'vacuum_cost_delay')::text || ',' || (e.settings ? 'fsync')::text FROM pgbenchx.environments e "
+	  . "JOIN pgbenchx.runs r USING (environment_id) WHERE r.run_id = $run3"),
+	'false,true', 'the default left out; fsync, a key setting, kept at its default');
+
 $node->stop;
 done_testing();

@@ -468,8 +468,8 @@ my %covers = (
 	'transaction_log(bigint, bigint[])' => 'txlog',
 	# a live run's clients' messages (issue 36, what pgbench prints on stderr)
 	'client_messages(bigint, bigint[])' => 'txlog',
-	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean)' => 'sweep',
-	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean)' => 'sweep_list',
+	'run_sweep(integer, integer, integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean, boolean, boolean, boolean)' => 'sweep',
+	'run_sweep(integer[], integer, text, integer, text, bigint, boolean, boolean, text, text, bigint, jsonb, double precision, double precision, integer, boolean, jsonb, integer, boolean, boolean, text[], double precision, boolean, boolean, boolean, boolean)' => 'sweep_list',
 	'run_replay(text, integer, integer, boolean, boolean, integer, text, boolean, text, text, jsonb, bigint, boolean, text[], double precision)' => 'replay',
 	# the seam the four above call through (issue 11)
 	'launch_bench(jsonb)' => 'run',
@@ -506,6 +506,11 @@ my %covers = (
 	'chart_number(double precision, double precision)' => 'charts',
 	'chart_sweeps(bigint[])' => 'charts',
 	'chart_run(bigint)' => 'charts',
+	'chart_runs(bigint[], integer)' => 'charts',
+	'run_intervals(bigint, integer)' => 'charts',
+	# loose runs gathered into a sweep (issue 37), through the internal gather_as
+	'gather(text)' => 'gather',
+	'gather_as(text, name)' => 'gather',
 	'chart_waits(bigint)' => 'charts',
 	'chart_wait_color(text, integer)' => 'charts',
 	'sweep_report(bigint)' => 'charts',
@@ -545,7 +550,8 @@ my %covers = (
 my %optional = map { $_ => 1 } ('compare(bigint[], bigint[])', 'ci_log_ratio(double precision[], double precision[], boolean)',
 	'ci_log_bounds(double precision, double precision, double precision, double precision)',
 	'ci_holm(double precision[], double precision)', 'session_secret()', 'coordinator_alive(integer)', 'import_as(jsonb, name)', 'name_collisions(oid[])', 'name_guard()', 'grant_runner(regrole)',
-	'revoke_runner(regrole)', 'runner_members(regrole, text)');
+	'revoke_runner(regrole)', 'runner_members(regrole, text)', 'chart_runs(bigint[], integer)', 'run_intervals(bigint, integer)',
+	'gather(text)', 'gather_as(text, name)');
 
 # the superuser's session: search_path as the pass has it, and every entry point
 sub exercise
@@ -648,6 +654,17 @@ sub exercise
 		$sql->('compare', "SELECT * FROM pgbenchx.ci_log_ratio('{1000,1100,1050,990}'::pg_catalog.float8[], '{900,950,1000,980}'::pg_catalog.float8[], true)");
 		$sql->('compare', "SELECT * FROM pgbenchx.ci_log_bounds(0.1::pg_catalog.float8, 0.05::pg_catalog.float8, 3::pg_catalog.float8, 0.05::pg_catalog.float8)");
 		$sql->('compare', "SELECT pgbenchx.ci_holm('{0.01,0.04,0.2}'::pg_catalog.float8[], 0.05::pg_catalog.float8)");
+	}
+	if ($cat{'chart_runs(bigint[], integer)'})
+	{
+		$sql->('charts', "SELECT pgbenchx.chart_runs(ARRAY[$run]::pg_catalog.int8[], 2)");
+		$sql->('charts', "SELECT pg_catalog.count(*) FROM pgbenchx.run_intervals($run, 2)");
+	}
+	if ($cat{'gather(text)'})
+	{
+		my $loose = $sql->('gather', "SELECT run_bench(1, transactions => 10, script => 'select-only', label => 'loose $db', checkpoint => false)");
+		$sql->('gather', "CALL pgbenchx.wait($loose)");
+		$sql->('gather', "SELECT pgbenchx.gather('loose $db')");
 	}
 	$sql->('grants', "SELECT pgbenchx.session_secret()") if $cat{'session_secret()'};
 	$sql->('cancel', "SELECT pgbenchx.coordinator_alive($long), pgbenchx.coordinator_alive(NULL)")

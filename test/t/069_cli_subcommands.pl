@@ -3,8 +3,10 @@
 # `import [FILE]` print what the SQL functions return (report, chart and
 # export byte for byte as psql gets them, compare as psql's aligned table),
 # over -h/-p/-U/-d; a bad command line exits 1 with pgbench's words, a
-# server's ERROR is printed as psql prints it (ERROR, DETAIL, HINT) and
-# exits 1, leaving no file behind.  A granted non-superuser runner uses
+# server's ERROR is printed as PostgreSQL's client programs print theirs
+# ("pgbenchx: error:", detail, hint; no CONTEXT) and exits 1, leaving no
+# file behind.  `chart RUN RUN... [--interval N]` draws runs over time
+# (chart_runs), whose intervals run_intervals gives.  A granted non-superuser runner uses
 # them with a search_path that puts its own schema first: the CLI's SQL
 # names nothing through it.  Short runs: -t 20 on scale 1.
 use strict;
@@ -64,11 +66,11 @@ my ($rc, $out, $err) = run('report', "$run,$sa", '-d', $db);
 is($rc, 0, 'report with two ids (options after them too)') or diag($err);
 is(scalar(() = $out =~ /^(?:tps = |sweep \d+:)/mg), 2, 'report RUN,SWEEP: both');
 
-# a server's error as psql prints it, exit 1
+# a server's error in the words of PostgreSQL's client programs, exit 1
 ($rc, $out, $err) = run('report', '-d', $db, '999999');
 is($rc, 1, 'report of an unknown id exits 1');
-like($err, qr/\AERROR:  no run or sweep has id 999999\nDETAIL:  .+\nHINT:  .+\n(?:CONTEXT:  .+\n)?\z/,
-	'report of an unknown id: the ERROR, DETAIL and HINT as psql prints them');
+like($err, qr/\Apgbenchx: error: no run or sweep has id 999999\npgbenchx: detail: .+\npgbenchx: hint: .+\n\z/,
+	'report of an unknown id: the error, its detail and hint, one prefix each and no CONTEXT');
 is($out, '', 'and nothing on stdout');
 
 # compare: psql's table of compare(a, b)
@@ -80,7 +82,7 @@ is($out, psql_aligned("SELECT clients, tps_a, tps_b, ratio, pct_diff, p99_a, p99
 like($out, qr/^\(2 rows\)$/m, 'compare: a row per client count');
 ($rc, $out, $err) = run('compare', '-d', $db, $sa, $run);
 is($rc, 1, 'compare with a run id exits 1');
-like($err, qr/\AERROR:  no sweep has id $run\nDETAIL:  $run is the id of a run, not of a sweep/, 'with the server\'s words');
+like($err, qr/\Apgbenchx: error: no sweep has id $run\npgbenchx: detail: $run is the id of a run, not of a sweep/, 'with the server\'s words');
 
 # chart: a run's panels, or the sweeps' chart; the file only when it exists
 my $svg = $node->basedir . '/run.svg';
@@ -93,11 +95,74 @@ is($out, $node->safe_psql('postgres', "SELECT pgbenchx.chart_sweeps(ARRAY[$sa, $
 my $none = $node->basedir . '/none.svg';
 ($rc, $out, $err) = run('chart', '999999', '-o', $none, '-d', $db);
 is($rc, 1, 'chart of an unknown id exits 1');
-like($err, qr/^ERROR:  no sweep has id 999999$/m, 'with the server\'s error');
+like($err, qr/^pgbenchx: error: no sweep has id 999999$/m, 'with the server\'s error');
 ok(!-e $none, 'and no file is left');
 ($rc, $out, $err) = run('chart', $run, $sa, '-d', $db);
 is($rc, 1, 'chart of a run and a sweep exits 1');
-like($err, qr/^pgbenchx: error: $run is a run: a chart shows one run, or several sweeps$/m, 'and says why');
+like($err, qr/^pgbenchx: error: no run has id $sa\npgbenchx: detail: Id $sa is a sweep, not a run/m, 'and says why');
+
+# runs over time (issue 37 §3): several runs on one axis, at an interval
+my $run2 = $node->safe_psql('postgres', "SELECT max(run_id) FROM pgbenchx.runs WHERE sweep_id = $sb");
+($rc, $out, $err) = run('chart', $run, $run2, '-d', $db);
+is($rc, 0, 'chart RUN RUN exits 0') or diag($err);
+is($out, $node->safe_psql('postgres', "SELECT pgbenchx.chart_runs(ARRAY[$run, $run2])") . "\n", 'chart RUN RUN: chart_runs\'s SVG');
+like($out, qr/(?:<polyline|<circle)[^>]*>.*(?:<polyline|<circle)/s, 'a line (or a dot) per run');
+($rc, $out, $err) = run('chart', $run, '--interval', '60', '-d', $db);
+is($rc, 0, 'chart RUN --interval 60 exits 0') or diag($err);
+is($out, $node->safe_psql('postgres', "SELECT pgbenchx.chart_runs(ARRAY[$run], 60)") . "\n", 'chart RUN --interval: chart_runs at that interval');
+like($out, qr/each minute/, 'per minute, said in the title');
+($rc, $out, $err) = run('chart', $sa, '--interval', '60', '-d', $db);
+is($rc, 1, 'chart SWEEP --interval exits 1');
+like($err, qr/^pgbenchx: error: $sa is not a run: --interval charts runs over time$/m, 'and says why');
+($rc, $out, $err) = run('chart', $run, '--interval', '0', '-d', $db);
+is($rc, 1, 'chart --interval 0 exits 1');
+like($err, qr/invalid value "0" for option --interval/, 'as a bad command line');
+($rc, $out, $err) = run('report', $run, '--interval', '5', '-d', $db);
+is($rc, 1, 'report --interval exits 1');
+like($err, qr/option --interval is only for "pgbenchx chart"/, 'only chart takes it');
+
+# run_intervals: a run of 3 seconds in intervals of 2: the sums of its
+# seconds, and each interval's p99 from their merged histograms
+($rc, $out, $err) = run('-T', '3', '-S', '-n', $db);
+is($rc, 0, 'a 3-second run') or diag($err);
+my ($long) = $out =~ /^run_id = (\d+)$/m;
+is($node->safe_psql('postgres', "SELECT string_agg(format('%s:%s:%s', i.interval_start, i.transactions = s.tx, "
+	  . "i.latency_p99_ms = pgbenchx.latency_percentile(s.h, 99) OR (s.n = 1 AND i.latency_p99_ms = s.p99)), ',' ORDER BY i.interval_start) "
+	  . "FROM pgbenchx.run_intervals($long, 2) i JOIN (SELECT (second - 1) / 2 * 2 AS start, sum(transactions) AS tx, count(*) AS n, "
+	  . "pgbenchx.latency_merge(latency_hist) AS h, max(latency_p99_ms) AS p99 FROM pgbenchx.samples WHERE run_id = $long GROUP BY 1) s "
+	  . "ON s.start = i.interval_start"),
+	'0:t:t,2:t:t', 'run_intervals: two intervals, their transactions summed, their p99 from the merged histogram');
+
+# seed 000's shell loop with pgbenchx (issue 37 §4): its loose runs of a
+# label, gathered into a sweep, are exported and compared as sweeps are
+my %loop;
+foreach my $label ('loop a', 'loop b')
+{
+	foreach my $c (1, 2, 1)
+	{
+		my ($lrc, $lout, $lerr) = run('-S', '-t', '20', '-c', $c, '--label', $label, $db);
+		is($lrc, 0, "$label: a run of $c clients") or diag($lerr);
+	}
+	($rc, $out, $err) = run('gather', '-d', $db, $label);
+	is($rc, 0, "gather '$label' exits 0") or diag($err);
+	($loop{$label}) = $out =~ /\Asweep_id = (\d+)\n\z/;
+	ok($loop{$label}, "gather '$label' prints the sweep's id") or diag($out);
+}
+is($node->safe_psql('postgres', "SELECT string_agg(format('%s:%s:%s', s.label, s.clients, s.repeats), ' ' ORDER BY s.sweep_id) "
+	  . "FROM pgbenchx.sweeps s WHERE s.sweep_id IN ($loop{'loop a'}, $loop{'loop b'})"),
+	'loop a:{1,2}:2 loop b:{1,2}:2', 'each label one sweep of its client counts, 1 client twice: 2 repeats');
+($rc, $out, $err) = run('compare', '-d', $db, $loop{'loop a'}, $loop{'loop b'});
+is($rc, 0, 'compare of the gathered sweeps exits 0') or diag($err);
+like($out, qr/^\s+1 \|/m, 'and compares them at 1 client');
+($rc, $out, $err) = run('export', '-d', $db, $loop{'loop a'});
+is($rc, 0, 'export of a gathered sweep exits 0') or diag($err);
+is(scalar(@{ decode_json($out)->{runs} }), 3, 'with its three runs');
+($rc, $out, $err) = run('gather', '-d', $db, 'loop a');
+is($rc, 1, 'gather of a label with no loose run left exits 1');
+like($err, qr/^pgbenchx: error: you have no finished run labelled 'loop a' that belongs to no sweep\npgbenchx: detail: /m, 'and says why');
+($rc, $out, $err) = run('gather', '-d', $db);
+is($rc, 1, 'gather without a label exits 1');
+like($err, qr/gather takes a label/, 'as a bad command line');
 
 # export, then import: the same sweeps under new ids
 ($rc, my $json, $err) = run('export', '-d', $db, $sa, $sb);
@@ -108,7 +173,7 @@ is(join(',', map { $_->{label} } @{ $doc->{sweeps} }), 'a,b', 'export: both swee
 is(scalar(@{ $doc->{runs} }), 8, 'export: their 8 runs');
 ($rc, $out, $err) = run('export', '-d', $db, $run);
 is($rc, 1, 'export of a run id exits 1');
-like($err, qr/\AERROR:  no sweep has id $run\nDETAIL:  Only sweeps can be exported/, 'with the server\'s reason');
+like($err, qr/\Apgbenchx: error: no sweep has id $run\npgbenchx: detail: Only sweeps can be exported/, 'with the server\'s reason');
 
 my $file = $node->basedir . '/sweeps.json';
 open(my $fh, '>', $file) or die "$file: $!";
@@ -123,7 +188,7 @@ is($node->safe_psql('postgres', "SELECT string_agg(label || ':' || (SELECT count
 	'a:4,b:4', 'import: the sweeps and their runs are here');
 ($rc, $out, $err) = run('import', '-d', $db, { stdin => '{"format": "nonsense"}' });
 is($rc, 1, 'import of a document that is not an export exits 1');
-like($err, qr/\AERROR:  /, 'with the server\'s ERROR');
+like($err, qr/\Apgbenchx: error: (?!ERROR)/, 'with the server\'s error, one prefix');
 ($rc, $out, $err) = run('import', '-d', $db, { stdin => '' });
 is($rc, 1, 'import of nothing exits 1');
 like($err, qr/^pgbenchx: error: nothing to import: standard input is empty$/m, 'and says so');

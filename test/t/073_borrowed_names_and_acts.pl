@@ -196,6 +196,45 @@ is($node->safe_psql('d', "SELECT string_agg(s.owner || ':' || (SELECT count(*) F
 ($rc, $out, $err) = q_as('d', 'alice', "SELECT pgbenchx.import_as('$doc'::jsonb, 'bob')");
 like($err, qr/permission denied for function import_as/, 'import_as, which takes an importer, is not granted to runners');
 
+# gather (issue 37): inside bob's helper, only bob's loose runs are gathered;
+# alice's runs of the same label stay hers and loose, and gather_as, which
+# takes the gatherer, is not granted to runners
+$node->safe_psql('d', q{
+	CREATE FUNCTION bobs.helper_gather(l text) RETURNS bigint LANGUAGE sql SECURITY DEFINER
+	  SET search_path = pg_catalog AS 'SELECT pgbenchx.gather(l)';
+	ALTER FUNCTION bobs.helper_gather(text) OWNER TO bob;
+	INSERT INTO pgbenchx.runs (run_id, sweep_id, status, script, protocol, clients, jobs, duration, started_at, finished_at,
+	                           transactions, failed, tps, owner, label)
+	VALUES (911, NULL, 'completed', 'select-only', 'simple', 1, 1, 5, now() - interval '50 min', now() - interval '49 min', 5000, 0, 1000, 'alice', 'loop'),
+	       (912, NULL, 'completed', 'select-only', 'simple', 2, 1, 5, now() - interval '48 min', now() - interval '47 min', 9000, 0, 1800, 'alice', 'loop'),
+	       (913, NULL, 'completed', 'select-only', 'simple', 1, 1, 5, now() - interval '46 min', now() - interval '45 min', 4000, 0, 800, 'bob', 'loop');
+});
+for my $caller ('alice', $su)
+{
+	my ($grc, $gout, $gerr) = q_as('d', $caller, "SELECT bobs.helper_gather('loop')");
+	if ($caller eq 'alice')
+	{
+		is($grc, 0, "alice calls bob's gather helper") or diag($gerr);
+		is($node->safe_psql('d', "SELECT s.owner || ':' || string_agg(r.run_id::text, ',' ORDER BY r.run_id) FROM pgbenchx.sweeps s "
+			  . "JOIN pgbenchx.runs r USING (sweep_id) WHERE s.sweep_id = $gout GROUP BY s.owner"),
+			'bob:913', "called by alice, bob's helper gathers bob's run only, into bob's sweep");
+	}
+	else
+	{
+		isnt($grc, 0, "called by $caller, bob's helper finds no loose run of bob's left");
+		like($gerr, qr/P0002.*you have no finished run labelled 'loop'.*role bob/s, 'the refusal names bob, whose rights act');
+	}
+	is($node->safe_psql('d', 'SELECT string_agg(run_id::text, \',\' ORDER BY run_id) FROM pgbenchx.runs WHERE sweep_id IS NULL AND label = \'loop\''),
+		'911,912', "after $caller\'s call alice's runs are still loose");
+}
+($rc, $out, $err) = q_as('d', 'bob', "SELECT pgbenchx.gather_as('loop', 'alice')");
+like($err, qr/permission denied for function gather_as/, 'gather_as, which takes the gatherer, is not granted to runners');
+my $alices = $node->safe_psql('d', "SELECT pgbenchx.gather('loop')", extra_params => [ '-U', 'alice' ]);
+is($node->safe_psql('d', "SELECT s.owner || ':' || s.clients::text || ':' || s.status || ':' || s.repeats || ':' "
+	  . "|| (SELECT string_agg(r.run_id || '/' || r.repeat, ',' ORDER BY r.run_id) FROM pgbenchx.runs r WHERE r.sweep_id = s.sweep_id) "
+	  . "FROM pgbenchx.sweeps s WHERE s.sweep_id = $alices"),
+	'alice:{1,2}:completed:1:911/1,912/1', "alice's own gather makes her two runs one sweep of 1 and 2 clients");
+
 # --- no source reads the outer or the session user --------------------------
 my $root = "$FindBin::RealBin/../..";
 my @hits;
