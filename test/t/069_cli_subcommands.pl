@@ -127,7 +127,7 @@ like($err, qr/option --interval is only for "pgbenchx chart"/, 'only chart takes
 is($rc, 0, 'a 3-second run') or diag($err);
 my ($long) = $out =~ /^run_id = (\d+)$/m;
 is($node->safe_psql('postgres', "SELECT string_agg(format('%s:%s:%s', i.interval_start, i.transactions = s.tx, "
-	  . "i.latency_p99_ms = pgbenchx.latency_percentile(s.h, 99) OR (s.n = 1 AND i.latency_p99_ms = s.p99)), ',' ORDER BY i.interval_start) "
+	  . "i.latency_p99_ms IS NOT DISTINCT FROM pgbenchx.latency_percentile(s.h, 99) OR (s.n = 1 AND i.latency_p99_ms IS NOT DISTINCT FROM s.p99)), ',' ORDER BY i.interval_start) "
 	  . "FROM pgbenchx.run_intervals($long, 2) i JOIN (SELECT (second - 1) / 2 * 2 AS start, sum(transactions) AS tx, count(*) AS n, "
 	  . "pgbenchx.latency_merge(latency_hist) AS h, max(latency_p99_ms) AS p99 FROM pgbenchx.samples WHERE run_id = $long GROUP BY 1) s "
 	  . "ON s.start = i.interval_start"),

@@ -111,16 +111,17 @@ foreach my $line (split /\n/, $section // '')
 {
 	$subcommands{$1} = $2 if $line =~ /^  ([a-z][a-z-]*) (.*?)(?:\s{2,}.*)?$/;
 }
-ok(scalar(grep { exists $subcommands{$_} } qw(report compare chart export import)) == 5,
+ok(scalar(grep { exists $subcommands{$_} } qw(report compare chart export import gather)) == 6,
 	'the usage lists the subcommands (' . join(', ', sort keys %subcommands) . ')');
 
 my @invocations;
 foreach my $cmd (sort keys %subcommands)
 {
 	my $args = $subcommands{$cmd};
-	my @a = $args =~ /^\[?FILE/ ? ($script) : ('7', '8');
+	my @a = $args =~ /^\[?FILE/ ? ($script) : $args =~ /^LABEL/ ? ('seed loop') : ('7', '8');
 	push @invocations, [ "$cmd", $cmd, @a ];
 	push @invocations, [ "$cmd -o", $cmd, @a, '-o', "$tmp/out.svg" ] if $args =~ /-o /;
+	push @invocations, [ "$cmd --interval", $cmd, @a, '--interval', '60' ] if $args =~ /--interval /;
 }
 my @runs = (
 	[ 'run -T -P', '-T', '2', '-P', '1' ],
