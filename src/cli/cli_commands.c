@@ -52,13 +52,13 @@ static const Command commands[] = {
 	{"compare", "SWEEP_A SWEEP_B", 2, 2,
 	"compare two sweeps (pgbenchx.compare), psql's table"},
 	{"chart", "ID... [-o FILE.svg] [--interval SECONDS]", 1, CMD_MAX_IDS,
-	"SVG chart: a run, runs over time, or sweeps (chart_run(s), chart_sweeps)"},
+	"SVG chart of a run, of runs over time, or of sweeps"},
 	{"export", "SWEEP_ID...", 1, CMD_MAX_IDS,
 	"write sweeps with their runs as JSON (pgbenchx.export)"},
 	{"import", "[FILE]", 0, -1,
-	"load a JSON export (file or stdin), print the new sweep ids"},
+	"load a JSON export (file or stdin); prints sweep ids"},
 	{"gather", "LABEL", 1, -1,
-	"your loose runs of LABEL as one sweep (pgbenchx.gather), print its id"},
+	"your loose runs of LABEL into one sweep; prints its id"},
 };
 
 /* the command line of a subcommand */
@@ -123,16 +123,16 @@ cmd_usage(const Command *cmd)
 	if (strcmp(cmd->name, "chart") == 0)
 	{
 		printf("  -o, --output=FILE        write the SVG to FILE (default: standard output)\n");
-		printf("      --interval=SECONDS   runs: their rates over time at this interval (60: per minute),\n"
-			   "                           as pgbench --aggregate-interval (chart_runs; default 1 for\n"
-			   "                           several runs)\n");
+		printf("      --interval=SECONDS   runs: their rates at this interval (60: per minute),\n"
+			   "                           as pgbench --aggregate-interval (chart_runs;\n"
+			   "                           default 1 for several runs)\n");
 	}
 	printf("  -?, --help               show this help, then exit\n");
 	if (cmd->max_ids > 0)
 		printf("\nAn ID is a run_id or sweep_id; several may also be given as \"1,2,3\".\n");
-	printf("\nExit status: 0, or 1 for a bad command line, no connection, the server's ERROR\n"
-		   "(printed as \"%s: error: ...\" with its detail and hint), or a reply of the server\n"
-		   "that cannot be used.\n", progname);
+	printf("\nExit status: 0, or 1 for a bad command line, no connection, the server's\n"
+		   "error (printed as \"%s: error: ...\" with its detail and hint), or a\n"
+		   "reply of the server that cannot be used.\n", progname);
 }
 
 /* an id's text: an integer, checked here so that the server gets a bigint */

@@ -588,9 +588,15 @@ like($herr, qr/run \d+ cancelled on the server/, 'SIGINT: it says so');
 is($node->safe_psql('postgres', "SELECT status FROM pgbenchx.runs ORDER BY run_id DESC LIMIT 1"),
 	'cancelled', 'SIGINT: the run is cancelled on the server');
 
-# --help in pgbench's layout, --version
+# --help in pgbench's layout, --version; no line over 95 characters, as
+# PostgreSQL 19's program_help_ok checks (the subcommands' help too)
 ($rc, $out) = run($cli, '--help');
 is($rc, 0, '--help');
+foreach my $sub ('', 'report', 'compare', 'chart', 'export', 'import', 'gather')
+{
+	my (undef, $hout) = run($cli, ($sub ? ($sub) : ()), '--help');
+	is(join("\n", grep { length > 95 } split /\n/, $hout), '', "pgbenchx $sub --help: no line over 95 characters");
+}
 my ($s_help) = (run($pgbench, '--help'))[1];
 my @sections = grep { /^[A-Z].*:$/ } split /\n/, $s_help;
 foreach my $section (@sections)
