@@ -48,13 +48,17 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
  * Callers: roles granted EXECUTE; clients log in as the calling role.
  *
  * The seam between SQL and C: run_bench, both run_sweep and run_replay are
- * thin PL/pgSQL wrappers that pass their arguments by name, as one jsonb
- * object, to pgbenchx.launch_bench, launch_sweep and launch_replay
+ * thin SQL functions (a SQL-standard RETURN body, so that an error's
+ * CONTEXT is one short line) that pass their arguments by name, as one
+ * jsonb object, to pgbenchx.launch_bench, launch_sweep and launch_replay
  * (src/options.c reads it with its table of options: an option left out
- * takes its default, an unknown name is refused).  The wrapper is one
- * simple expression in PL/pgSQL, which checks no interrupt between the
- * launch's return and its own (a SQL function's executor would: a cancel
- * there would lose the id of a run that goes on).  A jsonb argument that is
+ * takes its default, an unknown name is refused).  The function's
+ * executor checks for interrupts once more after the launch returns, as
+ * the caller's own statement's does after its row is sent: launch.c turns
+ * the statement_timeout off and forgets one that expired once the run is
+ * on, so a timeout never loses the id of a run that goes on; an explicit
+ * cancel in that instant fails the statement as it would at the outer
+ * executor, and the run is then found in pgbenchx.progress.  A jsonb argument that is
  * NULL is left out of the object, so that a JSON null stays a value.  Floats
  * go through their text form, exact with extra_float_digits > 0.  A new
  * option is a line in src/model/options_list.h and a parameter and a key

@@ -65,7 +65,7 @@ BEGIN
                                  protocol, jobs, transactions, error, repeats, environment_id, owner, tags)
     SELECT CASE WHEN n_done = n THEN 'completed' ELSE 'failed' END,
            string_agg(DISTINCT r.script, ' | '),
-           (SELECT array_agg(DISTINCT c.clients ORDER BY c.clients) FROM pgbenchx.runs c WHERE c.run_id = ANY (ids)),
+           array_agg(DISTINCT r.clients ORDER BY r.clients),
            CASE WHEN count(DISTINCT r.duration) = 1 AND count(r.duration) = n THEN min(r.duration) END,
            gather_as.label, min(r.started_at), max(r.finished_at),
            CASE WHEN count(DISTINCT r.protocol) = 1 THEN min(r.protocol) END,
